@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "concat-synth",
+    products: [
+        .executable(name: "voicebank", targets: ["VoicebankCLI"]),
+        .library(name: "Voicebank", targets: ["Voicebank"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(
+            name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        // No pkgConfig: libutf8proc.pc passes -DUTF8PROC_EXPORTS, a flag SwiftPM refuses; the header is in /usr/include.
+        .systemLibrary(name: "CUTF8Proc", providers: [.apt(["libutf8proc-dev"])]),
+
+        .target(name: "AudioIO", dependencies: ["CSndFile", "CSampleRate"]),
+        .target(name: "Tokens", dependencies: ["CUTF8Proc"]),
+        .target(name: "Voicebank", dependencies: ["CSQLite", "AudioIO", "Tokens"]),
+        .executableTarget(
+            name: "VoicebankCLI",
+            dependencies: [
+                "Voicebank",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .target(name: "TestSupport", dependencies: ["AudioIO"], path: "Tests/TestSupport"),
+        .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "TestSupport"]),
+        .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
+        .testTarget(name: "VoicebankTests", dependencies: ["Voicebank", "AudioIO", "CSQLite", "TestSupport"]),
+        .testTarget(name: "VoicebankCLITests", dependencies: ["Voicebank", "AudioIO", "CSQLite", "TestSupport"]),
+    ]
+)

@@ -1,0 +1,177 @@
+import CSndFile
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A file format libsndfile writes: a container and a sample encoding.
+public struct AudioFileFormat: Hashable, Sendable, CustomStringConvertible {
+    public enum Container: String, Sendable, CaseIterable {
+        case wav, aiff, caf, flac, ogg, raw
+    }
+    public enum Encoding: String, Sendable, CaseIterable {
+        case pcmS8, pcmU8, pcm16, pcm24, pcm32, float32, float64, vorbis
+    }
+    public enum Endianness: Sendable {
+        case file, little, big
+    }
+
+    public var container: Container
+    public var encoding: Encoding
+    public var endianness: Endianness
+
+    public init(_ container: Container, _ encoding: Encoding, endianness: Endianness = .file) {
+        self.container = container
+        self.encoding = encoding
+        self.endianness = endianness
+    }
+
+    /// The render output format the name's extension picks: Float32, except 24-bit PCM for FLAC.
+    ///
+    /// - Throws: `AudioIOError.unknownOutputExtension` for any other extension.
+    public static func renderOutput(forPath path: String) throws(AudioIOError) -> AudioFileFormat {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else {
+            throw .unknownOutputExtension(path: path)
+        }
+        switch name[name.index(after: dot)...].lowercased() {
+        case "wav": return AudioFileFormat(.wav, .float32)
+        case "aiff", "aif", "aifc": return AudioFileFormat(.aiff, .float32)
+        case "caf": return AudioFileFormat(.caf, .float32)
+        case "flac": return AudioFileFormat(.flac, .pcm24)
+        case "raw", "f32": return AudioFileFormat(.raw, .float32, endianness: .little)
+        default: throw .unknownOutputExtension(path: path)
+        }
+    }
+
+    public var description: String { "\(container.rawValue)/\(encoding.rawValue)" }
+
+    var libsndfileFormat: Int32 {
+        let major: Int32
+        switch container {
+        case .wav: major = Int32(SF_FORMAT_WAV)
+        case .aiff: major = Int32(SF_FORMAT_AIFF)
+        case .caf: major = Int32(SF_FORMAT_CAF)
+        case .flac: major = Int32(SF_FORMAT_FLAC)
+        case .ogg: major = Int32(SF_FORMAT_OGG)
+        case .raw: major = Int32(SF_FORMAT_RAW)
+        }
+        let minor: Int32
+        switch encoding {
+        case .pcmS8: minor = Int32(SF_FORMAT_PCM_S8)
+        case .pcmU8: minor = Int32(SF_FORMAT_PCM_U8)
+        case .pcm16: minor = Int32(SF_FORMAT_PCM_16)
+        case .pcm24: minor = Int32(SF_FORMAT_PCM_24)
+        case .pcm32: minor = Int32(SF_FORMAT_PCM_32)
+        case .float32: minor = Int32(SF_FORMAT_FLOAT)
+        case .float64: minor = Int32(SF_FORMAT_DOUBLE)
+        case .vorbis: minor = Int32(SF_FORMAT_VORBIS)
+        }
+        let endian: Int32
+        switch endianness {
+        case .file: endian = Int32(SF_ENDIAN_FILE)
+        case .little: endian = Int32(SF_ENDIAN_LITTLE)
+        case .big: endian = Int32(SF_ENDIAN_BIG)
+        }
+        return major | minor | endian
+    }
+}
+
+/// Writes an audio file through libsndfile so that it appears whole or not at all.
+///
+/// Frames go to a hidden temporary file beside `path`; `commit()` closes it and renames it into place.
+/// A writer released without `commit()` (an error, a cancelled render) removes the temporary file and
+/// leaves whatever was at `path` untouched. Owns the `SNDFILE*` and closes it in `deinit`.
+///
+/// ```swift
+/// let writer = try AudioFileWriter(path: "out.wav", format: .init(.wav, .float32), sampleRate: 22050)
+/// try writer.write(samples)
+/// try writer.commit()
+/// ```
+public final class AudioFileWriter {
+    public let path: String
+    private let temporaryPath: String
+    private var handle: OpaquePointer?
+
+    /// - Throws: `AudioIOError.unwritable` with libsndfile's message when the file cannot be created.
+    public init(path: String, format: AudioFileFormat, sampleRate: Int, channelCount: Int = 1) throws(AudioIOError) {
+        self.path = path
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        temporaryPath = "\(directory).\(name).partial-\(getpid())"
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate)
+        info.channels = Int32(channelCount)
+        info.format = format.libsndfileFormat
+        guard sf_format_check(&info) != 0 else {
+            throw .unwritable(path: path, reason: "libsndfile cannot write \(format) at \(sampleRate) Hz")
+        }
+        guard let handle = sf_open(temporaryPath, Int32(SFM_WRITE), &info) else {
+            throw .unwritable(path: path, reason: libsndfileMessage(nil))
+        }
+        self.handle = handle
+        // No PEAK chunk: it would make identical renders differ by nothing but its timestamp.
+        sf_command(handle, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
+    }
+
+    deinit {
+        if let handle {
+            sf_close(handle)
+            unlink(temporaryPath)
+        }
+    }
+
+    /// Appends interleaved Float samples in -1…1.
+    public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioIOError) {
+        try check(sf_write_float(openHandle(), samples.baseAddress, sf_count_t(samples.count)), samples.count)
+    }
+
+    public func write(_ samples: [Float]) throws(AudioIOError) {
+        try samples.withUnsafeBufferPointer { (buffer) throws(AudioIOError) in try write(buffer) }
+    }
+
+    /// Appends interleaved 16-bit samples.
+    public func write(_ samples: [Int16]) throws(AudioIOError) {
+        try check(sf_write_short(openHandle(), samples, sf_count_t(samples.count)), samples.count)
+    }
+
+    /// Appends interleaved 32-bit samples.
+    public func write(_ samples: [Int32]) throws(AudioIOError) {
+        try check(sf_write_int(openHandle(), samples, sf_count_t(samples.count)), samples.count)
+    }
+
+    /// Appends interleaved 64-bit float samples.
+    public func write(_ samples: [Double]) throws(AudioIOError) {
+        try check(sf_write_double(openHandle(), samples, sf_count_t(samples.count)), samples.count)
+    }
+
+    /// Finishes the file and moves it to `path`, replacing what was there.
+    public func commit() throws(AudioIOError) {
+        let handle = try openHandle()
+        self.handle = nil
+        let status = sf_close(handle)
+        guard status == 0 else {
+            unlink(temporaryPath)
+            throw .unwritable(path: path, reason: String(cString: sf_error_number(status)))
+        }
+        guard rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw .unwritable(path: path, reason: reason)
+        }
+    }
+
+    private func openHandle() throws(AudioIOError) -> OpaquePointer {
+        guard let handle else { throw .unwritable(path: path, reason: "the file was already committed") }
+        return handle
+    }
+
+    private func check(_ written: sf_count_t, _ expected: Int) throws(AudioIOError) {
+        guard Int(written) == expected else {
+            throw .unwritable(path: path, reason: libsndfileMessage(handle))
+        }
+    }
+}

@@ -1,0 +1,54 @@
+/// What can go wrong reading, converting or writing audio; each case names the input.
+public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// libsndfile could not open the file; `reason` is its own message (`sf_strerror`).
+    case unreadable(path: String, reason: String)
+    /// The file opened but holds no audio frames.
+    case empty(path: String)
+    /// The file's channel count is outside what a clip can have.
+    case unsupportedChannelCount(path: String, channelCount: Int)
+    /// The file's sample rate is outside what a clip can have.
+    case unsupportedSampleRate(path: String, sampleRate: Int)
+    /// The file is longer than a clip can be.
+    case tooLong(path: String, seconds: Double)
+    /// libsndfile stopped before the end of the file.
+    case truncated(path: String, expectedFrames: Int, readFrames: Int)
+    /// libsamplerate refused the conversion; `reason` is its own message (`src_strerror`).
+    case conversionFailed(reason: String)
+    /// libsndfile could not create or write the output file.
+    case unwritable(path: String, reason: String)
+    /// The output file name's extension picks no container this writer knows.
+    case unknownOutputExtension(path: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            return "cannot read audio file \(path): \(reason); expected a file libsndfile reads (AIFF, AIFF-C, WAV, FLAC, Ogg, CAF, …)"
+        case .empty(let path):
+            return "audio file \(path) has no audio frames; expected a recording at least one frame long"
+        case .unsupportedChannelCount(let path, let channelCount):
+            return "audio file \(path) has \(channelCount) channels; expected 1 to \(AudioLimits.maximumChannelCount)"
+        case .unsupportedSampleRate(let path, let sampleRate):
+            return "audio file \(path) has a sample rate of \(sampleRate) Hz; expected \(AudioLimits.sampleRates.lowerBound) to \(AudioLimits.sampleRates.upperBound) Hz"
+        case .tooLong(let path, let seconds):
+            return "audio file \(path) lasts \(Int(seconds)) s; expected a clip of at most \(AudioLimits.maximumSeconds) s"
+        case .truncated(let path, let expectedFrames, let readFrames):
+            return "audio file \(path) ended after \(readFrames) of its \(expectedFrames) frames; expected a complete file"
+        case .conversionFailed(let reason):
+            return "sample-rate conversion failed: \(reason)"
+        case .unwritable(let path, let reason):
+            return "cannot write audio file \(path): \(reason)"
+        case .unknownOutputExtension(let path):
+            return "cannot tell the output format of \(path); expected a name ending in .wav, .aiff, .aif, .caf, .flac or .raw"
+        }
+    }
+}
+
+/// The bounds a clip's source file must stay within.
+public enum AudioLimits {
+    /// libsndfile itself allows up to 1024; more than this is a multitrack session, not a phrase.
+    public static let maximumChannelCount = 64
+    /// libsamplerate converts within a ratio of 1/256 to 256; this range keeps well inside it.
+    public static let sampleRates = 4_000...768_000
+    /// A phrase clip is short; an hour of audio is a mistake, not a phrase.
+    public static let maximumSeconds = 3_600
+}

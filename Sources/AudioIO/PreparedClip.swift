@@ -1,0 +1,24 @@
+/// A source file read once and made ready for rendering: the lossless original and the render-ready PCM.
+public struct PreparedClip: Sendable {
+    public var source: SourceFormat
+    public var original: OriginalPCM
+    /// Mono Float32 at `RenderFormat.sampleRate`; its length follows `SampleRateConversion.convertedFrameCount`.
+    public var renderReady: [Float]
+    public var converter: Converter
+
+    /// Reads the file at `path`, keeps its samples losslessly, averages its channels and converts it to 22050 Hz.
+    ///
+    /// ```swift
+    /// let clip = try PreparedClip(path: "Hello.aiff")   // 24 kHz 16-bit → 22050 Hz Float32
+    /// ```
+    /// - Throws: `AudioIOError` naming the file: unreadable, empty, unsupported channel count or sample rate,
+    ///   too long, truncated, or a failed conversion.
+    public init(path: String, converter: Converter = .best) throws(AudioIOError) {
+        let reader = try SoundFileReader(path: path)
+        source = reader.format
+        original = try reader.readOriginal()
+        renderReady = try SampleRateConversion.convert(
+            try reader.readMono(), from: reader.format.sampleRate, converter: converter)
+        self.converter = converter
+    }
+}

@@ -1,0 +1,152 @@
+import CSndFile
+
+#if _endian(big)
+#error("AudioIO stores samples little-endian by copying native memory; a big-endian host needs byte swaps")
+#endif
+
+/// What a source file is: its container and sample format, rate, channels and length.
+public struct SourceFormat: Equatable, Sendable, CustomStringConvertible {
+    public var sampleRate: Int
+    public var channelCount: Int
+    public var frameCount: Int
+    /// libsndfile's name of the container, e.g. `AIFF (Apple/SGI)`.
+    public var container: String
+    /// libsndfile's name of the sample encoding, e.g. `Signed 16 bit PCM`.
+    public var sampleFormat: String
+
+    public init(sampleRate: Int, channelCount: Int, frameCount: Int, container: String, sampleFormat: String) {
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.frameCount = frameCount
+        self.container = container
+        self.sampleFormat = sampleFormat
+    }
+
+    public var durationSeconds: Double { Double(frameCount) / Double(sampleRate) }
+
+    public var description: String {
+        "\(container), \(sampleFormat), \(sampleRate) Hz, \(channelCount) ch, \(frameCount) frames"
+    }
+}
+
+/// An open audio file being read through libsndfile; owns the `SNDFILE*` and closes it in `deinit`.
+final class SoundFileReader {
+    let path: String
+    let format: SourceFormat
+    let subtype: Int32
+    private let handle: OpaquePointer
+
+    init(path: String) throws(AudioIOError) {
+        var info = SF_INFO()
+        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+            throw .unreadable(path: path, reason: libsndfileMessage(nil))
+        }
+        self.handle = handle
+        self.path = path
+        self.subtype = info.format & Int32(SF_FORMAT_SUBMASK)
+        self.format = SourceFormat(
+            sampleRate: Int(info.samplerate), channelCount: Int(info.channels), frameCount: Int(info.frames),
+            container: Self.formatName(info.format & Int32(SF_FORMAT_TYPEMASK)),
+            sampleFormat: Self.formatName(subtype))
+        guard format.frameCount > 0 else { throw .empty(path: path) }
+        guard (1...AudioLimits.maximumChannelCount).contains(format.channelCount) else {
+            throw .unsupportedChannelCount(path: path, channelCount: format.channelCount)
+        }
+        guard AudioLimits.sampleRates.contains(format.sampleRate) else {
+            throw .unsupportedSampleRate(path: path, sampleRate: format.sampleRate)
+        }
+        guard format.frameCount / format.sampleRate <= AudioLimits.maximumSeconds else {
+            throw .tooLong(path: path, seconds: format.durationSeconds)
+        }
+    }
+
+    deinit { sf_close(handle) }
+
+    /// The narrowest encoding that stores this file's samples without loss.
+    var losslessEncoding: SampleEncoding {
+        switch subtype {
+        case Int32(SF_FORMAT_FLOAT), Int32(SF_FORMAT_VORBIS), Int32(SF_FORMAT_OPUS),
+            Int32(SF_FORMAT_MPEG_LAYER_I), Int32(SF_FORMAT_MPEG_LAYER_II), Int32(SF_FORMAT_MPEG_LAYER_III):
+            return .float32
+        case Int32(SF_FORMAT_DOUBLE):
+            return .float64
+        case Int32(SF_FORMAT_PCM_S8), Int32(SF_FORMAT_PCM_U8), Int32(SF_FORMAT_PCM_16), Int32(SF_FORMAT_ULAW),
+            Int32(SF_FORMAT_ALAW), Int32(SF_FORMAT_IMA_ADPCM), Int32(SF_FORMAT_MS_ADPCM), Int32(SF_FORMAT_GSM610),
+            Int32(SF_FORMAT_VOX_ADPCM), Int32(SF_FORMAT_G721_32), Int32(SF_FORMAT_G723_24),
+            Int32(SF_FORMAT_G723_40), Int32(SF_FORMAT_DWVW_12), Int32(SF_FORMAT_DWVW_16),
+            Int32(SF_FORMAT_DPCM_8), Int32(SF_FORMAT_DPCM_16), Int32(SF_FORMAT_ALAC_16), Int32(SF_FORMAT_NMS_ADPCM_16),
+            Int32(SF_FORMAT_NMS_ADPCM_24), Int32(SF_FORMAT_NMS_ADPCM_32):
+            return .int16
+        default:
+            return .int32
+        }
+    }
+
+    /// Reads every frame in the file's own sample type, interleaved.
+    func readOriginal() throws(AudioIOError) -> OriginalPCM {
+        let encoding = losslessEncoding
+        let sampleCount = format.frameCount * format.channelCount
+        var bytes = [UInt8](repeating: 0, count: sampleCount * encoding.byteCount)
+        try rewind()
+        let framesRead = bytes.withUnsafeMutableBytes { raw -> sf_count_t in
+            let frames = sf_count_t(format.frameCount)
+            switch encoding {
+            case .int16: return sf_readf_short(handle, raw.baseAddress!.assumingMemoryBound(to: Int16.self), frames)
+            case .int32: return sf_readf_int(handle, raw.baseAddress!.assumingMemoryBound(to: Int32.self), frames)
+            case .float32: return sf_readf_float(handle, raw.baseAddress!.assumingMemoryBound(to: Float.self), frames)
+            case .float64: return sf_readf_double(handle, raw.baseAddress!.assumingMemoryBound(to: Double.self), frames)
+            }
+        }
+        try checkComplete(framesRead)
+        return OriginalPCM(encoding: encoding, channelCount: format.channelCount, bytes: bytes)
+    }
+
+    /// Reads every frame as Float in -1…1 and averages the channels to mono.
+    func readMono() throws(AudioIOError) -> [Float] {
+        let channelCount = format.channelCount
+        var interleaved = [Float](repeating: 0, count: format.frameCount * channelCount)
+        try rewind()
+        let framesRead = interleaved.withUnsafeMutableBufferPointer {
+            sf_readf_float(handle, $0.baseAddress!, sf_count_t(format.frameCount))
+        }
+        try checkComplete(framesRead)
+        guard channelCount > 1 else { return interleaved }
+        let scale = 1 / Float(channelCount)
+        return (0..<format.frameCount).map { frame in
+            var sum: Float = 0
+            for channel in 0..<channelCount { sum += interleaved[frame * channelCount + channel] }
+            return sum * scale
+        }
+    }
+
+    private func rewind() throws(AudioIOError) {
+        if sf_seek(handle, 0, SEEK_SET) < 0 {
+            throw .unreadable(path: path, reason: libsndfileMessage(handle))
+        }
+    }
+
+    private func checkComplete(_ framesRead: sf_count_t) throws(AudioIOError) {
+        if sf_error(handle) != Int32(SF_ERR_NO_ERROR) {
+            throw .unreadable(path: path, reason: libsndfileMessage(handle))
+        }
+        guard Int(framesRead) == format.frameCount else {
+            throw .truncated(path: path, expectedFrames: format.frameCount, readFrames: Int(framesRead))
+        }
+    }
+
+    private static func formatName(_ format: Int32) -> String {
+        var info = SF_FORMAT_INFO()
+        info.format = format
+        guard sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0,
+            let name = info.name
+        else { return "format 0x\(String(format, radix: 16))" }
+        return String(cString: name)
+    }
+}
+
+/// libsndfile's message for the last error, without its closing period, to sit inside our own sentence.
+func libsndfileMessage(_ handle: OpaquePointer?) -> String {
+    var message = String(cString: sf_strerror(handle))
+    while message.last == "." || message.last == " " { message.removeLast() }
+    return message
+}

@@ -1,0 +1,185 @@
+import CUTF8Proc
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One unit the matcher works with: a word, a run of digits, or a single Han/Hiragana/Katakana character.
+public struct Token: Equatable, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// Letters (and marks and inner apostrophes): `hello`, `it's`, `mb`.
+        case word
+        /// A run of decimal digits: `101`.
+        case number
+        /// One Han, Hiragana or Katakana character: `設`, `ダ`, `ー`.
+        case character
+    }
+
+    /// The normalised text: NFKC, case-folded, with `’` read as `'`.
+    public var text: String
+    public var kind: Kind
+    /// UTF-16 offsets of the token's source characters in the text as given.
+    public var sourceRange: Range<Int>
+
+    public init(_ text: String, _ kind: Kind, sourceRange: Range<Int>) {
+        self.text = text
+        self.kind = kind
+        self.sourceRange = sourceRange
+    }
+
+    public var description: String { "\(text)@\(sourceRange.lowerBound)..<\(sourceRange.upperBound)" }
+}
+
+/// Splits text into tokens the way SPEC.md's "Text to tokens" says.
+///
+/// Each character is normalised on its own (NFKC + case folding, so full-width `Ａ` is `a` and half-width
+/// `ｶ` is `カ`) and classed by what it becomes; a token's text is then normalised as a whole so that
+/// combining marks compose. Punctuation, symbols and spaces separate tokens and are dropped; an apostrophe
+/// between two letters stays inside the word.
+///
+/// ```swift
+/// Tokenizer.tokens(in: "Hello, World!").map(\.text)   // ["hello", "world"]
+/// Tokenizer.phraseKey("MB使用")                         // "mb 使 用"
+/// ```
+public enum Tokenizer {
+    /// The tokens of `text`; `utf16Offset` is added to every source range (the text's place in a request).
+    public static func tokens(in text: String, utf16Offset: Int = 0) -> [Token] {
+        var builder = TokenBuilder(base: utf16Offset)
+        var offset = 0
+        var scalars = text.unicodeScalars.makeIterator()
+        var next = scalars.next()
+        var previousClass: CharacterClass = .separator
+        while let scalar = next {
+            next = scalars.next()
+            let width = scalar.utf16.count
+            defer { offset += width }
+            let (normalized, characterClass) = classify(scalar)
+            switch characterClass {
+            case .separator:
+                builder.finish()
+            case .apostrophe:
+                // Inside a word only: a letter before it and a letter after it.
+                let nextIsLetter = next.map { classify($0).1 == .letter } ?? false
+                if previousClass == .letter && nextIsLetter {
+                    builder.append("'", as: .word, at: offset, width: width)
+                } else {
+                    builder.finish()
+                }
+            case .mark:
+                builder.appendMark(normalized, at: offset, width: width)
+            case .letter:
+                builder.append(normalized, as: .word, at: offset, width: width)
+            case .digit:
+                builder.append(normalized, as: .number, at: offset, width: width)
+            case .ideograph:
+                builder.append(normalized, as: .character, at: offset, width: width)
+            }
+            if characterClass != .mark { previousClass = characterClass }
+        }
+        builder.finish()
+        return builder.tokens
+    }
+
+    /// A phrase's key: its tokens' texts joined by single spaces (`"Hello, World!"` → `"hello world"`).
+    public static func phraseKey(_ phrase: String) -> String {
+        tokens(in: phrase).map(\.text).joined(separator: " ")
+    }
+
+    /// NFKC with case folding, through utf8proc.
+    public static func normalize(_ text: String) -> String {
+        guard let folded = utf8proc_NFKC_Casefold(text) else { return text }
+        defer { free(folded) }
+        return String(cString: folded)
+    }
+
+    enum CharacterClass: Equatable {
+        case separator, apostrophe, mark, letter, digit, ideograph
+    }
+
+    private static func classify(_ scalar: Unicode.Scalar) -> (String, CharacterClass) {
+        let value = scalar.value
+        if value < 0x80 {
+            switch value {
+            case 0x41...0x5A: return (String(Unicode.Scalar(value + 0x20)!), .letter)
+            case 0x61...0x7A: return (String(scalar), .letter)
+            case 0x30...0x39: return (String(scalar), .digit)
+            case 0x27: return ("'", .apostrophe)
+            default: return ("", .separator)
+            }
+        }
+        if value == 0x2019 { return ("'", .apostrophe) }
+        let normalized = normalize(String(scalar))
+        guard let first = normalized.unicodeScalars.first else { return ("", .separator) }
+        if isIdeograph(first) { return (normalized, .ideograph) }
+        switch utf8proc_category(Int32(bitPattern: first.value)) {
+        case UTF8PROC_CATEGORY_LU, UTF8PROC_CATEGORY_LL, UTF8PROC_CATEGORY_LT, UTF8PROC_CATEGORY_LM,
+            UTF8PROC_CATEGORY_LO, UTF8PROC_CATEGORY_NL:
+            return (normalized, .letter)
+        case UTF8PROC_CATEGORY_MN, UTF8PROC_CATEGORY_MC, UTF8PROC_CATEGORY_ME:
+            return (normalized, .mark)
+        case UTF8PROC_CATEGORY_ND:
+            return (normalized, .digit)
+        default:
+            return ("", .separator)
+        }
+    }
+
+    /// Han, Hiragana and Katakana (with the prolonged sound mark and iteration marks), which Japanese writes
+    /// without spaces: each is a token of its own.
+    private static func isIdeograph(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3005...0x3007,  // 々 〆 〇
+            0x3041...0x3096, 0x309D...0x309F,  // Hiragana and its iteration marks, not the combining dakuten
+            0x30A1...0x30FA, 0x30FC...0x30FF,  // Katakana without ゠ and the middle dot ・
+            0x31F0...0x31FF,  // Katakana phonetic extensions
+            0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF,  // Han
+            0x20000...0x3134F:  // Han, supplementary planes
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// Collects characters into tokens while `Tokenizer.tokens` walks the text.
+private struct TokenBuilder {
+    let base: Int
+    var tokens: [Token] = []
+    private var text = ""
+    private var kind: Token.Kind = .word
+    private var start = 0
+    private var end = 0
+    private var isASCII = true
+
+    init(base: Int) { self.base = base }
+
+    mutating func append(_ normalized: String, as newKind: Token.Kind, at offset: Int, width: Int) {
+        // A character token is one character; any other kind goes on while the kind stays the same.
+        if !text.isEmpty && (newKind != kind || kind == .character) { finish() }
+        if text.isEmpty {
+            kind = newKind
+            start = offset
+        }
+        text += normalized
+        isASCII = isASCII && normalized.utf8.allSatisfy { $0 < 0x80 }
+        end = offset + width
+    }
+
+    /// A combining mark belongs to the token before it (`e` + U+0301, `カ` + U+3099); alone it is dropped.
+    mutating func appendMark(_ normalized: String, at offset: Int, width: Int) {
+        guard !text.isEmpty else { return }
+        text += normalized
+        isASCII = false
+        end = offset + width
+    }
+
+    mutating func finish() {
+        guard !text.isEmpty else { return }
+        let composed = isASCII ? text : Tokenizer.normalize(text)
+        tokens.append(Token(composed, kind, sourceRange: base + start..<base + end))
+        text = ""
+        isASCII = true
+    }
+}

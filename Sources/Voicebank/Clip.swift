@@ -1,0 +1,25 @@
+import AudioIO
+
+/// A clip's metadata: everything but its audio.
+public struct Clip: Equatable, Sendable, CustomStringConvertible {
+    public var id: Int
+    /// The identifier of the voice it belongs to.
+    public var voice: String
+    /// The phrase as given (`--text` or the file name).
+    public var phrase: String
+    /// The phrase's tokens joined by spaces: what the matcher compares.
+    public var phraseKey: String
+    public var isFallback: Bool
+    /// Render-ready length in frames at 22050 Hz.
+    public var frameCount: Int
+    /// The file name it was imported from, without folders.
+    public var sourceName: String
+    public var source: SourceFormat
+    public var originalEncoding: SampleEncoding
+
+    public var durationSeconds: Double { Double(frameCount) / Double(RenderFormat.sampleRate) }
+
+    public var description: String {
+        "#\(id) \(voice) \"\(phrase)\"\(isFallback ? " (fallback)" : "") \(frameCount) frames from \(sourceName)"
+    }
+}

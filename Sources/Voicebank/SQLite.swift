@@ -1,0 +1,167 @@
+import CSQLite
+
+/// `SQLITE_TRANSIENT`, which Swift cannot import: SQLite copies the bound bytes before the call returns.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// An open SQLite connection; owns the `sqlite3*` and closes it in `deinit`.
+final class Database {
+    let path: String
+    private(set) var handle: OpaquePointer
+
+    enum Mode {
+        case readOnly, readWrite, readWriteCreate
+    }
+
+    init(path: String, mode: Mode) throws(VoicebankError) {
+        self.path = path
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        switch mode {
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        var handle: OpaquePointer?
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard let handle else { throw .sqlite(path: path, sql: nil, message: String(cString: sqlite3_errstr(status))) }
+        self.handle = handle
+        guard status == SQLITE_OK else {
+            let message = String(cString: sqlite3_errmsg(handle))
+            sqlite3_close_v2(handle)
+            throw .sqlite(path: path, sql: nil, message: message)
+        }
+        sqlite3_busy_timeout(handle, 5_000)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs one or more statements that return no rows.
+    func execute(_ sql: String) throws(VoicebankError) {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        try check(status, sql: sql)
+    }
+
+    func prepare(_ sql: String) throws(VoicebankError) -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    /// The single integer a query such as `PRAGMA user_version` returns.
+    func integer(_ sql: String) throws(VoicebankError) -> Int {
+        let statement = try prepare(sql)
+        guard try statement.step() else { throw .sqlite(path: path, sql: sql, message: "the query returned no row") }
+        return statement.int(0)
+    }
+
+    var lastInsertedRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back if it throws.
+    func transaction<T>(_ body: () throws(VoicebankError) -> T) throws(VoicebankError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    func check(_ status: Int32, sql: String?) throws(VoicebankError) {
+        guard status == SQLITE_OK || status == SQLITE_ROW || status == SQLITE_DONE else {
+            throw .sqlite(path: path, sql: sql, message: String(cString: sqlite3_errmsg(handle)))
+        }
+    }
+}
+
+/// A prepared statement; owns the `sqlite3_stmt*` and finalizes it in `deinit`.
+final class Statement {
+    private let database: Database
+    private let handle: OpaquePointer
+    let sql: String
+
+    fileprivate init(database: Database, sql: String) throws(VoicebankError) {
+        var handle: OpaquePointer?
+        let status = sqlite3_prepare_v2(database.handle, sql, -1, &handle, nil)
+        try database.check(status, sql: sql)
+        guard let handle else { throw .sqlite(path: database.path, sql: sql, message: "empty statement") }
+        self.database = database
+        self.handle = handle
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Binds values to `?1`, `?2`, … in order; `nil` binds NULL.
+    @discardableResult
+    func bind(_ values: SQLValue?...) throws(VoicebankError) -> Statement {
+        try bind(values)
+    }
+
+    @discardableResult
+    func bind(_ values: [SQLValue?]) throws(VoicebankError) -> Statement {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case nil: status = sqlite3_bind_null(handle, index)
+            case .integer(let number): status = sqlite3_bind_int64(handle, index, Int64(number))
+            case .text(let text): status = sqlite3_bind_text(handle, index, text, -1, transient)
+            case .blob(let bytes):
+                status = bytes.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, UInt64($0.count), transient) }
+            case .floats(let samples):
+                status = samples.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, UInt64($0.count), transient) }
+            }
+            try database.check(status, sql: sql)
+        }
+        return self
+    }
+
+    /// Steps once: `true` when a row is ready, `false` when the statement is done.
+    func step() throws(VoicebankError) -> Bool {
+        let status = sqlite3_step(handle)
+        try database.check(status, sql: sql)
+        return status == SQLITE_ROW
+    }
+
+    /// Steps to the end, for statements that return no rows.
+    func run() throws(VoicebankError) {
+        while try step() {}
+    }
+
+    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+
+    func optionalInt(_ column: Int32) -> Int? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : int(column)
+    }
+
+    func text(_ column: Int32) -> String {
+        guard let pointer = sqlite3_column_text(handle, column) else { return "" }
+        return String(cString: pointer)
+    }
+
+    func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
+    /// A blob of little-endian Float32 samples.
+    func floats(_ column: Int32) -> [Float] {
+        let count = Int(sqlite3_column_bytes(handle, column)) / MemoryLayout<Float>.size
+        guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }
+        return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: count * 4))
+            initialized = count
+        }
+    }
+}
+
+/// A value bound to a statement parameter.
+enum SQLValue {
+    case integer(Int)
+    case text(String)
+    case blob([UInt8])
+    case floats([Float])
+}

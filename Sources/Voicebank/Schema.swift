@@ -1,0 +1,43 @@
+/// The voice pack's tables, versioned with `PRAGMA user_version`; migration N takes a pack from version N-1 to N.
+enum Schema {
+    /// Marks the SQLite file as a concat-synth voice pack (`PRAGMA application_id`, ASCII "csvb").
+    static let applicationID = 0x6373_7662
+
+    /// Applied in order inside one transaction; never edit a shipped step, append a new one.
+    static let migrations: [String] = [
+        // 1: voices, clips with their lossless original and render-ready PCM.
+        """
+        CREATE TABLE voice (
+            id INTEGER PRIMARY KEY,
+            identifier TEXT NOT NULL UNIQUE,
+            name TEXT NOT NULL,
+            primary_languages TEXT NOT NULL,   -- BCP 47 tags, comma-separated, in the order given
+            supported_languages TEXT NOT NULL  -- includes the primary ones
+        ) STRICT;
+        CREATE TABLE clip (
+            id INTEGER PRIMARY KEY,
+            voice_id INTEGER NOT NULL REFERENCES voice(id) ON DELETE CASCADE,
+            phrase TEXT NOT NULL,
+            phrase_key TEXT NOT NULL,
+            token_count INTEGER NOT NULL,
+            is_fallback INTEGER NOT NULL DEFAULT 0,
+            source_name TEXT NOT NULL,
+            source_container TEXT NOT NULL,    -- libsndfile's names, e.g. "AIFF (Apple/SGI)"
+            source_sample_format TEXT NOT NULL, -- e.g. "Signed 16 bit PCM"
+            source_sample_rate INTEGER NOT NULL,
+            source_channel_count INTEGER NOT NULL,
+            source_frame_count INTEGER NOT NULL,
+            original_encoding TEXT NOT NULL,   -- s16le, s32le, f32le, f64le; interleaved
+            original_pcm BLOB NOT NULL,
+            content_hash INTEGER NOT NULL,     -- FNV-1a of the original PCM, to spot a re-import
+            converter TEXT NOT NULL,
+            frame_count INTEGER NOT NULL,      -- render-ready frames at 22050 Hz
+            pcm BLOB NOT NULL                  -- render-ready: mono Float32 little-endian at 22050 Hz
+        ) STRICT;
+        CREATE INDEX clip_by_phrase ON clip(voice_id, is_fallback, phrase_key, id);
+        CREATE INDEX clip_by_content ON clip(voice_id, content_hash);
+        """
+    ]
+
+    static var currentVersion: Int { migrations.count }
+}

@@ -1,0 +1,98 @@
+/// One voice of a pack, like an entry of a speech-synthesizer extension's `speechVoices`.
+public struct Voice: Equatable, Sendable, CustomStringConvertible {
+    /// Reverse-DNS and unique in the pack: `com.example.voice.en`.
+    public var identifier: String
+    /// What a person picks in a list: `Otoya`.
+    public var name: String
+    /// BCP 47 tags the voice is made for: `["ja-JP"]`.
+    public var primaryLanguages: [String]
+    /// BCP 47 tags it can speak; always includes the primary ones.
+    public var supportedLanguages: [String]
+
+    /// Validates and canonicalises the identifier and tags (`en-us` → `en-US`).
+    ///
+    /// - Throws: `VoicebankError.invalidIdentifier`, `.emptyName`, `.noLanguage` or `.invalidLanguage`.
+    public init(
+        identifier: String, name: String, primaryLanguages: [String], supportedLanguages: [String] = []
+    ) throws(VoicebankError) {
+        guard Self.isReverseDNS(identifier) else { throw .invalidIdentifier(identifier) }
+        let trimmedName = name.trimmingSpaces
+        guard !trimmedName.isEmpty else { throw .emptyName }
+        guard !primaryLanguages.isEmpty else { throw .noLanguage }
+        var primary: [String] = []
+        for tag in primaryLanguages { primary.append(try Self.canonicalLanguageTag(tag)) }
+        var supported = primary
+        for tag in supportedLanguages { supported.append(try Self.canonicalLanguageTag(tag)) }
+        self.identifier = identifier
+        self.name = trimmedName
+        self.primaryLanguages = primary.uniqued
+        self.supportedLanguages = supported.uniqued
+    }
+
+    init(stored identifier: String, name: String, primary: String, supported: String) {
+        self.identifier = identifier
+        self.name = name
+        self.primaryLanguages = primary.split(separator: ",").map(String.init)
+        self.supportedLanguages = supported.split(separator: ",").map(String.init)
+    }
+
+    public var description: String {
+        "\(identifier) \"\(name)\" \(primaryLanguages.joined(separator: ","))"
+            + (supportedLanguages == primaryLanguages ? "" : " (also \(supportedLanguages.dropFirst(primaryLanguages.count).joined(separator: ",")))")
+    }
+
+    static func isReverseDNS(_ identifier: String) -> Bool {
+        let parts = identifier.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count >= 2
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.utf8.allSatisfy { byte in
+                    (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D || byte == 0x5F
+                }
+            }
+    }
+
+    /// Checks the shape of a BCP 47 tag (language, then subtags of 1 to 8 letters or digits) and writes it in
+    /// the customary case: language lower, script title, region upper (`zh-hant-tw` → `zh-Hant-TW`).
+    static func canonicalLanguageTag(_ tag: String) throws(VoicebankError) -> String {
+        let subtags = tag.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+        let isAlpha = { (text: String) in text.utf8.allSatisfy { $0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A } }
+        let isAlphanumeric = { (text: String) in
+            text.utf8.allSatisfy { ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }
+        }
+        guard let language = subtags.first, (2...8).contains(language.count), isAlpha(language),
+            subtags.dropFirst().allSatisfy({ (1...8).contains($0.count) && isAlphanumeric($0) })
+        else { throw .invalidLanguage(tag) }
+        var canonical = [language.lowercased()]
+        var isPrivateUse = false
+        for subtag in subtags.dropFirst() {
+            if subtag.count == 1 { isPrivateUse = true }
+            if isPrivateUse {
+                canonical.append(subtag.lowercased())
+            } else if subtag.count == 4 && isAlpha(subtag) {
+                canonical.append(subtag.prefix(1).uppercased() + subtag.dropFirst().lowercased())
+            } else if subtag.count == 2 && isAlpha(subtag) {
+                canonical.append(subtag.uppercased())
+            } else {
+                canonical.append(subtag.lowercased())
+            }
+        }
+        return canonical.joined(separator: "-")
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}
+
+extension Array where Element: Hashable {
+    var uniqued: [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}

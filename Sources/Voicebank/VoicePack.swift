@@ -1,0 +1,212 @@
+import AudioIO
+import CSQLite
+import Tokens
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One SQLite file holding voices and their clips.
+///
+/// ```swift
+/// let pack = try VoicePack(path: "my.sqlite", access: .create)
+/// try pack.addVoice(Voice(identifier: "com.example.en", name: "Ann", primaryLanguages: ["en-US"]))
+/// let report = try pack.importFiles([ImportRequest(path: "Hello.aiff")], into: nil)
+/// ```
+public final class VoicePack {
+    public enum Access: Sendable {
+        /// Reading only; the pack must exist.
+        case readOnly
+        /// Reading and writing; the pack must exist.
+        case readWrite
+        /// Reading and writing; an empty pack is made if there is no file.
+        case create
+    }
+
+    public let path: String
+    let database: Database
+
+    /// Opens (or with `.create` makes) the pack at `path`, upgrading an older schema.
+    ///
+    /// - Throws: `VoicebankError.noPack`, `.notAVoicePack` (not SQLite, or another application's database),
+    ///   `.newerSchema`, or `.sqlite`.
+    public init(path: String, access: Access) throws(VoicebankError) {
+        self.path = path
+        let exists = fileExists(path)
+        guard exists || access == .create else { throw .noPack(path: path) }
+        switch access {
+        case .readOnly: database = try Database(path: path, mode: .readOnly)
+        case .readWrite: database = try Database(path: path, mode: .readWrite)
+        case .create: database = try Database(path: path, mode: .readWriteCreate)
+        }
+        do {
+            try database.execute("PRAGMA foreign_keys = ON")
+            try prepareSchema(isWritable: access != .readOnly)
+        } catch {
+            if case .sqlite(_, _, let message) = error, message.contains("not a database") {
+                throw .notAVoicePack(path: path, reason: "it is not an SQLite database")
+            }
+            throw error
+        }
+    }
+
+    /// The pack's schema version (`PRAGMA user_version`).
+    public var schemaVersion: Int {
+        get throws(VoicebankError) { try database.integer("PRAGMA user_version") }
+    }
+
+    private func prepareSchema(isWritable: Bool) throws(VoicebankError) {
+        let version = try schemaVersion
+        let applicationID = try database.integer("PRAGMA application_id")
+        let tableCount = try database.integer("SELECT count(*) FROM sqlite_schema")
+        if applicationID != Schema.applicationID && !(applicationID == 0 && version == 0 && tableCount == 0) {
+            throw .notAVoicePack(path: path, reason: "it is an SQLite database of another application")
+        }
+        guard version <= Schema.currentVersion else {
+            throw .newerSchema(path: path, version: version, supported: Schema.currentVersion)
+        }
+        guard version < Schema.currentVersion else { return }
+        guard isWritable else {
+            // An older pack opened for reading: upgrade it through a connection of our own, then read on.
+            _ = try VoicePack(path: path, access: .readWrite)
+            return
+        }
+        // WAL makes every import one atomic step that readers never see half done.
+        try database.execute("PRAGMA journal_mode = WAL")
+        try database.transaction { () throws(VoicebankError) in
+            // Read again inside the lock: another process may have migrated meanwhile.
+            let lockedVersion = try schemaVersion
+            for step in lockedVersion..<Schema.currentVersion {
+                try database.execute(Schema.migrations[step])
+            }
+            try database.execute("PRAGMA application_id = \(Schema.applicationID)")
+            try database.execute("PRAGMA user_version = \(Schema.currentVersion)")
+        }
+    }
+
+    // MARK: Voices
+
+    /// The pack's voices, in the order they were added.
+    public func voices() throws(VoicebankError) -> [Voice] {
+        let statement = try database.prepare(
+            "SELECT identifier, name, primary_languages, supported_languages FROM voice ORDER BY id")
+        var voices: [Voice] = []
+        while try statement.step() {
+            voices.append(
+                Voice(
+                    stored: statement.text(0), name: statement.text(1), primary: statement.text(2),
+                    supported: statement.text(3)))
+        }
+        return voices
+    }
+
+    /// Adds a voice.
+    ///
+    /// - Throws: `VoicebankError.duplicateVoice` when the identifier is in the pack already.
+    public func addVoice(_ voice: Voice) throws(VoicebankError) {
+        try database.transaction { () throws(VoicebankError) in
+            guard try voiceRowID(voice.identifier) == nil else {
+                throw .duplicateVoice(identifier: voice.identifier, path: path)
+            }
+            try database.prepare(
+                "INSERT INTO voice (identifier, name, primary_languages, supported_languages) VALUES (?, ?, ?, ?)"
+            ).bind(
+                .text(voice.identifier), .text(voice.name), .text(voice.primaryLanguages.joined(separator: ",")),
+                .text(voice.supportedLanguages.joined(separator: ","))
+            ).run()
+        }
+    }
+
+    func voiceRowID(_ identifier: String) throws(VoicebankError) -> Int? {
+        let statement = try database.prepare("SELECT id FROM voice WHERE identifier = ?").bind(.text(identifier))
+        return try statement.step() ? statement.int(0) : nil
+    }
+
+    /// The voice an operation applies to: the one named, or the only one in the pack.
+    ///
+    /// - Throws: `VoicebankError.unknownVoice`, `.noVoice`, or `.ambiguousVoice` when the pack has several.
+    public func resolveVoice(_ identifier: String?) throws(VoicebankError) -> Voice {
+        let voices = try voices()
+        if let identifier {
+            guard let voice = voices.first(where: { $0.identifier == identifier }) else {
+                throw .unknownVoice(identifier: identifier, available: voices.map(\.identifier), path: path)
+            }
+            return voice
+        }
+        guard let only = voices.first else { throw .noVoice(path: path) }
+        guard voices.count == 1 else { throw .ambiguousVoice(available: voices.map(\.identifier), path: path) }
+        return only
+    }
+
+    // MARK: Clips
+
+    static let clipColumns = """
+        clip.id, voice.identifier, phrase, phrase_key, is_fallback, frame_count, source_name, source_container,
+        source_sample_format, source_sample_rate, source_channel_count, source_frame_count, original_encoding
+        """
+
+    /// The clips of one voice, or of all voices, in import order.
+    public func clips(voice identifier: String? = nil) throws(VoicebankError) -> [Clip] {
+        var sql = "SELECT \(Self.clipColumns) FROM clip JOIN voice ON voice.id = clip.voice_id"
+        if let identifier {
+            _ = try resolveVoice(identifier)
+            sql += " WHERE voice.identifier = ?1"
+        }
+        let statement = try database.prepare(sql + " ORDER BY clip.id")
+        if let identifier { try statement.bind(.text(identifier)) }
+        var clips: [Clip] = []
+        while try statement.step() { clips.append(Self.clip(from: statement)) }
+        return clips
+    }
+
+    public func clip(id: Int) throws(VoicebankError) -> Clip {
+        let statement = try database.prepare(
+            "SELECT \(Self.clipColumns) FROM clip JOIN voice ON voice.id = clip.voice_id WHERE clip.id = ?"
+        ).bind(.integer(id))
+        guard try statement.step() else { throw .unknownClip(id: id, path: path) }
+        return Self.clip(from: statement)
+    }
+
+    static func clip(from row: Statement) -> Clip {
+        Clip(
+            id: row.int(0), voice: row.text(1), phrase: row.text(2), phraseKey: row.text(3),
+            isFallback: row.int(4) != 0, frameCount: row.int(5), sourceName: row.text(6),
+            source: SourceFormat(
+                sampleRate: row.int(9), channelCount: row.int(10), frameCount: row.int(11), container: row.text(7),
+                sampleFormat: row.text(8)),
+            originalEncoding: SampleEncoding(rawValue: row.text(12)) ?? .float32)
+    }
+
+    /// A clip's render-ready samples: mono Float32 at 22050 Hz.
+    public func renderReadyPCM(clipID: Int) throws(VoicebankError) -> [Float] {
+        let statement = try database.prepare("SELECT pcm FROM clip WHERE id = ?").bind(.integer(clipID))
+        guard try statement.step() else { throw .unknownClip(id: clipID, path: path) }
+        return statement.floats(0)
+    }
+
+    /// A clip's samples exactly as its source file held them.
+    public func originalPCM(clipID: Int) throws(VoicebankError) -> OriginalPCM {
+        let statement = try database.prepare(
+            "SELECT original_encoding, source_channel_count, original_pcm FROM clip WHERE id = ?"
+        ).bind(.integer(clipID))
+        guard try statement.step() else { throw .unknownClip(id: clipID, path: path) }
+        return OriginalPCM(
+            encoding: SampleEncoding(rawValue: statement.text(0)) ?? .float32, channelCount: statement.int(1),
+            bytes: statement.blob(2))
+    }
+
+    /// Runs SQLite's own consistency check; `["ok"]` for a sound file.
+    public func integrityCheck() throws(VoicebankError) -> [String] {
+        let statement = try database.prepare("PRAGMA integrity_check")
+        var lines: [String] = []
+        while try statement.step() { lines.append(statement.text(0)) }
+        return lines
+    }
+}
+
+func fileExists(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0
+}

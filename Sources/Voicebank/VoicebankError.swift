@@ -1,0 +1,55 @@
+import AudioIO
+
+/// What can go wrong with a voice pack; each case names the pack, voice or file it is about.
+public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible {
+    case noPack(path: String)
+    case notAVoicePack(path: String, reason: String)
+    case newerSchema(path: String, version: Int, supported: Int)
+    case sqlite(path: String, sql: String?, message: String)
+    case invalidIdentifier(String)
+    case invalidLanguage(String)
+    case emptyName
+    case noLanguage
+    case duplicateVoice(identifier: String, path: String)
+    case noVoice(path: String)
+    case unknownVoice(identifier: String, available: [String], path: String)
+    case ambiguousVoice(available: [String], path: String)
+    case emptyPhrase(file: String, phrase: String)
+    case audio(AudioIOError)
+    case unknownClip(id: Int, path: String)
+
+    public var description: String {
+        switch self {
+        case .noPack(let path):
+            return "no voice pack at \(path); create one with `voicebank create --bank \(path) --voice ID --name NAME --language TAG`"
+        case .notAVoicePack(let path, let reason):
+            return "\(path) is not a voice pack: \(reason); expected a file made by `voicebank create`"
+        case .newerSchema(let path, let version, let supported):
+            return "voice pack \(path) has schema version \(version), newer than this voicebank reads (up to \(supported)); update concat-synth to open it"
+        case .sqlite(let path, let sql, let message):
+            return "SQLite failed on \(path): \(message)" + (sql.map { " (in `\($0.prefix(80))`)" } ?? "")
+        case .invalidIdentifier(let identifier):
+            return "invalid voice identifier \"\(identifier)\"; expected a reverse-DNS name such as com.example.voice.en"
+        case .invalidLanguage(let tag):
+            return "invalid language tag \"\(tag)\"; expected a BCP 47 tag such as en-US or ja-JP"
+        case .emptyName:
+            return "empty voice name; expected a display name such as \"Otoya\""
+        case .noLanguage:
+            return "no language given; expected at least one --language TAG such as en-US"
+        case .duplicateVoice(let identifier, let path):
+            return "voice \(identifier) is already in \(path); expected an identifier not yet in the pack"
+        case .noVoice(let path):
+            return "voice pack \(path) has no voice yet; add one with `voicebank create --bank \(path) --voice ID --name NAME --language TAG`"
+        case .unknownVoice(let identifier, let available, let path):
+            return "no voice \(identifier) in \(path); expected one of: \(available.isEmpty ? "(none)" : available.joined(separator: ", "))"
+        case .ambiguousVoice(let available, let path):
+            return "voice pack \(path) has several voices; expected --voice with one of: \(available.joined(separator: ", "))"
+        case .emptyPhrase(let file, let phrase):
+            return "the phrase \"\(phrase)\" of \(file) has no words once normalised; expected --text with a phrase that has letters, digits or CJK characters"
+        case .audio(let error):
+            return error.description
+        case .unknownClip(let id, let path):
+            return "no clip \(id) in \(path)"
+        }
+    }
+}

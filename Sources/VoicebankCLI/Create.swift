@@ -1,0 +1,42 @@
+import ArgumentParser
+import Voicebank
+
+extension VoicebankCommand {
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a voice to a pack, making the pack file if it does not exist.",
+            discussion: """
+                Example: voicebank create --bank my.sqlite --voice com.example.ann --name Ann --language en-US
+                """)
+
+        @OptionGroup var bank: BankOptions
+
+        @Option(help: ArgumentHelp("The voice's reverse-DNS identifier, unique in the pack.", valueName: "id"))
+        var voice: String
+
+        @Option(help: ArgumentHelp("The voice's display name.", valueName: "name"))
+        var name: String
+
+        @Option(
+            name: .customLong("language"),
+            help: ArgumentHelp("A primary language, as a BCP 47 tag; repeat for several.", valueName: "tag"))
+        var languages: [String] = []
+
+        @Option(
+            name: .customLong("supported-language"),
+            help: ArgumentHelp("A further language the voice can speak; repeat for several.", valueName: "tag"))
+        var supportedLanguages: [String] = []
+
+        func validate() throws {
+            if languages.isEmpty { throw ValidationError("Missing --language TAG (a BCP 47 tag such as en-US).") }
+        }
+
+        func run() throws {
+            let voice = try Voice(
+                identifier: voice, name: name, primaryLanguages: languages, supportedLanguages: supportedLanguages)
+            let pack = try VoicePack(path: bank.path, access: .create)
+            try pack.addVoice(voice)
+            print("added voice \(voice) to \(pack.path)")
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import AudioIO
+import Voicebank
+
+extension Converter: ExpressibleByArgument {}
+
+extension VoicebankCommand {
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import audio files as clips of a voice, all in one transaction.",
+            discussion: """
+                Any file libsndfile reads (AIFF, AIFF-C, WAV, FLAC, Ogg, CAF, …), any sample rate and channel \
+                count. Each clip keeps its original samples and gets a render-ready copy: mono, 22050 Hz, Float32. \
+                The phrase is --text, else the file name without extension, with _ and - read as spaces \
+                (double_tap_to_open.aiff → "double tap to open"). If any file fails, nothing is stored, unless \
+                --keep-going is given. A file whose phrase and audio are in the pack already is skipped.
+                """)
+
+        @OptionGroup var bank: BankOptions
+
+        @Option(help: ArgumentHelp("The voice to add to; needed when the pack has several.", valueName: "id"))
+        var voice: String?
+
+        @Option(help: ArgumentHelp("The phrase of every file imported, instead of the file names.", valueName: "phrase"))
+        var text: String?
+
+        @Flag(help: "Import the files as the voice's fallback clip, spoken for words no clip covers.")
+        var fallback = false
+
+        @Flag(help: "Store the files that import and list the ones that fail, instead of storing nothing.")
+        var keepGoing = false
+
+        @Option(help: "The libsamplerate converter for the conversion to 22050 Hz.")
+        var converter: Converter = .best
+
+        @Argument(help: ArgumentHelp("The audio files to import.", valueName: "file"), completion: .file())
+        var files: [String] = []
+
+        func validate() throws {
+            if files.isEmpty { throw ValidationError("Missing audio files to import.") }
+        }
+
+        func run() throws {
+            let pack = try VoicePack(path: bank.path, access: .readWrite)
+            let requests = files.map { ImportRequest(path: $0, phrase: text, isFallback: fallback) }
+            let report = try pack.importFiles(requests, into: voice, converter: converter, keepGoing: keepGoing)
+            for clip in report.imported {
+                print("imported \(clip.sourceName) as \(describe(clip))")
+            }
+            for skipped in report.skipped {
+                print("skipped \(skipped.path): the same audio is clip #\(skipped.existing.id) \"\(skipped.existing.phrase)\"")
+            }
+            var standardError = StandardError()
+            for failed in report.failed {
+                print("failed: \(failed.error)", to: &standardError)
+            }
+            let seconds = report.imported.reduce(0) { $0 + $1.durationSeconds }
+            print(
+                "\(report.imported.count) imported (\(formatSeconds(seconds)) s), \(report.skipped.count) skipped, "
+                    + "\(report.failed.count) failed, into voice \(report.voice.identifier) of \(pack.path)")
+            if !report.failed.isEmpty { throw ExitCode.failure }
+        }
+
+        private func describe(_ clip: Clip) -> String {
+            "#\(clip.id) \"\(clip.phrase)\"\(clip.isFallback ? " (fallback)" : ""): "
+                + "\(clip.source.sampleRate) Hz \(clip.source.channelCount) ch \(clip.source.frameCount) frames → "
+                + "\(clip.frameCount) frames (\(formatSeconds(clip.durationSeconds)) s)"
+        }
+    }
+}
+
+/// Seconds with two decimals, without Foundation's formatters.
+func formatSeconds(_ seconds: Double) -> String {
+    let hundredths = Int((seconds * 100).rounded())
+    let fraction = hundredths % 100
+    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// A built executable of this package, run as a person or a script would run it.
+public struct Binary: Sendable {
+    public let path: String
+
+    /// The product `name` beside the test bundle (SwiftPM builds every product before it tests).
+    public init(_ name: String) {
+        let testBundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = testBundle.deletingLastPathComponent()
+        // On Linux the tests run as `….xctest`; on macOS from inside `….xctest/Contents/MacOS`.
+        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path),
+            directory.path != "/"
+        {
+            directory.deleteLastPathComponent()
+        }
+        path = directory.appendingPathComponent(name).path
+    }
+
+    public struct Result: Sendable {
+        public var status: Int32
+        public var standardOutput: String
+        public var standardError: String
+    }
+
+    /// Runs the binary to its end with `arguments`, `environment` added to this process's (a `nil` value
+    /// removes the variable) and `input` on its standard input.
+    @discardableResult
+    public func run(
+        _ arguments: [String], environment: [String: String?] = [:], input: Data = Data(),
+        directory: String? = nil
+    ) throws -> Result {
+        let process = try start(arguments, environment: environment, directory: directory)
+        let output = Pipe()
+        let error = Pipe()
+        let standardInput = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = standardInput
+        try process.run()
+        standardInput.fileHandleForWriting.write(input)
+        try standardInput.fileHandleForWriting.close()
+        // Read both pipes to their end before waiting, so a full pipe cannot stall the child.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()
+        DispatchQueue.global().async(group: group) { errorData = error.fileHandleForReading.readDataToEndOfFile() }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// A process for the binary, not yet started; its output goes nowhere unless the caller sets it.
+    public func start(
+        _ arguments: [String], environment: [String: String?] = [:], directory: String? = nil
+    ) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var variables = ProcessInfo.processInfo.environment
+        for (name, value) in environment { variables[name] = value }
+        process.environment = variables
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        return process
+    }
+}

@@ -1,0 +1,150 @@
+import AudioIO
+import CSQLite
+import Foundation
+import Testing
+
+@testable import Voicebank
+import TestSupport
+
+@Suite struct VoicebankCLITests {
+    let voicebank = Binary("voicebank")
+    let directory = TemporaryDirectory("voicebank-cli")
+    var bank: String { directory.file("pack.sqlite") }
+
+    func create(_ identifier: String = "com.example.ann", language: String = "en-US") throws -> Binary.Result {
+        try voicebank.run(["create", "--bank", bank, "--voice", identifier, "--name", "Ann", "--language", language])
+    }
+
+    @Test("create, import and list: the whole path a pack builder takes")
+    func createImportList() throws {
+        #expect(try create().status == 0)
+        let hello = try Fixture.seedClip(at: directory.file("Hello.aiff"))
+        let phrase = try Fixture.seedClip(at: directory.file("double_tap_to_open.aiff"), frequency: 330)
+
+        let imported = try voicebank.run(["import", "--bank", bank, hello, phrase])
+        let listed = try voicebank.run(["list", "--bank", bank, "--json"])
+
+        #expect(imported.status == 0)
+        #expect(imported.standardOutput.contains("2 imported"))
+        #expect(listed.status == 0)
+        let clips = try #require(try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]])
+        #expect(clips.map { $0["phrase"] as? String } == ["Hello", "double tap to open"])
+        #expect(clips.map { $0["voice"] as? String } == ["com.example.ann", "com.example.ann"])
+        #expect(clips.map { $0["frames"] as? Int } == [11_025, 11_025])
+        #expect(clips.map { $0["isFallback"] as? Bool } == [false, false])
+        #expect(clips.allSatisfy { $0["id"] is Int })
+    }
+
+    @Test("--text, --fallback and --voice reach the pack")
+    func options() throws {
+        #expect(try create().status == 0)
+        #expect(try create("com.example.ben", language: "en-GB").status == 0)
+        let beep = try Fixture.seedClip(at: directory.file("beep.aiff"), frequency: 880)
+        let take = try Fixture.seedClip(at: directory.file("take3.aiff"))
+
+        #expect(try voicebank.run(["import", "--bank", bank, "--voice", "com.example.ben", "--fallback", beep]).status == 0)
+        #expect(try voicebank.run(["import", "--bank", bank, "--voice", "com.example.ben", "--text", "Good morning", take]).status == 0)
+
+        let clips = try VoicePack(path: bank, access: .readOnly).clips(voice: "com.example.ben")
+        #expect(clips.map(\.phrase) == ["beep", "Good morning"])
+        #expect(clips.map(\.isFallback) == [true, false])
+    }
+
+    @Test("$CONCAT_SYNTH_BANK names the pack when --bank is not given")
+    func environment() throws {
+        let environment = ["CONCAT_SYNTH_BANK": bank]
+        #expect(try voicebank.run(["create", "--voice", "com.example.env", "--name", "Env", "--language", "fr"], environment: environment).status == 0)
+        let listed = try voicebank.run(["list"], environment: environment)
+        #expect(listed.status == 0)
+        #expect(listed.standardError.contains(bank))
+        #expect(try VoicePack(path: bank, access: .readOnly).voices().map(\.identifier) == ["com.example.env"])
+    }
+
+    @Test("a usage error exits 64 with the usage", arguments: [["import", "--bank", "x.sqlite"], ["create", "--voice", "a.b"], ["frobnicate"], ["list", "--json=3"]])
+    func usageErrors(arguments: [String]) throws {
+        let result = try voicebank.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("Usage") || result.standardError.contains("Error"))
+    }
+
+    @Test("a failure exits 1 with one line that names the input")
+    func failures() throws {
+        let missingPack = try voicebank.run(["list", "--bank", directory.file("none.sqlite")])
+        #expect(missingPack.status == 1)
+        #expect(missingPack.standardError == "Error: \(VoicebankError.noPack(path: directory.file("none.sqlite")))\n")
+
+        #expect(try create().status == 0)
+        let duplicate = try create()
+        #expect(duplicate.status == 1)
+        #expect(duplicate.standardError.split(separator: "\n").count == 1)
+        #expect(duplicate.standardError.contains("com.example.ann is already in"))
+
+        let badLanguage = try voicebank.run(["create", "--bank", bank, "--voice", "a.b", "--name", "X", "--language", "english!"])
+        #expect(badLanguage.status == 1)
+        #expect(badLanguage.standardError.contains("\"english!\""))
+
+        let text = directory.file("notes.aiff")
+        try "hello".write(toFile: text, atomically: true, encoding: .utf8)
+        let good = try Fixture.seedClip(at: directory.file("good.aiff"))
+        let bad = try voicebank.run(["import", "--bank", bank, good, text])
+        #expect(bad.status == 1)
+        #expect(bad.standardError.split(separator: "\n").count == 1)
+        #expect(bad.standardError.contains(text))
+        #expect(try VoicePack(path: bank, access: .readOnly).clips().isEmpty)
+
+        let kept = try voicebank.run(["import", "--bank", bank, "--keep-going", good, text])
+        #expect(kept.status == 1)
+        #expect(kept.standardError.contains(text))
+        #expect(kept.standardOutput.contains("1 imported"))
+        #expect(try VoicePack(path: bank, access: .readOnly).clips().map(\.phrase) == ["good"])
+    }
+
+    @Test("a pack from a newer schema is refused by the command")
+    func newerSchema() throws {
+        #expect(try create().status == 0)
+        var handle: OpaquePointer?
+        #expect(sqlite3_open(bank, &handle) == SQLITE_OK)
+        #expect(sqlite3_exec(handle, "PRAGMA user_version = 99", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(handle)
+
+        let result = try voicebank.run(["list", "--bank", bank])
+
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("schema version 99"))
+    }
+
+    @Test("an import killed at any moment leaves a sound pack with the clips of before, or all of the run's")
+    func killedImport() throws {
+        #expect(try create().status == 0)
+        let first = try Fixture.seedClip(at: directory.file("first.aiff"))
+        #expect(try voicebank.run(["import", "--bank", bank, first]).status == 0)
+        // Long 48 kHz stereo files: the best sinc converter keeps the run busy long enough to be killed mid-way.
+        let seconds = 20
+        let tone = Signal.sine(frequency: 440, sampleRate: 48_000, frameCount: 48_000 * seconds)
+        var files: [String] = []
+        for index in 0..<8 {
+            files.append(
+                try Fixture.write(
+                    Signal.interleave([tone, tone]), to: directory.file("long\(index).wav"), format: .init(.wav, .pcm16),
+                    sampleRate: 48_000, channelCount: 2))
+        }
+
+        var outcomes: [Int] = []
+        for delay in [0.05, 0.3, 0.8, 1.5, 2.5] {
+            let process = try voicebank.start(["import", "--bank", bank] + files)
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+
+            let pack = try VoicePack(path: bank, access: .readOnly)
+            #expect(try pack.integrityCheck() == ["ok"])
+            let count = try pack.clips().count
+            #expect(count == 1 || count == 1 + files.count, "after a kill at \(delay) s the pack has \(count) clips")
+            outcomes.append(count)
+            if count > 1 { break }
+        }
+        // At least one kill must have landed inside the run, or the test proved nothing.
+        #expect(outcomes.contains(1))
+    }
+}
