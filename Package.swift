@@ -5,7 +5,8 @@ let package = Package(
     name: "concat-synth",
     products: [
         .executable(name: "voicebank", targets: ["VoicebankCLI"]),
-        .library(name: "Voicebank", targets: ["Voicebank"]),
+        .executable(name: "concat-synth", targets: ["ConcatSynthCLI"]),
+        .library(name: "ConcatSynth", targets: ["ConcatSynth"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -22,17 +23,32 @@ let package = Package(
 
         .target(name: "AudioIO", dependencies: ["CSndFile", "CSampleRate"]),
         .target(name: "Tokens", dependencies: ["CUTF8Proc"]),
+        .target(name: "SSML"),
         .target(name: "Voicebank", dependencies: ["CSQLite", "AudioIO", "Tokens"]),
+        .target(name: "ConcatSynth", dependencies: ["SSML", "Tokens", "Voicebank", "AudioIO"]),
+        .target(
+            name: "CommandLineSupport",
+            dependencies: ["Voicebank", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "VoicebankCLI",
             dependencies: [
-                "Voicebank",
+                "Voicebank", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .target(name: "TestSupport", dependencies: ["AudioIO"], path: "Tests/TestSupport"),
+        .executableTarget(
+            name: "ConcatSynthCLI",
+            dependencies: [
+                "ConcatSynth", "CommandLineSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "TestSupport"]),
         .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
+        .testTarget(name: "SSMLTests", dependencies: ["SSML"]),
+        .testTarget(name: "ConcatSynthTests", dependencies: ["ConcatSynth", "SSML", "Tokens", "Voicebank", "AudioIO", "TestSupport"]),
+        .testTarget(name: "ConcatSynthCLITests", dependencies: ["ConcatSynth", "Voicebank", "AudioIO", "TestSupport"]),
         .testTarget(name: "VoicebankTests", dependencies: ["Voicebank", "AudioIO", "CSQLite", "TestSupport"]),
         .testTarget(name: "VoicebankCLITests", dependencies: ["Voicebank", "AudioIO", "CSQLite", "TestSupport"]),
     ]

@@ -183,3 +183,32 @@ private struct TokenBuilder {
         isASCII = true
     }
 }
+
+extension Tokenizer {
+    /// Tokens of one character each, for text spoken character by character (`say-as characters`):
+    /// `"Ab1"` → `a`, `b`, `1`. Characters that are punctuation or space are dropped.
+    public static func characterTokens(in text: String, utf16Offset: Int = 0) -> [Token] {
+        var tokens: [Token] = []
+        var offset = utf16Offset
+        for character in text {
+            let width = character.utf16.count
+            let parts = Self.tokens(in: String(character), utf16Offset: offset)
+            if let first = parts.first {
+                tokens.append(Token(parts.map(\.text).joined(), first.kind, sourceRange: offset..<offset + width))
+            }
+            offset += width
+        }
+        return tokens
+    }
+
+    /// Tokens with every run of digits read digit by digit (`say-as digits`, `telephone`):
+    /// `"call 911"` → `call`, `9`, `1`, `1`.
+    public static func digitTokens(in text: String, utf16Offset: Int = 0) -> [Token] {
+        let utf16 = Array(text.utf16)
+        return tokens(in: text, utf16Offset: utf16Offset).flatMap { token -> [Token] in
+            guard token.kind == .number else { return [token] }
+            let range = (token.sourceRange.lowerBound - utf16Offset)..<(token.sourceRange.upperBound - utf16Offset)
+            return characterTokens(in: String(decoding: utf16[range], as: UTF16.self), utf16Offset: token.sourceRange.lowerBound)
+        }
+    }
+}

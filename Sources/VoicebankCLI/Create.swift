@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import Voicebank
 
 extension VoicebankCommand {
@@ -34,7 +35,7 @@ extension VoicebankCommand {
         func run() throws {
             let voice = try Voice(
                 identifier: voice, name: name, primaryLanguages: languages, supportedLanguages: supportedLanguages)
-            let pack = try VoicePack(path: bank.path, access: .create)
+            let pack = try bank.open(.create)
             try pack.addVoice(voice)
             print("added voice \(voice) to \(pack.path)")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import AudioIO
 import Voicebank
 
@@ -41,7 +42,7 @@ extension VoicebankCommand {
         }
 
         func run() throws {
-            let pack = try VoicePack(path: bank.path, access: .readWrite)
+            let pack = try bank.open(.readWrite)
             let requests = files.map { ImportRequest(path: $0, phrase: text, isFallback: fallback) }
             let report = try pack.importFiles(requests, into: voice, converter: converter, keepGoing: keepGoing)
             for clip in report.imported {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import Foundation
 import Voicebank
 
@@ -15,7 +16,7 @@ extension VoicebankCommand {
         var json = false
 
         func run() throws {
-            let pack = try VoicePack(path: bank.path, access: .readOnly)
+            let pack = try bank.open(.readOnly)
             let clips = try pack.clips(voice: voice)
             if json {
                 let encoder = JSONEncoder()

@@ -19,8 +19,9 @@ public struct Binary: Sendable {
 
     public struct Result: Sendable {
         public var status: Int32
-        public var standardOutput: String
+        public var standardOutputBytes: [UInt8]
         public var standardError: String
+        public var standardOutput: String { String(decoding: standardOutputBytes, as: UTF8.self) }
     }
 
     /// Runs the binary to its end with `arguments`, `environment` added to this process's (a `nil` value
@@ -48,8 +49,19 @@ public struct Binary: Sendable {
         group.wait()
         process.waitUntilExit()
         return Result(
-            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+            status: process.terminationStatus, standardOutputBytes: Array(outputData),
             standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Runs the binary and returns its standard output as bytes; fails the caller if it exits non-zero.
+    public func runData(_ arguments: [String], input: Data = Data()) throws -> Data {
+        let result = try run(arguments, input: input)
+        guard result.status == 0 else { throw Failure(description: "\(path) exited \(result.status): \(result.standardError)") }
+        return Data(result.standardOutputBytes)
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// A process for the binary, not yet started; its output goes nowhere unless the caller sets it.

@@ -1,0 +1,107 @@
+import Voicebank
+
+/// Where the renderer gets a clip's samples: a clip index reads them from the voice pack.
+public protocol ClipAudioSource: AnyObject {
+    /// Copies the render-ready samples of `clipID` into `buffer` (large enough for the clip); returns the frames.
+    func readRenderReadyPCM(clipID: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
+}
+
+extension ClipIndex: ClipAudioSource {}
+
+/// Renders a plan by pull, like an Audio Unit render block: ask for frames until the request is complete.
+///
+/// Each clip is read from the pack when the output reaches it, so the first frames are out before later clips
+/// are read. One clip buffer, as long as the plan's longest clip, is allocated up front; a pull allocates
+/// nothing.
+///
+/// ```swift
+/// let renderer = Renderer(plan: plan, audio: index)
+/// var buffer = [Float](repeating: 0, count: 4096)
+/// while true {
+///     let pulled = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
+///     output.append(contentsOf: buffer[..<pulled.frameCount])
+///     if pulled.isComplete { break }
+/// }
+/// ```
+public final class Renderer {
+    /// What one pull produced.
+    public struct Pull: Equatable, Sendable {
+        /// Frames written at the start of the buffer.
+        public var frameCount: Int
+        /// The request is done (or cancelled): no frames will follow.
+        public var isComplete: Bool
+    }
+
+    public let plan: RenderPlan
+    private let audio: ClipAudioSource
+    private var clipBuffer: UnsafeMutableBufferPointer<Float>
+    private var segmentIndex = 0
+    /// Frames of the current segment already written.
+    private var segmentPosition = 0
+    private var loadedClipID: Int?
+    private var isCancelled = false
+
+    public init(plan: RenderPlan, audio: ClipAudioSource) {
+        self.plan = plan
+        self.audio = audio
+        clipBuffer = .allocate(capacity: max(1, plan.longestClipFrameCount))
+    }
+
+    deinit { clipBuffer.deallocate() }
+
+    /// The request is done: every frame rendered, or cancelled.
+    public var isComplete: Bool { isCancelled || segmentIndex == plan.segments.count }
+
+    /// Frames rendered so far.
+    public private(set) var framePosition = 0
+
+    /// Stops the request: the next pull returns no frames and `isComplete`.
+    public func cancel() { isCancelled = true }
+
+    /// Fills up to `buffer.count` frames with the next frames of the request.
+    ///
+    /// - Throws: what the clip source throws when a clip cannot be read (`VoicebankError`).
+    public func render(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Pull {
+        var written = 0
+        while written < buffer.count && !isComplete {
+            let segment = plan.segments[segmentIndex]
+            let remaining = segment.frameCount - segmentPosition
+            guard remaining > 0 else {
+                advance()
+                continue
+            }
+            let count = min(remaining, buffer.count - written)
+            let destination = UnsafeMutableBufferPointer(rebasing: buffer[written..<written + count])
+            switch segment.kind {
+            case .phrase(let take), .fallback(let take):
+                try load(take)
+                RenderKernel.copy(
+                    UnsafeBufferPointer(rebasing: clipBuffer[segmentPosition..<segmentPosition + count]),
+                    gain: segment.gain, into: destination)
+            case .silence, .mark:
+                RenderKernel.silence(destination)
+            }
+            written += count
+            segmentPosition += count
+            if segmentPosition == segment.frameCount { advance() }
+        }
+        framePosition += written
+        return Pull(frameCount: written, isComplete: isComplete)
+    }
+
+    private func advance() {
+        segmentIndex += 1
+        segmentPosition = 0
+    }
+
+    private func load(_ take: ClipTake) throws {
+        guard loadedClipID != take.clipID else { return }
+        loadedClipID = nil
+        let clip = UnsafeMutableBufferPointer(rebasing: clipBuffer[0..<take.frameCount])
+        let frames = try audio.readRenderReadyPCM(clipID: take.clipID, into: clip)
+        // A pack's frame count and blob agree; should they not, silence pads rather than stale samples.
+        if frames < take.frameCount { RenderKernel.silence(UnsafeMutableBufferPointer(rebasing: clip[frames...])) }
+        RenderKernel.fadeEdges(clip)
+        loadedClipID = take.clipID
+    }
+}

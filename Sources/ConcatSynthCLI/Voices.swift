@@ -1,0 +1,43 @@
+import ArgumentParser
+import CommandLineSupport
+import Foundation
+import Voicebank
+
+extension ConcatSynthCommand {
+    struct Voices: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the voices of a pack.")
+
+        @OptionGroup var bank: BankOptions
+
+        @Flag(help: "Print a JSON array of voices instead of a table.")
+        var json = false
+
+        func run() throws {
+            let voices = try bank.open(.readOnly).voices()
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(voices.map(VoiceJSON.init)), as: UTF8.self))
+                return
+            }
+            for voice in voices {
+                print("\(voice.identifier)\t\(voice.name)\t\(voice.supportedLanguages.joined(separator: ","))")
+            }
+        }
+    }
+}
+
+/// The fields of `concat-synth voices --json`, named as in Apple's `AVSpeechSynthesisProviderVoice`.
+struct VoiceJSON: Encodable {
+    var identifier: String
+    var name: String
+    var primaryLanguages: [String]
+    var supportedLanguages: [String]
+
+    init(_ voice: Voice) {
+        identifier = voice.identifier
+        name = voice.name
+        primaryLanguages = voice.primaryLanguages
+        supportedLanguages = voice.supportedLanguages
+    }
+}

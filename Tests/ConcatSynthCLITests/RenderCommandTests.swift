@@ -1,0 +1,196 @@
+import AudioIO
+import ConcatSynth
+import Foundation
+import Testing
+
+import TestSupport
+import Voicebank
+
+/// The requests VoiceOver sent in the seed articles (shared/fixtures/voiceover/), as literals.
+enum VoiceOverFixture {
+    static let all: [(name: String, ssml: String)] = [
+        ("basic", #"<speak><prosody rate="400.0%" volume="-1.0dB">カスタムのアクションを選択するには、上または下にスワイプします。その後ダブルタップしてアクティベートします。</prosody></speak>"#),
+        ("inline-break", """
+            <speak>
+              <prosody rate="400.0%" volume="-1.0dB">
+                Otoya 拡張 ,<break time="178ms" /> 101 ドット 5 MB使用
+              </prosody>
+            </speak>
+            """),
+        ("say-as-characters", """
+            <speak>
+              <prosody rate="400.0%" volume="-1.0dB">
+                <say-as interpret-as="characters">声</say-as>
+              </prosody>
+            </speak>
+            """),
+        ("split-1", #"<speak><prosody rate="400.0%" volume="-1.0dB">設定</prosody></speak>"#),
+        ("split-2", #"<speak><prosody rate="400.0%" volume="-1.0dB"><break time="400ms" /></prosody></speak>"#),
+        ("split-3", #"<speak><prosody rate="400.0%" volume="-1.0dB">開くにはダブルタップします</prosody></speak>"#),
+        ("wwdc-hello", """
+            <speak>
+                Hello
+                <break time="1s"/>
+                <prosody rate="200%">nice to meet you!</prosody>
+            </speak>
+            """),
+    ]
+}
+
+@Suite struct RenderCommandTests {
+    let concatSynth = Binary("concat-synth")
+    let directory = TemporaryDirectory("concat-synth-cli")
+    let defaultPack = VoicePackLocation.defaultPackPath
+
+    @Test("every VoiceOver fixture renders with the default pack, as long as its planned clips and breaks", arguments: VoiceOverFixture.all.map(\.name))
+    func fixtures(name: String) throws {
+        let ssml = try #require(VoiceOverFixture.all.first { $0.name == name }?.ssml)
+        let voice = name == "wwdc-hello" ? "org.concatsynth.en" : "org.concatsynth.ja"
+        let plan = try Synthesizer(pack: VoicePack(path: defaultPack, access: .readOnly), voice: voice).plan(ssml)
+        let output = directory.file("\(name).wav")
+
+        let result = try concatSynth.run(["render", "--voice", voice, "-o", output, "-"], input: Data(ssml.utf8))
+
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError == "", "the default pack covers every fixture without a fallback")
+        let rendered = try PreparedClip(path: output)
+        #expect(rendered.source.sampleRate == 22_050)
+        #expect(rendered.source.channelCount == 1)
+        #expect(rendered.source.sampleFormat == "32 bit float")
+        #expect(rendered.source.frameCount == plan.frameCount)
+        #expect(plan.frameCount == plan.segments.reduce(0) { $0 + $1.frameCount })
+        #expect(plan.fallbacks.isEmpty)
+    }
+
+    @Test("plain text from arguments renders clip by clip, and the samples are the clips'")
+    func text() throws {
+        let output = directory.file("hello.wav")
+        let result = try concatSynth.run(["render", "-o", output, "Hello, nice to meet you!"])
+        #expect(result.status == 0)
+
+        let pack = try VoicePack(path: defaultPack, access: .readOnly)
+        let clips = try pack.clips(voice: "org.concatsynth.en")
+        let hello = try #require(clips.first { $0.phraseKey == "hello" })
+        let nice = try #require(clips.first { $0.phraseKey == "nice to meet you" })
+        let rendered = try PreparedClip(path: output).renderReady
+        #expect(rendered.count == hello.frameCount + nice.frameCount)
+        // Between the edge fades, the output is the clip's samples exactly.
+        let helloSamples = try pack.renderReadyPCM(clipID: hello.id)
+        #expect(Array(rendered[44..<(hello.frameCount - 44)]) == Array(helloSamples[44..<(hello.frameCount - 44)]))
+        let niceSamples = try pack.renderReadyPCM(clipID: nice.id)
+        #expect(Array(rendered[(hello.frameCount + 44)..<(hello.frameCount + 100)]) == Array(niceSamples[44..<100]))
+    }
+
+    @Test("-o - writes raw Float32 little-endian, the same samples as the WAV file")
+    func rawStandardOutput() throws {
+        let wav = directory.file("out.wav")
+        #expect(try concatSynth.run(["render", "-o", wav, "good morning"]).status == 0)
+        let rawData = try concatSynth.runData(["render", "-o", "-", "good morning"])
+
+        let samples = try PreparedClip(path: wav).renderReady
+        #expect(rawData.count == samples.count * 4)
+        let decoded = rawData.withUnsafeBytes { raw in
+            (0..<samples.count).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
+        }
+        #expect(decoded == samples)
+    }
+
+    @Test("the extension picks the container; every one reads back as 22050 Hz mono", arguments: ["aiff", "caf", "flac", "wav"])
+    func containers(extension: String) throws {
+        let output = directory.file("out.\(`extension`)")
+        #expect(try concatSynth.run(["render", "-o", output, "settings"]).status == 0)
+        let rendered = try PreparedClip(path: output)
+        #expect(rendered.source.sampleRate == 22_050)
+        #expect(rendered.source.channelCount == 1)
+        #expect(rendered.source.sampleFormat == (`extension` == "flac" ? "Signed 24 bit PCM" : "32 bit float"))
+    }
+
+    @Test("the same request renders the same bytes")
+    func deterministic() throws {
+        let request = #"<speak>Hello <break time="250ms"/> Bob, <prosody volume="-6dB">good morning</prosody></speak>"#
+        let first = try concatSynth.runData(["render", "-o", "-", request])
+        let second = try concatSynth.runData(["render", "-o", "-", request])
+        #expect(first == second)
+        #expect(!first.isEmpty)
+    }
+
+    @Test("fallbacks are reported with their words; --strict makes them an error and writes nothing")
+    func strict() throws {
+        let output = directory.file("strict.wav")
+        let relaxed = try concatSynth.run(["render", "-o", output, "Hello Bob and Alice, good morning"])
+        #expect(relaxed.status == 0)
+        #expect(relaxed.standardError == "fallback: no clip for \"bob and alice\" in voice org.concatsynth.en\n")
+        try FileManager.default.removeItem(atPath: output)
+
+        let strict = try concatSynth.run(["render", "--strict", "-o", output, "Hello Bob"])
+        #expect(strict.status == 1)
+        #expect(strict.standardError.contains("Error: voice org.concatsynth.en has no clip for \"bob\""))
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test("malformed SSML fails with line and column and writes nothing; --lenient speaks its text")
+    func malformed() throws {
+        let output = directory.file("bad.wav")
+        let request = "<speak>\n  hello <break time=\"1s\">\n</speak>"
+        let strict = try concatSynth.run(["render", "-o", output, request])
+        #expect(strict.status == 1)
+        #expect(strict.standardError.contains("line 3"))
+        #expect(strict.standardError.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: output))
+
+        let lenient = try concatSynth.run(["render", "--lenient", "-o", output, request])
+        #expect(lenient.status == 0)
+        #expect(lenient.standardError.hasPrefix("warning: "))
+        #expect(try PreparedClip(path: output).source.frameCount > 0)
+    }
+
+    @Test("a refused DOCTYPE and a bad attribute value are errors", arguments: [
+        #"<!DOCTYPE speak [<!ENTITY x "hello">]><speak>&x;</speak>"#,
+        #"<speak><break time="fast"/></speak>"#,
+        #"<speak><break time="601s"/></speak>"#,
+    ])
+    func refused(request: String) throws {
+        let output = directory.file("refused.wav")
+        let result = try concatSynth.run(["render", "-o", output, request])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("line 1"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test("--file and standard input carry the request")
+    func inputs() throws {
+        let request = directory.file("request.ssml")
+        try #"<speak>good <break time="10ms"/> morning</speak>"#.write(toFile: request, atomically: true, encoding: .utf8)
+        let fromFile = try concatSynth.runData(["render", "-o", "-", "--file", request])
+        let fromInput = try concatSynth.runData(["render", "-o", "-"], input: Data(contentsOf: URL(fileURLWithPath: request)))
+        #expect(fromFile == fromInput)
+        #expect(!fromFile.isEmpty)
+        let missing = try concatSynth.run(["render", "-o", "-", "--file", directory.file("none.ssml")])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("none.ssml"))
+    }
+
+    @Test("usage errors exit 64", arguments: [
+        ["render", "-o", "out.mp3", "hello"], ["render", "--file", "a.ssml", "-o", "-", "hello"], ["speak"],
+    ])
+    func usage(arguments: [String]) throws {
+        #expect(try concatSynth.run(arguments).status == 64)
+    }
+
+    @Test("an unknown voice is an error that lists the pack's voices")
+    func unknownVoice() throws {
+        let result = try concatSynth.run(["render", "--voice", "com.example.nobody", "-o", "-", "hello"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("org.concatsynth.en, org.concatsynth.ja"))
+    }
+
+    @Test("voices --json lists the pack's voices with their languages")
+    func voices() throws {
+        let result = try concatSynth.run(["voices", "--json"])
+        #expect(result.status == 0)
+        let voices = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        #expect(voices.map { $0["identifier"] as? String } == ["org.concatsynth.en", "org.concatsynth.ja"])
+        #expect(voices.map { $0["primaryLanguages"] as? [String] } == [["en-US"], ["ja-JP"]])
+        #expect(voices.allSatisfy { $0["name"] is String && $0["supportedLanguages"] is [String] })
+    }
+}

@@ -1,0 +1,65 @@
+import Testing
+
+@testable import ConcatSynth
+import Tokens
+import Voicebank
+
+/// A phrase look-up from a dictionary: phrase key → takes.
+struct DictionaryLookup: PhraseLookup {
+    var takesByKey: [String: [ClipTake]]
+
+    init(_ phrases: [String: [Int]]) {
+        takesByKey = phrases.mapValues { $0.map { ClipTake(clipID: $0, frameCount: 100 * $0) } }
+    }
+
+    var longestPhraseTokenCount: Int { takesByKey.keys.map { $0.split(separator: " ").count }.max() ?? 0 }
+
+    func takes(forPhraseKey key: String) throws -> [ClipTake] { takesByKey[key] ?? [] }
+}
+
+@Suite struct MatcherTests {
+    let lookup = DictionaryLookup([
+        "good": [1], "morning": [2], "good morning": [3], "good morning everyone": [4], "hello": [5, 6, 7],
+        "nice to meet you": [8], "設": [9], "定": [10], "設 定": [11],
+    ])
+
+    func match(_ text: String) throws -> String {
+        try Matcher.match(Tokenizer.tokens(in: text), in: lookup).map(\.description).joined(separator: ", ")
+    }
+
+    @Test("prefers the longest phrase")
+    func longest() throws {
+        #expect(try match("Good morning!") == "#3 \"good morning\"")
+        #expect(try match("good morning everyone") == "#4 \"good morning everyone\"")
+        #expect(try match("good good morning morning") == "#1 \"good\", #3 \"good morning\", #2 \"morning\"")
+    }
+
+    @Test("falls back once per maximal run of unmatched tokens, with its words")
+    func fallbackRuns() throws {
+        #expect(try match("hello Bob and Alice, good morning Carol") == """
+            #5 "hello", fallback "bob and alice", #3 "good morning", fallback "carol"
+            """)
+        #expect(try match("nice to meet") == "fallback \"nice to meet\"")
+    }
+
+    @Test("chooses the first take of a phrase, every time")
+    func takes() throws {
+        let first = try Matcher.match(Tokenizer.tokens(in: "hello hello"), in: lookup)
+        let again = try Matcher.match(Tokenizer.tokens(in: "hello hello"), in: lookup)
+        #expect(first.map(\.take) == [ClipTake(clipID: 5, frameCount: 500), ClipTake(clipID: 5, frameCount: 500)])
+        #expect(first == again)
+    }
+
+    @Test("matches Japanese character by character")
+    func japanese() throws {
+        #expect(try match("設定") == "#11 \"設 定\"")
+        #expect(try match("設定を") == "#11 \"設 定\", fallback \"を\"")
+        #expect(try match("定設") == "#10 \"定\", #9 \"設\"")
+    }
+
+    @Test("no tokens, no matches")
+    func empty() throws {
+        #expect(try Matcher.match([], in: lookup).isEmpty)
+        #expect(try Matcher.match(Tokenizer.tokens(in: "hello"), in: DictionaryLookup([:])).map(\.take) == [nil])
+    }
+}

@@ -1,0 +1,75 @@
+import SSML
+import Testing
+
+@testable import ConcatSynth
+import Voicebank
+
+@Suite struct PlannerTests {
+    let lookup = DictionaryLookup([
+        "hello": [1], "good": [2], "morning": [3], "good morning": [4], "a": [5], "b": [6], "1": [7], "2": [8],
+        "12": [9], "nice to meet you": [10],
+    ])
+    let fallback = ClipTake(clipID: 99, frameCount: 50)
+
+    func plan(_ request: String, fallback: ClipTake?? = .none) throws -> RenderPlan {
+        let document = try SSMLReader().read(request)
+        return try Planner(voice: "com.example.ann", lookup: lookup, fallback: fallback ?? self.fallback).plan(document)
+    }
+
+    @Test("breaks become silences of their exact frame count, between the phrases")
+    func breaks() throws {
+        let plan = try plan(#"<speak>Hello <break time="178ms"/> good <break time="1.5s"/> morning<break time="1s"/></speak>"#)
+        #expect(plan.segments.map(\.kind) == [
+            .phrase(ClipTake(clipID: 1, frameCount: 100)), .silence, .phrase(ClipTake(clipID: 2, frameCount: 200)),
+            .silence, .phrase(ClipTake(clipID: 3, frameCount: 300)), .silence,
+        ])
+        #expect(plan.segments.filter { $0.kind == .silence }.map(\.frameCount) == [3_925, 33_075, 22_050])
+        #expect(plan.frameCount == 100 + 3_925 + 200 + 33_075 + 300 + 22_050)
+    }
+
+    @Test("a phrase never spans an element boundary")
+    func boundaries() throws {
+        #expect(try plan("<speak>good morning</speak>").segments.map(\.text) == ["good morning"])
+        #expect(try plan("<speak>good <emphasis>morning</emphasis></speak>").segments.map(\.text) == ["good", "morning"])
+        #expect(try plan("<speak>good<mark name=\"m\"/> morning</speak>").segments.map(\.text) == ["good", "m", "morning"])
+    }
+
+    @Test("unmatched words become the fallback clip, with the words and their place in the request")
+    func fallbacks() throws {
+        let request = "Hello Bob, good morning Carol"
+        let plan = try plan(request)
+        #expect(plan.fallbacks.map(\.text) == ["bob", "carol"])
+        #expect(plan.fallbacks.map(\.kind) == [.fallback(fallback), .fallback(fallback)])
+        let utf16 = Array(request.utf16)
+        #expect(plan.fallbacks.compactMap(\.sourceRange).map { String(decoding: utf16[$0], as: UTF16.self) } == ["Bob", "Carol"])
+    }
+
+    @Test("words with no fallback clip to speak them are an error naming them")
+    func noFallback() throws {
+        #expect(throws: ConcatSynthError.noFallbackClip(voice: "com.example.ann", words: "bob")) {
+            try plan("Hello Bob", fallback: .some(nil))
+        }
+        #expect(try plan("Hello", fallback: .some(nil)).frameCount == 100)
+    }
+
+    @Test("say-as characters and digits speak one token at a time")
+    func sayAs() throws {
+        #expect(try plan(#"<speak><say-as interpret-as="characters">ab12</say-as></speak>"#).segments.map(\.text) == ["a", "b", "1", "2"])
+        #expect(try plan(#"<speak><say-as interpret-as="digits">12</say-as></speak>"#).segments.map(\.text) == ["1", "2"])
+        #expect(try plan("<speak>12</speak>").segments.map(\.text) == ["12"])
+    }
+
+    @Test("volume and rate are carried into the plan")
+    func prosody() throws {
+        let plan = try plan(#"<speak><prosody volume="+6dB" rate="200%">hello <emphasis>good</emphasis></prosody></speak>"#)
+        #expect(plan.segments.map(\.volumeDecibels) == [6, 9])
+        #expect(plan.segments.map(\.rate) == [2, 2])
+        #expect(abs(plan.segments[0].gain - 1.995_262_3) < 1e-6)
+        #expect(try self.plan(#"<speak><prosody volume="silent">hello</prosody></speak>"#).segments[0].gain == 0)
+    }
+
+    @Test("a plan prints one line per segment")
+    func description() throws {
+        #expect(try plan(#"<speak>Hello Bob <break time="10ms"/></speak>"#).description.contains("fallback #99 for \"bob\" 50 frames"))
+    }
+}

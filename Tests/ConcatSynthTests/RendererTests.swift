@@ -1,0 +1,110 @@
+import AudioIO
+import SSML
+import Testing
+
+@testable import ConcatSynth
+import TestSupport
+import Voicebank
+
+/// Clip audio from memory, counting reads.
+final class MemoryClips: ClipAudioSource {
+    var samples: [Int: [Float]]
+    private(set) var reads: [Int] = []
+
+    init(_ samples: [Int: [Float]]) { self.samples = samples }
+
+    func readRenderReadyPCM(clipID: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        reads.append(clipID)
+        let clip = samples[clipID]!
+        _ = buffer.initialize(from: clip)
+        return clip.count
+    }
+}
+
+/// Pulls a renderer to its end in blocks of `blockSize`, returning the samples and the block sizes.
+func pullAll(_ renderer: Renderer, blockSize: Int) throws -> (samples: [Float], blocks: [Int]) {
+    var samples: [Float] = []
+    var blocks: [Int] = []
+    var buffer = [Float](repeating: .nan, count: blockSize)
+    while true {
+        let pulled = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
+        samples += buffer[..<pulled.frameCount]
+        blocks.append(pulled.frameCount)
+        if pulled.isComplete { return (samples, blocks) }
+    }
+}
+
+@Suite struct RendererTests {
+    let clips = MemoryClips([
+        1: [Float](repeating: 0.5, count: 300),
+        2: (0..<200).map { Float($0) / 400 },
+    ])
+
+    func plan(_ segments: [PlanSegment]) -> RenderPlan { RenderPlan(voice: "com.example.ann", segments: segments) }
+
+    let one = PlanSegment(kind: .phrase(ClipTake(clipID: 1, frameCount: 300)), frameCount: 300, text: "one")
+    let two = PlanSegment(kind: .phrase(ClipTake(clipID: 2, frameCount: 200)), frameCount: 200, text: "two")
+    let pause = PlanSegment(kind: .silence, frameCount: 1_000)
+
+    @Test("frames come in pieces that add up to the whole, clips and silences end to end", arguments: [1, 7, 64, 4_096])
+    func pieces(blockSize: Int) throws {
+        let renderer = Renderer(plan: plan([one, pause, two, .init(kind: .mark("m"), frameCount: 0), one]), audio: clips)
+
+        let (samples, blocks) = try pullAll(renderer, blockSize: blockSize)
+
+        #expect(samples.count == 300 + 1_000 + 200 + 300)
+        #expect(blocks.reduce(0, +) == samples.count)
+        #expect(blocks.dropLast().allSatisfy { $0 == blockSize })
+        #expect(renderer.framePosition == samples.count)
+        // Inside a clip the samples are copied exactly; the edges fade over 44 frames.
+        #expect(samples[44..<256].allSatisfy { $0 == 0.5 })
+        #expect(samples[0] > 0 && samples[0] < 0.05)
+        #expect(samples[300..<1_300].allSatisfy { $0 == 0 })
+        #expect(Array(samples[1_344..<1_456]) == (44..<156).map { Float($0) / 400 })
+        #expect(renderer.isComplete)
+    }
+
+    @Test("the first frames come out before later clips are read")
+    func lazyReads() throws {
+        let renderer = Renderer(plan: plan([one, pause, two]), audio: clips)
+        var buffer = [Float](repeating: 0, count: 100)
+
+        let first = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
+
+        #expect(first == Renderer.Pull(frameCount: 100, isComplete: false))
+        #expect(clips.reads == [1])
+    }
+
+    @Test("cancel stops the request between pulls")
+    func cancel() throws {
+        let renderer = Renderer(plan: plan([one, pause, two]), audio: clips)
+        var buffer = [Float](repeating: 0, count: 100)
+        _ = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
+
+        renderer.cancel()
+        let after = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
+
+        #expect(after == Renderer.Pull(frameCount: 0, isComplete: true))
+        #expect(renderer.framePosition == 100)
+        #expect(clips.reads == [1])
+    }
+
+    @Test("an empty plan is complete at once")
+    func empty() throws {
+        let (samples, blocks) = try pullAll(Renderer(plan: plan([]), audio: clips), blockSize: 16)
+        #expect(samples.isEmpty)
+        #expect(blocks == [0])
+    }
+
+    @Test("volume in dB multiplies the samples by 10^(dB/20)", arguments: [-12.0, -1.0, 6.0])
+    func volume(decibels: Double) throws {
+        var loud = one
+        loud.volumeDecibels = decibels
+        let plain = try pullAll(Renderer(plan: plan([one]), audio: clips), blockSize: 4_096).samples
+        let scaled = try pullAll(Renderer(plan: plan([loud]), audio: clips), blockSize: 4_096).samples
+
+        let factor = Float(pow10(decibels / 20))
+        #expect(zip(plain, scaled).allSatisfy { abs($0 * factor - $1) <= 1e-6 })
+        #expect(abs(scaled[150] / plain[150] - factor) < 1e-6)
+    }
+}

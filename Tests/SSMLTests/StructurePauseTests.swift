@@ -1,0 +1,148 @@
+import SSML
+import Testing
+
+@Suite("<p> and <s> pauses")
+struct StructurePauseTests {
+    static let sentencePause = SSMLEvent.pause(frames: 16538, origin: .sentence)
+    static let paragraphPause = SSMLEvent.pause(frames: 22050, origin: .paragraph)
+
+    @Test("a sentence adds a medium pause before the next one, with whole-element ranges")
+    func sentences() throws {
+        #expect(
+            try events("<speak><s>Hello</s><s>World</s></speak>") == [
+                .structureStart(.sentence, sourceRange: 7..<19), text("Hello", 10..<15), .structureEnd(.sentence),
+                Self.sentencePause,
+                .structureStart(.sentence, sourceRange: 19..<31), text("World", 22..<27), .structureEnd(.sentence),
+            ])
+    }
+
+    @Test("no pause at the very end of the request")
+    func noTrailingPause() throws {
+        #expect(
+            try events("<speak><p><s>Hello</s></p></speak>") == [
+                .structureStart(.paragraph, sourceRange: 7..<26), .structureStart(.sentence, sourceRange: 10..<22),
+                text("Hello", 13..<18), .structureEnd(.sentence), .structureEnd(.paragraph),
+            ])
+    }
+
+    @Test("no pause before any spoken content")
+    func noLeadingPause() throws {
+        #expect(
+            try events("<speak><s></s><p/><s>Hi</s></speak>") == [
+                .structureStart(.sentence, sourceRange: 7..<14), .structureEnd(.sentence),
+                .structureStart(.paragraph, sourceRange: 14..<18), .structureEnd(.paragraph),
+                .structureStart(.sentence, sourceRange: 18..<27), text("Hi", 21..<23), .structureEnd(.sentence),
+            ])
+    }
+
+    @Test("</s></p><p><s> gives one pause, the paragraph's, after both ends")
+    func boundariesMeet() throws {
+        let request = "<speak><p><s>A</s></p><p><s>B</s></p></speak>"
+        #expect(
+            try events(request) == [
+                .structureStart(.paragraph, sourceRange: 7..<22), .structureStart(.sentence, sourceRange: 10..<18),
+                text("A", 13..<14), .structureEnd(.sentence), .structureEnd(.paragraph),
+                Self.paragraphPause,
+                .structureStart(.paragraph, sourceRange: 22..<37), .structureStart(.sentence, sourceRange: 25..<33),
+                text("B", 28..<29), .structureEnd(.sentence), .structureEnd(.paragraph),
+            ])
+    }
+
+    @Test("a paragraph after a sentence: the longer pause wins")
+    func longerWins() throws {
+        let pauses = try events("<speak><p>A</p><s>B</s><s>C</s></speak>").filter {
+            if case .pause = $0 { return true } else { return false }
+        }
+        #expect(pauses == [Self.paragraphPause, Self.sentencePause])
+    }
+
+    @Test("a break as the last thing inside the element replaces the pause")
+    func breakInside() throws {
+        #expect(
+            try events("<speak><s>A<break time=\"100ms\"/></s><s>B</s></speak>") == [
+                .structureStart(.sentence, sourceRange: 7..<36), text("A", 10..<11),
+                .pause(frames: 2205, origin: .breakElement), .structureEnd(.sentence),
+                .structureStart(.sentence, sourceRange: 36..<44), text("B", 39..<40), .structureEnd(.sentence),
+            ])
+        // Tags and whitespace between the break and the end do not count.
+        let nested = try events("<speak><p><s>A<prosody><break/></prosody> </s>\n</p><p>B</p></speak>")
+        #expect(nested.filter(\.isPause) == [.pause(frames: 16538, origin: .breakElement)])
+    }
+
+    @Test("a break as the first thing after the element replaces the pause, even one of 0 frames")
+    func breakAfter() throws {
+        #expect(
+            try events("<speak><s>A</s> <mark name=\"m\"/> <break strength=\"none\"/><s>B</s></speak>") == [
+                .structureStart(.sentence, sourceRange: 7..<15), text("A", 10..<11), .structureEnd(.sentence),
+                .mark(name: "m", sourceRange: 16..<32), .pause(frames: 0, origin: .breakElement),
+                .structureStart(.sentence, sourceRange: 57..<65), text("B", 60..<61), .structureEnd(.sentence),
+            ])
+        #expect(
+            try events("<speak><p>A</p><break time=\"2s\"/>B</speak>").filter(\.isPause) == [
+                .pause(frames: 44100, origin: .breakElement)
+            ])
+    }
+
+    @Test("marks and starts between two sentences follow the pause")
+    func markAfterPause() throws {
+        #expect(
+            try events("<speak><s>A</s><mark name=\"m\"/><s>B</s></speak>") == [
+                .structureStart(.sentence, sourceRange: 7..<15), text("A", 10..<11), .structureEnd(.sentence),
+                Self.sentencePause, .mark(name: "m", sourceRange: 15..<31),
+                .structureStart(.sentence, sourceRange: 31..<39), text("B", 34..<35), .structureEnd(.sentence),
+            ])
+    }
+
+    @Test("plain text and audio after a sentence get the pause too")
+    func otherContent() throws {
+        #expect(
+            try events("<speak><s>A</s>B</speak>") == [
+                .structureStart(.sentence, sourceRange: 7..<15), text("A", 10..<11), .structureEnd(.sentence),
+                Self.sentencePause, text("B", 15..<16),
+            ])
+        #expect(
+            try events("<speak><s>A</s><audio src=\"x.wav\"/></speak>") == [
+                .structureStart(.sentence, sourceRange: 7..<15), text("A", 10..<11), .structureEnd(.sentence),
+                Self.sentencePause, .audio(source: "x.wav", fallback: [], sourceRange: 15..<35),
+            ])
+    }
+
+    @Test("whitespace between paragraphs changes nothing")
+    func whitespace() throws {
+        let request = "<speak>\n  <p>\n    <s>A</s>\n  </p>\n  <p>B</p>\n</speak>\n"
+        let kinds = try events(request).map(\.description)
+        #expect(
+            kinds == [
+                "paragraph start 10..<33", "sentence start 18..<26", "text \"A\" 21..<22", "sentence end",
+                "paragraph end", "pause 22050 frames (paragraph)", "paragraph start 36..<44", "text \"B\" 39..<40",
+                "paragraph end",
+            ])
+    }
+
+    @Test("an audio element's fallback has pauses of its own, none at its end")
+    func audioFallback() throws {
+        #expect(
+            try events("<speak><audio src=\"x.wav\"><s>A</s><s>B</s></audio></speak>") == [
+                .audio(
+                    source: "x.wav",
+                    fallback: [
+                        .structureStart(.sentence, sourceRange: 26..<34), text("A", 29..<30), .structureEnd(.sentence),
+                        Self.sentencePause,
+                        .structureStart(.sentence, sourceRange: 34..<42), text("B", 37..<38), .structureEnd(.sentence),
+                    ], sourceRange: 7..<50)
+            ])
+    }
+
+    @Test("the pause follows the sample rate")
+    func sampleRate() throws {
+        let document = try SSMLReader(sampleRate: 24000).read("<speak><s>A</s><p>B</p></speak>")
+        #expect(document.events.filter(\.isPause) == [.pause(frames: 18000, origin: .sentence)])
+    }
+}
+
+extension SSMLEvent {
+    var isPause: Bool {
+        if case .pause = self { return true }
+        return false
+    }
+}
