@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
         .testTarget(name: "SSMLTests", dependencies: ["SSML"]),
         .testTarget(name: "ConcatSynthTests", dependencies: ["ConcatSynth", "SSML", "Tokens", "Voicebank", "AudioIO", "TestSupport"]),
-        .testTarget(name: "ConcatSynthCLITests", dependencies: ["ConcatSynth", "Voicebank", "AudioIO", "TestSupport"]),
+        .testTarget(name: "ConcatSynthCLITests", dependencies: ["ConcatSynth", "Voicebank", "AudioIO", "Tokens", "TestSupport"]),
         .testTarget(name: "VoicebankTests", dependencies: ["Voicebank", "AudioIO", "CSQLite", "TestSupport"]),
         .testTarget(name: "VoicebankCLITests", dependencies: ["Voicebank", "AudioIO", "CSQLite", "TestSupport"]),
     ]

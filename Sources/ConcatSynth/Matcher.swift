@@ -24,8 +24,9 @@ public struct Match: Equatable, Sendable, CustomStringConvertible {
         self.tokens = tokens
     }
 
-    /// The tokens' texts joined by spaces: the phrase key matched, or the words the fallback stands for.
-    public var words: String { tokens.map(\.text).joined(separator: " ") }
+    /// The words as a person reads them (`good morning`, `設定`): the phrase matched, or what the fallback
+    /// stands for.
+    public var words: String { Tokenizer.displayText(tokens) }
 
     public var description: String { take.map { "\($0) \"\(words)\"" } ?? "fallback \"\(words)\"" }
 }

@@ -2,57 +2,86 @@ import SSML
 import Tokens
 import Voicebank
 
-/// Turns SSML events into a render plan: tokens per text run, greedy longest match, fallbacks, silences.
-public struct Planner<Lookup: PhraseLookup> {
-    public var voice: String
+/// A voice as the planner sees it: who it is, how to look its phrases up, and its fallback take.
+public struct PlannerVoice<Lookup: PhraseLookup> {
+    public var voice: Voice
     public var lookup: Lookup
     /// The take that speaks for unmatched words; `nil` when the voice has none, which makes them an error.
     public var fallback: ClipTake?
 
-    public init(voice: String, lookup: Lookup, fallback: ClipTake?) {
+    public init(voice: Voice, lookup: Lookup, fallback: ClipTake?) {
         self.voice = voice
         self.lookup = lookup
         self.fallback = fallback
+    }
+}
+
+/// Turns SSML events into a render plan: a voice per text run, tokens, greedy longest match, fallbacks, silences.
+public struct Planner<Lookup: PhraseLookup> {
+    /// The pack's voices, in the pack's order.
+    public var voices: [PlannerVoice<Lookup>]
+    /// The index in `voices` of the voice that speaks where the request names none.
+    public var startingVoice: Int
+
+    /// - Parameter startingVoice: an identifier in `voices`; the first voice when `nil` or not found.
+    public init(voices: [PlannerVoice<Lookup>], startingVoice: String? = nil) {
+        precondition(!voices.isEmpty, "a planner needs at least one voice")
+        self.voices = voices
+        self.startingVoice = voices.firstIndex { $0.voice.identifier == startingVoice } ?? 0
     }
 
     /// The plan of a read document.
     ///
     /// A phrase never spans two text runs, so it never spans an element's start or end.
-    /// - Throws: `ConcatSynthError.noFallbackClip` when words need a fallback the voice does not have; whatever
-    ///   the look-up throws.
+    /// - Throws: `ConcatSynthError.noFallbackClip` when words need a fallback their voice does not have;
+    ///   whatever a look-up throws.
     public func plan(_ document: SSMLDocument) throws -> RenderPlan {
-        var segments: [PlanSegment] = []
-        var warnings = document.warnings.map(\.description)
-        try append(document.events, to: &segments, warnings: &warnings)
-        return RenderPlan(voice: voice, segments: segments, warnings: warnings)
+        var planning = Planning(warnings: document.warnings.map(\.description))
+        try append(document.events, to: &planning)
+        return RenderPlan(
+            voice: voices[startingVoice].voice.identifier, segments: planning.segments, warnings: planning.warnings)
     }
 
-    private func append(_ events: [SSMLEvent], to segments: inout [PlanSegment], warnings: inout [String]) throws {
+    /// The plan under construction.
+    private struct Planning {
+        var segments: [PlanSegment] = []
+        var warnings: [String]
+        var warned: Set<String> = []
+
+        mutating func warn(_ warning: String) {
+            if warned.insert(warning).inserted { warnings.append(warning) }
+        }
+    }
+
+    private func append(_ events: [SSMLEvent], to planning: inout Planning) throws {
         for event in events {
             switch event {
             case .text(let run):
-                try append(run, to: &segments)
+                try append(run, to: &planning)
             case .pause(let frames, _):
-                segments.append(PlanSegment(kind: .silence, frameCount: frames))
+                planning.segments.append(PlanSegment(kind: .silence, frameCount: frames))
             case .mark(let name, let sourceRange):
-                segments.append(PlanSegment(kind: .mark(name), frameCount: 0, text: name, sourceRange: sourceRange))
-            case .structureStart, .structureEnd:
-                break
+                planning.segments.append(PlanSegment(kind: .mark(name), text: name, sourceRange: sourceRange))
+            case .structureStart(let structure, let sourceRange):
+                planning.segments.append(PlanSegment(kind: .structureStart(structure), sourceRange: sourceRange))
+            case .structureEnd(let structure):
+                planning.segments.append(PlanSegment(kind: .structureEnd(structure)))
             case .audio(let source, let fallback, _):
-                warnings.append("<audio src=\"\(source)\"> is not played: no audio directory is allowed; its fallback content is spoken")
-                try append(fallback, to: &segments, warnings: &warnings)
+                planning.warn("<audio src=\"\(source)\"> is not played: no audio directory is allowed; its fallback content is spoken")
+                try append(fallback, to: &planning)
             }
         }
     }
 
-    private func append(_ run: TextRun, to segments: inout [PlanSegment]) throws {
+    private func append(_ run: TextRun, to planning: inout Planning) throws {
+        let speaker = voices[voiceIndex(for: run.context, planning: &planning)]
         let tokens: [Token]
         switch run.context.sayAs?.interpretAs {
         case .characters, .spellOut: tokens = Tokenizer.characterTokens(in: run.text)
         case .digits, .telephone: tokens = Tokenizer.digitTokens(in: run.text)
         default: tokens = Tokenizer.tokens(in: run.text)
         }
-        for match in try Matcher.match(tokens, in: lookup) {
+        for match in try Matcher.match(tokens, in: speaker.lookup) {
             guard let first = match.tokens.first, let last = match.tokens.last else { continue }
             let sourceRange = run.sourceRange(forTextRange: first.sourceRange.lowerBound..<last.sourceRange.upperBound)
             let kind: PlanSegment.Kind
@@ -61,14 +90,48 @@ public struct Planner<Lookup: PhraseLookup> {
                 kind = .phrase(take)
                 frameCount = take.frameCount
             } else {
-                guard let fallback else { throw ConcatSynthError.noFallbackClip(voice: voice, words: match.words) }
+                guard let fallback = speaker.fallback else {
+                    throw ConcatSynthError.noFallbackClip(voice: speaker.voice.identifier, words: match.words)
+                }
                 kind = .fallback(fallback)
                 frameCount = fallback.frameCount
             }
-            segments.append(
+            planning.segments.append(
                 PlanSegment(
                     kind: kind, frameCount: frameCount, text: match.words, sourceRange: sourceRange,
-                    volumeDecibels: run.context.volumeDecibels, rate: run.context.rate))
+                    voice: speaker.voice.identifier, volumeDecibels: run.context.volumeDecibels,
+                    rate: run.context.rate / speaker.voice.normalRate))
         }
+    }
+
+    /// The voice a run is spoken in: the one `<voice name>` names (identifier or name), else the best for its
+    /// `xml:lang` (a primary language before a supported one, the whole tag before its language subtag), else
+    /// the starting voice. A name or language no voice answers to is a warning.
+    private func voiceIndex(for context: SpeechContext, planning: inout Planning) -> Int {
+        if let name = context.voiceName {
+            if let index = voices.firstIndex(where: {
+                $0.voice.identifier == name || $0.voice.name.lowercased() == name.lowercased()
+            }) {
+                return index
+            }
+            planning.warn(
+                "no voice \"\(name)\" in the pack (voices: \(voices.map(\.voice.identifier).joined(separator: ", "))); "
+                    + "speaking with \(context.language == nil ? "the current voice" : "the voice for its language")")
+        }
+        guard let tag = context.language?.lowercased(), !tag.isEmpty else { return startingVoice }
+        let subtag = tag.split(separator: "-").first.map(String.init) ?? tag
+        let matchers: [(Voice) -> Bool] = [
+            { $0.primaryLanguages.contains { $0.lowercased() == tag } },
+            { $0.supportedLanguages.contains { $0.lowercased() == tag } },
+            { $0.primaryLanguages.contains { $0.lowercased().split(separator: "-").first.map(String.init) == subtag } },
+            { $0.supportedLanguages.contains { $0.lowercased().split(separator: "-").first.map(String.init) == subtag } },
+        ]
+        // The starting voice wins a tie, so a request in the starting voice's language never switches voice.
+        for matches in matchers {
+            if matches(voices[startingVoice].voice) { return startingVoice }
+            if let index = voices.firstIndex(where: { matches($0.voice) }) { return index }
+        }
+        planning.warn("no voice for xml:lang=\"\(context.language ?? "")\" in the pack; speaking with \(voices[startingVoice].voice.identifier)")
+        return startingVoice
     }
 }

@@ -30,9 +30,21 @@ public final class Renderer {
         public var frameCount: Int
         /// The request is done (or cancelled): no frames will follow.
         public var isComplete: Bool
+        /// Indices in `Renderer.markers` of the markers whose first frame this pull wrote (the last pull also
+        /// carries those at the very end, such as a closing `<mark>`).
+        public var markers: Range<Int>
+
+        public init(frameCount: Int, isComplete: Bool, markers: Range<Int>) {
+            self.frameCount = frameCount
+            self.isComplete = isComplete
+            self.markers = markers
+        }
     }
 
     public let plan: RenderPlan
+    /// The plan's markers, in frame order; each pull says which of them it reached.
+    public let markers: [Marker]
+    private var nextMarker = 0
     private let audio: ClipAudioSource
     private var clipBuffer: UnsafeMutableBufferPointer<Float>
     private var segmentIndex = 0
@@ -43,6 +55,7 @@ public final class Renderer {
 
     public init(plan: RenderPlan, audio: ClipAudioSource) {
         self.plan = plan
+        self.markers = plan.markers
         self.audio = audio
         clipBuffer = .allocate(capacity: max(1, plan.longestClipFrameCount))
     }
@@ -78,15 +91,23 @@ public final class Renderer {
                 RenderKernel.copy(
                     UnsafeBufferPointer(rebasing: clipBuffer[segmentPosition..<segmentPosition + count]),
                     gain: segment.gain, into: destination)
-            case .silence, .mark:
+            case .silence, .mark, .structureStart, .structureEnd:
                 RenderKernel.silence(destination)
             }
             written += count
             segmentPosition += count
             if segmentPosition == segment.frameCount { advance() }
         }
+        // Step over what has no frames left (marks, structure ends), so the pull that writes the last frames
+        // already says the request is complete.
+        while !isComplete && plan.segments[segmentIndex].frameCount == segmentPosition { advance() }
         framePosition += written
-        return Pull(frameCount: written, isComplete: isComplete)
+        let firstMarker = nextMarker
+        let isFinished = !isCancelled && segmentIndex == plan.segments.count
+        while nextMarker < markers.count && (markers[nextMarker].frame < framePosition || isFinished) {
+            nextMarker += 1
+        }
+        return Pull(frameCount: written, isComplete: isComplete, markers: firstMarker..<nextMarker)
     }
 
     private func advance() {

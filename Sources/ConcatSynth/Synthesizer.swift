@@ -10,20 +10,27 @@ import Voicebank
 /// ```
 public final class Synthesizer {
     public let pack: VoicePack
+    /// The voice that speaks where the request names none.
     public let voice: Voice
-    private let index: ClipIndex
+    private let planner: Planner<ClipIndex>
     private let reader = SSMLReader(sampleRate: 22_050)
 
-    /// - Parameter voice: a voice identifier; `nil` for the pack's first voice.
+    /// - Parameter voice: the starting voice's identifier; `nil` for the pack's first voice. SSML's `<voice>`,
+    ///   `<lang>` and `xml:lang` switch to other voices of the pack.
     /// - Throws: `ConcatSynthError.voicebank` when the pack has no such voice, or no voice at all.
     public init(pack: VoicePack, voice identifier: String? = nil) throws(ConcatSynthError) {
         self.pack = pack
         do throws(VoicebankError) {
-            var chosen = identifier
-            if chosen == nil { chosen = try pack.voices().first?.identifier }
-            guard let chosen else { throw VoicebankError.noVoice(path: pack.path) }
-            index = try pack.clipIndex(voice: chosen)
-            voice = index.voice
+            let voices = try pack.voices()
+            guard let first = voices.first else { throw VoicebankError.noVoice(path: pack.path) }
+            let starting = try pack.resolveVoice(identifier ?? first.identifier)
+            var plannerVoices: [PlannerVoice<ClipIndex>] = []
+            for voice in voices {
+                let index = try pack.clipIndex(voice: voice.identifier)
+                plannerVoices.append(PlannerVoice(voice: voice, lookup: index, fallback: index.fallbackTakes.first))
+            }
+            planner = Planner(voices: plannerVoices, startingVoice: starting.identifier)
+            voice = starting
         } catch {
             throw .voicebank(error)
         }
@@ -42,7 +49,7 @@ public final class Synthesizer {
             throw .ssml(error)
         }
         do {
-            return try Planner(voice: voice.identifier, lookup: index, fallback: index.fallbackTakes.first).plan(document)
+            return try planner.plan(document)
         } catch let error as ConcatSynthError {
             throw error
         } catch let error as VoicebankError {
@@ -54,6 +61,7 @@ public final class Synthesizer {
 
     /// A renderer that pulls the plan's frames out of this voice's clips.
     public func renderer(for plan: RenderPlan) -> Renderer {
-        Renderer(plan: plan, audio: index)
+        // Clip ids are the pack's, so any voice's index reads any voice's clips.
+        Renderer(plan: plan, audio: planner.voices[planner.startingVoice].lookup)
     }
 }

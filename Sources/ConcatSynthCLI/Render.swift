@@ -33,6 +33,12 @@ extension ConcatSynthCommand {
         @Option(help: ArgumentHelp("Read the request from this file.", valueName: "file"), completion: .file())
         var file: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "Write a JSON line for each phrase, sentence, paragraph and <mark>: kind, text, frame, frames, byteOffset, textRange (UTF-16).",
+                valueName: "file"))
+        var markers: String?
+
         @Flag(help: "Fail, writing nothing, if any words need the fallback clip.")
         var strict = false
 
@@ -68,26 +74,39 @@ extension ConcatSynthCommand {
                 throw ConcatSynthError.fallbackInStrictMode(voice: plan.voice, words: plan.fallbacks.map(\.text))
             }
             let renderer = synthesizer.renderer(for: plan)
+            var markerLines = ""
             if let output, output != "-" {
                 let writer = try AudioFileWriter(
                     path: output, format: AudioFileFormat.renderOutput(forPath: output),
                     sampleRate: RenderFormat.sampleRate)
-                try pull(renderer) { frames throws in try writer.write(frames) }
+                try pull(renderer, markerLines: &markerLines) { frames throws in try writer.write(frames) }
                 try writer.commit()
             } else {
-                try pull(renderer) { frames in
+                try pull(renderer, markerLines: &markerLines) { frames in
                     FileHandle.standardOutput.write(Data(buffer: frames))
+                }
+            }
+            if let markers {
+                do {
+                    try Data(markerLines.utf8).write(to: URL(fileURLWithPath: markers), options: .atomic)
+                } catch {
+                    throw RequestError.unwritableMarkers(path: markers, reason: error.localizedDescription)
                 }
             }
         }
 
-        /// Pulls the whole request in blocks and hands each block to `consume`.
-        private func pull(_ renderer: Renderer, _ consume: (UnsafeBufferPointer<Float>) throws -> Void) throws {
+        /// Pulls the whole request in blocks, hands each block to `consume` and collects the markers it reached.
+        private func pull(
+            _ renderer: Renderer, markerLines: inout String, _ consume: (UnsafeBufferPointer<Float>) throws -> Void
+        ) throws {
             var block = [Float](repeating: 0, count: 4_096)
             try block.withUnsafeMutableBufferPointer { buffer in
                 while true {
                     let pulled = try renderer.render(into: buffer)
                     try consume(UnsafeBufferPointer(rebasing: buffer[..<pulled.frameCount]))
+                    if markers != nil {
+                        for marker in renderer.markers[pulled.markers] { markerLines += marker.jsonLine + "\n" }
+                    }
                     if pulled.isComplete { break }
                 }
             }
@@ -117,11 +136,13 @@ extension ConcatSynthCommand {
 enum RequestError: Error, CustomStringConvertible {
     case unreadable(path: String)
     case notUTF8(source: String)
+    case unwritableMarkers(path: String, reason: String)
 
     var description: String {
         switch self {
         case .unreadable(let path): return "cannot read the request file \(path); expected a readable UTF-8 text or SSML file"
         case .notUTF8(let source): return "the request in \(source) is not valid UTF-8; expected UTF-8 text or SSML"
+        case .unwritableMarkers(let path, let reason): return "cannot write the markers file \(path): \(reason)"
         }
     }
 }

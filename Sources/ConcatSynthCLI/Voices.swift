@@ -33,8 +33,11 @@ struct VoiceJSON: Encodable {
     var name: String
     var primaryLanguages: [String]
     var supportedLanguages: [String]
+    /// The SSML rate at which the clips play as recorded.
+    var normalRate: Double
 
     init(_ voice: Voice) {
+        normalRate = voice.normalRate
         identifier = voice.identifier
         name = voice.name
         primaryLanguages = voice.primaryLanguages

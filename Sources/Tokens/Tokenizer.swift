@@ -212,3 +212,18 @@ extension Tokenizer {
         }
     }
 }
+
+extension Tokenizer {
+    /// Tokens' texts as a person reads them: words apart, CJK characters together (`hello world`, `設定`,
+    /// `mb 使用` → `mb 使用`). Phrase keys always use single spaces; this is for messages and markers.
+    public static func displayText(_ tokens: some Sequence<Token>) -> String {
+        var text = ""
+        var previous: Token.Kind?
+        for token in tokens {
+            if let previous, !(previous == .character && token.kind == .character) { text += " " }
+            text += token.text
+            previous = token.kind
+        }
+        return text
+    }
+}

@@ -107,6 +107,7 @@ final class Statement {
             switch value {
             case nil: status = sqlite3_bind_null(handle, index)
             case .integer(let number): status = sqlite3_bind_int64(handle, index, Int64(number))
+            case .real(let number): status = sqlite3_bind_double(handle, index, number)
             case .text(let text): status = sqlite3_bind_text(handle, index, text, -1, transient)
             case .blob(let bytes):
                 status = bytes.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, UInt64($0.count), transient) }
@@ -136,6 +137,8 @@ final class Statement {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : int(column)
     }
 
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
     func text(_ column: Int32) -> String {
         guard let pointer = sqlite3_column_text(handle, column) else { return "" }
         return String(cString: pointer)
@@ -161,6 +164,7 @@ final class Statement {
 /// A value bound to a statement parameter.
 enum SQLValue {
     case integer(Int)
+    case real(Double)
     case text(String)
     case blob([UInt8])
     case floats([Float])

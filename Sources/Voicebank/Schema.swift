@@ -36,7 +36,11 @@ enum Schema {
         ) STRICT;
         CREATE INDEX clip_by_phrase ON clip(voice_id, is_fallback, phrase_key, id);
         CREATE INDEX clip_by_content ON clip(voice_id, content_hash);
+        """,
+        // 2: the rate a voice's clips speak at, as a multiple of SSML's default rate.
         """
+        ALTER TABLE voice ADD COLUMN normal_rate REAL NOT NULL DEFAULT 1.0;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -8,13 +8,22 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
     public var primaryLanguages: [String]
     /// BCP 47 tags it can speak; always includes the primary ones.
     public var supportedLanguages: [String]
+    /// The SSML rate at which the clips play as recorded: a screen reader that sends `rate="400.0%"` for its
+    /// normal speed talks to a voice whose normal rate is 4. A request's rate is divided by it.
+    public var normalRate: Double
+
+    /// Normal rates a voice can have: SSML's rates from a twentieth to twenty times the default.
+    public static let normalRates: ClosedRange<Double> = 0.05...20
 
     /// Validates and canonicalises the identifier and tags (`en-us` → `en-US`).
     ///
-    /// - Throws: `VoicebankError.invalidIdentifier`, `.emptyName`, `.noLanguage` or `.invalidLanguage`.
+    /// - Throws: `VoicebankError.invalidIdentifier`, `.emptyName`, `.noLanguage`, `.invalidLanguage` or
+    ///   `.invalidNormalRate`.
     public init(
-        identifier: String, name: String, primaryLanguages: [String], supportedLanguages: [String] = []
+        identifier: String, name: String, primaryLanguages: [String], supportedLanguages: [String] = [],
+        normalRate: Double = 1
     ) throws(VoicebankError) {
+        guard Self.normalRates.contains(normalRate) else { throw .invalidNormalRate(normalRate) }
         guard Self.isReverseDNS(identifier) else { throw .invalidIdentifier(identifier) }
         let trimmedName = name.trimmingSpaces
         guard !trimmedName.isEmpty else { throw .emptyName }
@@ -27,9 +36,11 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
         self.name = trimmedName
         self.primaryLanguages = primary.uniqued
         self.supportedLanguages = supported.uniqued
+        self.normalRate = normalRate
     }
 
-    init(stored identifier: String, name: String, primary: String, supported: String) {
+    init(stored identifier: String, name: String, primary: String, supported: String, normalRate: Double) {
+        self.normalRate = normalRate
         self.identifier = identifier
         self.name = name
         self.primaryLanguages = primary.split(separator: ",").map(String.init)
@@ -39,6 +50,7 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         "\(identifier) \"\(name)\" \(primaryLanguages.joined(separator: ","))"
             + (supportedLanguages == primaryLanguages ? "" : " (also \(supportedLanguages.dropFirst(primaryLanguages.count).joined(separator: ",")))")
+            + (normalRate == 1 ? "" : ", normal rate \(normalRate)")
     }
 
     static func isReverseDNS(_ identifier: String) -> Bool {

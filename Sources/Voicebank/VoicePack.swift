@@ -91,13 +91,13 @@ public final class VoicePack {
     /// The pack's voices, in the order they were added.
     public func voices() throws(VoicebankError) -> [Voice] {
         let statement = try database.prepare(
-            "SELECT identifier, name, primary_languages, supported_languages FROM voice ORDER BY id")
+            "SELECT identifier, name, primary_languages, supported_languages, normal_rate FROM voice ORDER BY id")
         var voices: [Voice] = []
         while try statement.step() {
             voices.append(
                 Voice(
                     stored: statement.text(0), name: statement.text(1), primary: statement.text(2),
-                    supported: statement.text(3)))
+                    supported: statement.text(3), normalRate: statement.double(4)))
         }
         return voices
     }
@@ -111,11 +111,26 @@ public final class VoicePack {
                 throw .duplicateVoice(identifier: voice.identifier, path: path)
             }
             try database.prepare(
-                "INSERT INTO voice (identifier, name, primary_languages, supported_languages) VALUES (?, ?, ?, ?)"
+                """
+                INSERT INTO voice (identifier, name, primary_languages, supported_languages, normal_rate)
+                VALUES (?, ?, ?, ?, ?)
+                """
             ).bind(
                 .text(voice.identifier), .text(voice.name), .text(voice.primaryLanguages.joined(separator: ",")),
-                .text(voice.supportedLanguages.joined(separator: ","))
+                .text(voice.supportedLanguages.joined(separator: ",")), .real(voice.normalRate)
             ).run()
+        }
+    }
+
+    /// Sets the rate at which a voice's clips play as recorded (see `Voice.normalRate`).
+    ///
+    /// - Throws: `VoicebankError.invalidNormalRate`, `.unknownVoice`.
+    public func setNormalRate(_ rate: Double, voice identifier: String) throws(VoicebankError) {
+        guard Voice.normalRates.contains(rate) else { throw .invalidNormalRate(rate) }
+        try database.transaction { () throws(VoicebankError) in
+            let voice = try resolveVoice(identifier)
+            try database.prepare("UPDATE voice SET normal_rate = ? WHERE identifier = ?")
+                .bind(.real(rate), .text(voice.identifier)).run()
         }
     }
 

@@ -28,13 +28,17 @@ extension VoicebankCommand {
             help: ArgumentHelp("A further language the voice can speak; repeat for several.", valueName: "tag"))
         var supportedLanguages: [String] = []
 
+        @Option(help: ArgumentHelp("The SSML rate the clips play at as recorded: a multiple or a percentage.", valueName: "rate"))
+        var normalRate = RateArgument(argument: "100%")!
+
         func validate() throws {
             if languages.isEmpty { throw ValidationError("Missing --language TAG (a BCP 47 tag such as en-US).") }
         }
 
         func run() throws {
             let voice = try Voice(
-                identifier: voice, name: name, primaryLanguages: languages, supportedLanguages: supportedLanguages)
+                identifier: voice, name: name, primaryLanguages: languages, supportedLanguages: supportedLanguages,
+                normalRate: normalRate.multiple)
             let pack = try bank.open(.create)
             try pack.addVoice(voice)
             print("added voice \(voice) to \(pack.path)")

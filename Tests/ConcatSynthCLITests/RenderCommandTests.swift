@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 import TestSupport
+import Tokens
 import Voicebank
 
 /// The requests VoiceOver sent in the seed articles (shared/fixtures/voiceover/), as literals.
@@ -192,5 +193,40 @@ enum VoiceOverFixture {
         #expect(voices.map { $0["identifier"] as? String } == ["org.concatsynth.en", "org.concatsynth.ja"])
         #expect(voices.map { $0["primaryLanguages"] as? [String] } == [["en-US"], ["ja-JP"]])
         #expect(voices.allSatisfy { $0["name"] is String && $0["supportedLanguages"] is [String] })
+    }
+
+    @Test("--markers writes JSON lines whose frames are where each clip's samples start in the output")
+    func markers() throws {
+        let request = #"<speak><s>Hello 😀, good morning</s><s xml:lang="ja-JP">設定<mark name="here"/>ボタン</s></speak>"#
+        let output = directory.file("marked.wav")
+        let markersFile = directory.file("marked.jsonl")
+        let result = try concatSynth.run(["render", "-o", output, "--markers", markersFile, request])
+        #expect(result.status == 0, "\(result.standardError)")
+
+        let lines = try String(contentsOfFile: markersFile, encoding: .utf8).split(separator: "\n")
+        let markers = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(markers.map { $0["kind"] as? String } == ["sentence", "phrase", "phrase", "sentence", "phrase", "mark", "phrase"])
+        let utf16 = Array(request.utf16)
+        let texts = markers.map { marker -> String in
+            let range = marker["textRange"] as! [Int]
+            return String(decoding: utf16[range[0]..<(range[0] + range[1])], as: UTF16.self)
+        }
+        #expect(texts[1] == "Hello" && texts[2] == "good morning" && texts[4] == "設定" && texts[6] == "ボタン")
+
+        let rendered = try PreparedClip(path: output).renderReady
+        let pack = try VoicePack(path: defaultPack, access: .readOnly)
+        let clips = try pack.clips()
+        for marker in markers where marker["kind"] as? String == "phrase" {
+            let frame = marker["frame"] as! Int
+            let frames = marker["frames"] as! Int
+            #expect(marker["byteOffset"] as? Int == frame * 4)
+            let phraseKey = (marker["text"] as! String)
+            let clip = try #require(clips.first { Tokenizer.displayText(Tokenizer.tokens(in: $0.phraseKey)) == phraseKey && !$0.isFallback })
+            #expect(clip.frameCount == frames)
+            let samples = try pack.renderReadyPCM(clipID: clip.id)
+            #expect(Array(rendered[(frame + 44)..<(frame + frames - 44)]) == Array(samples[44..<(frames - 44)]), "\(phraseKey)")
+        }
+        let last = try #require(markers.last)
+        #expect((last["frame"] as! Int) + (last["frames"] as! Int) == rendered.count)
     }
 }

@@ -52,8 +52,8 @@ struct DictionaryLookup: PhraseLookup {
 
     @Test("matches Japanese character by character")
     func japanese() throws {
-        #expect(try match("設定") == "#11 \"設 定\"")
-        #expect(try match("設定を") == "#11 \"設 定\", fallback \"を\"")
+        #expect(try match("設定") == "#11 \"設定\"")
+        #expect(try match("設定を") == "#11 \"設定\", fallback \"を\"")
         #expect(try match("定設") == "#10 \"定\", #9 \"設\"")
     }
 

@@ -13,7 +13,8 @@ import Voicebank
 
     func plan(_ request: String, fallback: ClipTake?? = .none) throws -> RenderPlan {
         let document = try SSMLReader().read(request)
-        return try Planner(voice: "com.example.ann", lookup: lookup, fallback: fallback ?? self.fallback).plan(document)
+        let voice = try Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US"])
+        return try Planner(voices: [PlannerVoice(voice: voice, lookup: lookup, fallback: fallback ?? self.fallback)]).plan(document)
     }
 
     @Test("breaks become silences of their exact frame count, between the phrases")
@@ -32,6 +33,7 @@ import Voicebank
         #expect(try plan("<speak>good morning</speak>").segments.map(\.text) == ["good morning"])
         #expect(try plan("<speak>good <emphasis>morning</emphasis></speak>").segments.map(\.text) == ["good", "morning"])
         #expect(try plan("<speak>good<mark name=\"m\"/> morning</speak>").segments.map(\.text) == ["good", "m", "morning"])
+        #expect(try plan("<speak><s>good</s><s>morning</s></speak>").segments.map(\.text) == ["", "good", "", "", "", "morning", ""])
     }
 
     @Test("unmatched words become the fallback clip, with the words and their place in the request")

@@ -71,7 +71,7 @@ func pullAll(_ renderer: Renderer, blockSize: Int) throws -> (samples: [Float], 
 
         let first = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
 
-        #expect(first == Renderer.Pull(frameCount: 100, isComplete: false))
+        #expect(first == Renderer.Pull(frameCount: 100, isComplete: false, markers: 0..<1))
         #expect(clips.reads == [1])
     }
 
@@ -84,7 +84,7 @@ func pullAll(_ renderer: Renderer, blockSize: Int) throws -> (samples: [Float], 
         renderer.cancel()
         let after = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
 
-        #expect(after == Renderer.Pull(frameCount: 0, isComplete: true))
+        #expect(after == Renderer.Pull(frameCount: 0, isComplete: true, markers: 1..<1))
         #expect(renderer.framePosition == 100)
         #expect(clips.reads == [1])
     }

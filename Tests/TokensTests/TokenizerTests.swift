@@ -50,4 +50,10 @@ import Testing
         #expect(Tokenizer.phraseKey("double_tap  to-open") == "double tap to open")
         #expect(Tokenizer.phraseKey("MB使用") == "mb 使 用")
     }
+
+    @Test("display text keeps words apart and CJK characters together")
+    func displayText() {
+        #expect(Tokenizer.displayText(Tokenizer.tokens(in: "Hello, World!")) == "hello world")
+        #expect(Tokenizer.displayText(Tokenizer.tokens(in: "101 ドット 5 MB使用")) == "101 ドット 5 mb 使用")
+    }
 }

@@ -147,4 +147,18 @@ import TestSupport
         // At least one kill must have landed inside the run, or the test proved nothing.
         #expect(outcomes.contains(1))
     }
+
+    @Test("--normal-rate on create and configure takes a multiple or a percentage")
+    func normalRate() throws {
+        #expect(try voicebank.run(["create", "--bank", bank, "--voice", "com.example.ja", "--name", "J", "--language", "ja", "--normal-rate", "400%"]).status == 0)
+        #expect(try voicebank.run(["create", "--bank", bank, "--voice", "com.example.en", "--name", "E", "--language", "en"]).status == 0)
+        #expect(try voicebank.run(["configure", "--bank", bank, "--voice", "com.example.en", "--normal-rate", "1.5"]).status == 0)
+        #expect(try VoicePack(path: bank, access: .readOnly).voices().map(\.normalRate) == [4, 1.5])
+
+        let bad = try voicebank.run(["configure", "--bank", bank, "--voice", "com.example.en", "--normal-rate", "0%"])
+        #expect(bad.status == 1)
+        #expect(bad.standardError.contains("invalid normal rate 0.0"))
+        #expect(try voicebank.run(["configure", "--bank", bank, "--normal-rate", "fast"]).status == 64)
+        #expect(try voicebank.run(["configure", "--bank", bank, "--voice", "com.example.en"]).status == 64)
+    }
 }
