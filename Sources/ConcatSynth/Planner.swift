@@ -22,12 +22,15 @@ public struct Planner<Lookup: PhraseLookup> {
     public var voices: [PlannerVoice<Lookup>]
     /// The index in `voices` of the voice that speaks where the request names none.
     public var startingVoice: Int
+    /// Which `<audio>` files may play.
+    public var audioSandbox: AudioSandbox
 
     /// - Parameter startingVoice: an identifier in `voices`; the first voice when `nil` or not found.
-    public init(voices: [PlannerVoice<Lookup>], startingVoice: String? = nil) {
+    public init(voices: [PlannerVoice<Lookup>], startingVoice: String? = nil, audioSandbox: AudioSandbox = .closed) {
         precondition(!voices.isEmpty, "a planner needs at least one voice")
         self.voices = voices
         self.startingVoice = voices.firstIndex { $0.voice.identifier == startingVoice } ?? 0
+        self.audioSandbox = audioSandbox
     }
 
     /// The plan of a read document.
@@ -39,13 +42,15 @@ public struct Planner<Lookup: PhraseLookup> {
         var planning = Planning(warnings: document.warnings.map(\.description))
         try append(document.events, to: &planning)
         return RenderPlan(
-            voice: voices[startingVoice].voice.identifier, segments: planning.segments, warnings: planning.warnings)
+            voice: voices[startingVoice].voice.identifier, segments: planning.segments, warnings: planning.warnings,
+            audio: planning.audio)
     }
 
     /// The plan under construction.
     private struct Planning {
         var segments: [PlanSegment] = []
         var warnings: [String]
+        var audio: [[Float]] = []
         var warned: Set<String> = []
 
         mutating func warn(_ warning: String) {
@@ -66,9 +71,18 @@ public struct Planner<Lookup: PhraseLookup> {
                 planning.segments.append(PlanSegment(kind: .structureStart(structure), sourceRange: sourceRange))
             case .structureEnd(let structure):
                 planning.segments.append(PlanSegment(kind: .structureEnd(structure)))
-            case .audio(let source, let fallback, _):
-                planning.warn("<audio src=\"\(source)\"> is not played: no audio directory is allowed; its fallback content is spoken")
-                try append(fallback, to: &planning)
+            case .audio(let source, let fallback, let sourceRange):
+                switch audioSandbox.load(source) {
+                case .success(let samples):
+                    planning.segments.append(
+                        PlanSegment(
+                            kind: .audio(index: planning.audio.count), frameCount: samples.count, text: source,
+                            sourceRange: sourceRange))
+                    planning.audio.append(samples)
+                case .failure(let refusal):
+                    planning.warn(refusal.description)
+                    try append(fallback, to: &planning)
+                }
             }
         }
     }

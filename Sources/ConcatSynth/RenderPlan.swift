@@ -12,6 +12,8 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
         case silence
         /// A `<mark>`: a named point in the audio.
         case mark(String)
+        /// An `<audio>` file the sandbox allowed: `RenderPlan.audio[index]`.
+        case audio(index: Int)
         /// Where an `<s>` or `<p>` begins and ends.
         case structureStart(StructureKind)
         case structureEnd(StructureKind)
@@ -55,6 +57,7 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
         case .fallback(let take): line = "fallback \(take) for \"\(text)\""
         case .silence: line = "silence"
         case .mark(let name): line = "mark \"\(name)\""
+        case .audio(let index): line = "audio #\(index) \"\(text)\""
         case .structureStart(let structure): line = "\(structure.rawValue) start"
         case .structureEnd(let structure): line = "\(structure.rawValue) end"
         }
@@ -73,11 +76,14 @@ public struct RenderPlan: Equatable, Sendable, CustomStringConvertible {
     public var segments: [PlanSegment]
     /// The SSML reader's and planner's warnings (lenient mode, unknown voice, …), one sentence each.
     public var warnings: [String]
+    /// The render-ready samples of the `<audio>` files the plan plays.
+    public var audio: [[Float]]
 
-    public init(voice: String, segments: [PlanSegment], warnings: [String] = []) {
+    public init(voice: String, segments: [PlanSegment], warnings: [String] = [], audio: [[Float]] = []) {
         self.voice = voice
         self.segments = segments
         self.warnings = warnings
+        self.audio = audio
     }
 
     /// The output's length: every segment end to end.
@@ -128,7 +134,7 @@ public struct RenderPlan: Equatable, Sendable, CustomStringConvertible {
                 markers[index].frameCount = frame - markers[index].frame
                 markers[index].text = words.joined(separator: " ")
                 if let range { markers[index].textRange = range }
-            case .silence:
+            case .silence, .audio:
                 break
             }
             frame += segment.frameCount

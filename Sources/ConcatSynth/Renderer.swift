@@ -91,6 +91,12 @@ public final class Renderer {
                 RenderKernel.copy(
                     UnsafeBufferPointer(rebasing: clipBuffer[segmentPosition..<segmentPosition + count]),
                     gain: segment.gain, into: destination)
+            case .audio(let index):
+                plan.audio[index].withUnsafeBufferPointer { samples in
+                    RenderKernel.copy(
+                        UnsafeBufferPointer(rebasing: samples[segmentPosition..<segmentPosition + count]),
+                        gain: segment.gain, into: destination)
+                }
             case .silence, .mark, .structureStart, .structureEnd:
                 RenderKernel.silence(destination)
             }

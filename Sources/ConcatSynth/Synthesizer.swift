@@ -18,7 +18,10 @@ public final class Synthesizer {
     /// - Parameter voice: the starting voice's identifier; `nil` for the pack's first voice. SSML's `<voice>`,
     ///   `<lang>` and `xml:lang` switch to other voices of the pack.
     /// - Throws: `ConcatSynthError.voicebank` when the pack has no such voice, or no voice at all.
-    public init(pack: VoicePack, voice identifier: String? = nil) throws(ConcatSynthError) {
+    ///   `audioSandbox` says which files `<audio>` may play (none by default).
+    public init(
+        pack: VoicePack, voice identifier: String? = nil, audioSandbox: AudioSandbox = .closed
+    ) throws(ConcatSynthError) {
         self.pack = pack
         do throws(VoicebankError) {
             let voices = try pack.voices()
@@ -29,7 +32,7 @@ public final class Synthesizer {
                 let index = try pack.clipIndex(voice: voice.identifier)
                 plannerVoices.append(PlannerVoice(voice: voice, lookup: index, fallback: index.fallbackTakes.first))
             }
-            planner = Planner(voices: plannerVoices, startingVoice: starting.identifier)
+            planner = Planner(voices: plannerVoices, startingVoice: starting.identifier, audioSandbox: audioSandbox)
             voice = starting
         } catch {
             throw .voicebank(error)

@@ -39,6 +39,13 @@ extension ConcatSynthCommand {
                 valueName: "file"))
         var markers: String?
 
+        @Option(
+            name: .customLong("allow-audio"),
+            help: ArgumentHelp(
+                "A directory <audio src> may play files from (repeatable); without it, <audio> speaks its fallback content.",
+                valueName: "dir"))
+        var audioDirectories: [String] = []
+
         @Flag(help: "Fail, writing nothing, if any words need the fallback clip.")
         var strict = false
 
@@ -63,7 +70,8 @@ extension ConcatSynthCommand {
 
         func run() throws {
             let request = try readRequest()
-            let synthesizer = try Synthesizer(pack: bank.open(.readOnly), voice: voice)
+            let synthesizer = try Synthesizer(
+                pack: bank.open(.readOnly), voice: voice, audioSandbox: AudioSandbox(allowing: audioDirectories))
             let plan = try synthesizer.plan(request, lenient: lenient)
             var standardError = StandardError()
             for warning in plan.warnings { print("warning: \(warning)", to: &standardError) }

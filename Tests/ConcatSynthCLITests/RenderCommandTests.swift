@@ -229,4 +229,25 @@ enum VoiceOverFixture {
         let last = try #require(markers.last)
         #expect((last["frame"] as! Int) + (last["frames"] as! Int) == rendered.count)
     }
+
+    @Test("--allow-audio lets <audio> play a file; without it the fallback content is spoken, with a warning")
+    func audio() throws {
+        let sounds = directory.file("sounds")
+        try FileManager.default.createDirectory(atPath: sounds, withIntermediateDirectories: true)
+        try Fixture.seedClip(at: "\(sounds)/chime.aiff", seconds: 0.2)
+        let request = #"<speak><audio src="chime.aiff">hello</audio></speak>"#
+
+        let allowed = try concatSynth.run(["render", "--allow-audio", sounds, "-o", directory.file("a.wav"), request])
+        let refused = try concatSynth.run(["render", "-o", directory.file("b.wav"), request])
+        let badDirectory = try concatSynth.run(["render", "--allow-audio", directory.file("none"), "-o", "-", request])
+
+        #expect(allowed.status == 0 && allowed.standardError.isEmpty)
+        #expect(try PreparedClip(path: directory.file("a.wav")).source.frameCount == 4_410)
+        #expect(refused.status == 0)
+        #expect(refused.standardError.contains("no audio directory is allowed"))
+        let hello = try VoicePack(path: defaultPack, access: .readOnly).clips(voice: "org.concatsynth.en").first { $0.phraseKey == "hello" }
+        #expect(try PreparedClip(path: directory.file("b.wav")).source.frameCount == hello?.frameCount)
+        #expect(badDirectory.status == 1)
+        #expect(badDirectory.standardError.contains("none"))
+    }
 }

@@ -1,0 +1,88 @@
+import AudioIO
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Decides which files `<audio src>` may play: only files inside directories the person allowed.
+///
+/// A relative `src` is looked for in each allowed directory in turn; an absolute one is taken as it is. Either
+/// way the file's real path (symlinks and `..` resolved) must lie inside an allowed directory's real path.
+/// URLs other than `file:` are never fetched.
+public struct AudioSandbox: Sendable {
+    /// Real paths of the allowed directories.
+    public let directories: [String]
+
+    /// Why an `<audio>` element's file is not played.
+    public enum Refusal: Error, Equatable, Sendable, CustomStringConvertible {
+        case noDirectoryAllowed(source: String)
+        case url(source: String)
+        case outside(source: String, resolved: String)
+        case missing(source: String)
+        case unreadable(source: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .noDirectoryAllowed(let source):
+                return "<audio src=\"\(source)\"> is not played: no audio directory is allowed (--allow-audio DIR); its fallback content is spoken"
+            case .url(let source):
+                return "<audio src=\"\(source)\"> is not played: URLs are not fetched, only local files in an allowed directory; its fallback content is spoken"
+            case .outside(let source, let resolved):
+                return "<audio src=\"\(source)\"> is not played: \(resolved) is outside the allowed directories; its fallback content is spoken"
+            case .missing(let source):
+                return "<audio src=\"\(source)\"> is not played: no such file in the allowed directories; its fallback content is spoken"
+            case .unreadable(let source, let reason):
+                return "<audio src=\"\(source)\"> is not played: \(reason); its fallback content is spoken"
+            }
+        }
+    }
+
+    /// A sandbox that allows nothing: every `<audio>` speaks its fallback content.
+    public static let closed = AudioSandbox(realDirectories: [])
+
+    private init(realDirectories: [String]) { directories = realDirectories }
+
+    /// - Throws: `ConcatSynthError.audioDirectory` for a path that is not an existing directory.
+    public init(allowing directories: [String]) throws(ConcatSynthError) {
+        self.directories = try directories.map { (directory) throws(ConcatSynthError) -> String in
+            guard let real = Self.realPath(directory), Self.isDirectory(real) else { throw .audioDirectory(directory) }
+            return real
+        }
+    }
+
+    /// The render-ready samples of the file `source` names, converted like an import.
+    public func load(_ source: String) -> Result<[Float], Refusal> {
+        guard !directories.isEmpty else { return .failure(.noDirectoryAllowed(source: source)) }
+        var path = source
+        if source.hasPrefix("file://") {
+            path = String(source.dropFirst("file://".count))
+        } else if source.contains("://") || source.hasPrefix("data:") {
+            return .failure(.url(source: source))
+        }
+        let candidates = path.hasPrefix("/") ? [path] : directories.map { "\($0)/\(path)" }
+        guard let resolved = candidates.lazy.compactMap(Self.realPath).first else {
+            return .failure(.missing(source: source))
+        }
+        guard directories.contains(where: { resolved.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else {
+            return .failure(.outside(source: source, resolved: resolved))
+        }
+        do {
+            return .success(try PreparedClip(path: resolved).renderReady)
+        } catch {
+            return .failure(.unreadable(source: source, reason: error.description))
+        }
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+}

@@ -1,0 +1,79 @@
+import AudioIO
+import Foundation
+import SSML
+import Testing
+
+@testable import ConcatSynth
+import TestSupport
+import Voicebank
+
+@Suite struct AudioSandboxTests {
+    let directory = TemporaryDirectory("audio-sandbox")
+    var allowed: String { directory.file("allowed") }
+    var secret: String { directory.file("secret") }
+
+    init() throws {
+        for folder in [directory.file("allowed"), directory.file("secret")] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        try Fixture.seedClip(at: directory.file("allowed/chime.aiff"), seconds: 0.1)
+        try Fixture.seedClip(at: directory.file("secret/private.aiff"), seconds: 0.1)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.file("allowed/link.aiff"), withDestinationPath: directory.file("secret/private.aiff"))
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.file("allowed/inner.aiff"), withDestinationPath: directory.file("allowed/chime.aiff"))
+    }
+
+    @Test("a file inside an allowed directory plays, converted like an import")
+    func allowedFile() throws {
+        let sandbox = try AudioSandbox(allowing: [allowed])
+        let expected = try PreparedClip(path: directory.file("allowed/chime.aiff")).renderReady
+        #expect(try sandbox.load("chime.aiff").get() == expected)
+        #expect(try sandbox.load(directory.file("allowed/chime.aiff")).get() == expected)
+        #expect(try sandbox.load("inner.aiff").get() == expected)
+        #expect(try sandbox.load("file://" + directory.file("allowed/chime.aiff")).get() == expected)
+    }
+
+    @Test("escapes, symlinks out, missing files and URLs are refused with the reason")
+    func refusals() throws {
+        let sandbox = try AudioSandbox(allowing: [allowed])
+        let realSecret = try #require(AudioSandbox.realPath(directory.file("secret/private.aiff")))
+        #expect(sandbox.load("../secret/private.aiff") == .failure(.outside(source: "../secret/private.aiff", resolved: realSecret)))
+        #expect(sandbox.load("link.aiff") == .failure(.outside(source: "link.aiff", resolved: realSecret)))
+        #expect(sandbox.load(directory.file("secret/private.aiff")) == .failure(.outside(source: directory.file("secret/private.aiff"), resolved: realSecret)))
+        #expect(sandbox.load("nothing.aiff") == .failure(.missing(source: "nothing.aiff")))
+        #expect(sandbox.load("https://example.com/a.wav") == .failure(.url(source: "https://example.com/a.wav")))
+        #expect(AudioSandbox.closed.load("chime.aiff") == .failure(.noDirectoryAllowed(source: "chime.aiff")))
+        // A sibling whose name starts like the allowed directory is not inside it.
+        try FileManager.default.createDirectory(atPath: directory.file("allowed-not"), withIntermediateDirectories: true)
+        try Fixture.seedClip(at: directory.file("allowed-not/x.aiff"), seconds: 0.1)
+        guard case .failure(.outside) = sandbox.load("../allowed-not/x.aiff") else {
+            Issue.record("a sibling directory was allowed")
+            return
+        }
+    }
+
+    @Test("only existing directories can be allowed")
+    func badDirectory() {
+        #expect(throws: ConcatSynthError.audioDirectory(directory.file("none"))) {
+            try AudioSandbox(allowing: [directory.file("none")])
+        }
+    }
+
+    @Test("the planner plays an allowed file and speaks the fallback content of a refused one, reporting why")
+    func planning() throws {
+        let voice = try Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en"])
+        let lookup = DictionaryLookup(["ding": [1]])
+        let planner = Planner(
+            voices: [PlannerVoice(voice: voice, lookup: lookup, fallback: nil)],
+            audioSandbox: try AudioSandbox(allowing: [allowed]))
+        let plan = try planner.plan(SSMLReader().read(#"<speak><audio src="chime.aiff">ding</audio><audio src="../secret/private.aiff">ding</audio></speak>"#))
+        #expect(plan.segments.map(\.kind) == [.audio(index: 0), .phrase(ClipTake(clipID: 1, frameCount: 100))])
+        #expect(plan.audio.map(\.count) == [2_205])
+        #expect(plan.frameCount == 2_205 + 100)
+        #expect(plan.warnings.count == 1 && plan.warnings[0].contains("outside the allowed directories"))
+
+        let rendered = try pullAll(Renderer(plan: plan, audio: MemoryClips([1: .init(repeating: 0, count: 100)])), blockSize: 512)
+        #expect(Array(rendered.samples[..<2_205]) == plan.audio[0])
+    }
+}
