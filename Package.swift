@@ -24,15 +24,16 @@ let package = Package(
         .target(name: "AudioIO", dependencies: ["CSndFile", "CSampleRate"]),
         .target(name: "Tokens", dependencies: ["CUTF8Proc"]),
         .target(name: "SSML"),
+        .target(name: "Verbalization"),
         .target(name: "Voicebank", dependencies: ["CSQLite", "AudioIO", "Tokens"]),
-        .target(name: "ConcatSynth", dependencies: ["SSML", "Tokens", "Voicebank", "AudioIO"]),
+        .target(name: "ConcatSynth", dependencies: ["SSML", "Tokens", "Verbalization", "Voicebank", "AudioIO"]),
         .target(
             name: "CommandLineSupport",
             dependencies: ["Voicebank", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "VoicebankCLI",
             dependencies: [
-                "Voicebank", "CommandLineSupport",
+                "Voicebank", "Verbalization", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -47,6 +48,7 @@ let package = Package(
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "TestSupport"]),
         .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
         .testTarget(name: "SSMLTests", dependencies: ["SSML"]),
+        .testTarget(name: "VerbalizationTests", dependencies: ["Verbalization"]),
         .testTarget(name: "ConcatSynthTests", dependencies: ["ConcatSynth", "SSML", "Tokens", "Voicebank", "AudioIO", "TestSupport"]),
         .testTarget(name: "ConcatSynthCLITests", dependencies: ["ConcatSynth", "Voicebank", "AudioIO", "Tokens", "TestSupport"]),
         .testTarget(name: "VoicebankTests", dependencies: ["Voicebank", "AudioIO", "CSQLite", "TestSupport"]),

@@ -1,5 +1,6 @@
 import SSML
 import Tokens
+import Verbalization
 import Voicebank
 
 /// A voice as the planner sees it: who it is, how to look its phrases up, and its fallback take.
@@ -93,28 +94,85 @@ public struct Planner<Lookup: PhraseLookup> {
         switch run.context.sayAs?.interpretAs {
         case .characters, .spellOut: tokens = Tokenizer.characterTokens(in: run.text)
         case .digits, .telephone: tokens = Tokenizer.digitTokens(in: run.text)
-        default: tokens = Tokenizer.tokens(in: run.text)
+        case .cardinal, .number, .ordinal, .date, .time:
+            tokens = sayAsTokens(run, speaker: speaker.voice, planning: &planning) ?? Tokenizer.tokens(in: run.text)
+        case nil: tokens = Tokenizer.tokens(in: run.text)
         }
         for match in try Matcher.match(tokens, in: speaker.lookup) {
-            guard let first = match.tokens.first, let last = match.tokens.last else { continue }
-            let sourceRange = run.sourceRange(forTextRange: first.sourceRange.lowerBound..<last.sourceRange.upperBound)
-            let kind: PlanSegment.Kind
-            let frameCount: Int
-            if let take = match.take {
-                kind = .phrase(take)
-                frameCount = take.frameCount
-            } else {
-                guard let fallback = speaker.fallback else {
-                    throw ConcatSynthError.noFallbackClip(voice: speaker.voice.identifier, words: match.words)
-                }
-                kind = .fallback(fallback)
-                frameCount = fallback.frameCount
+            guard match.take == nil else {
+                try appendSegment(for: match, of: run, speaker: speaker, to: &planning)
+                continue
             }
-            planning.segments.append(
-                PlanSegment(
-                    kind: kind, frameCount: frameCount, text: match.words, sourceRange: sourceRange,
-                    voice: speaker.voice.identifier, volumeDecibels: run.context.volumeDecibels,
-                    rate: run.context.rate / speaker.voice.normalRate))
+            // Digits no clip covers are read as a number, in words the voice may have; the rest falls back.
+            var unmatched: [Token] = []
+            for token in match.tokens {
+                guard token.kind == .number, let words = numberTokens(token, language: speaker.voice) else {
+                    unmatched.append(token)
+                    continue
+                }
+                if !unmatched.isEmpty {
+                    try appendSegment(for: Match(take: nil, tokens: unmatched), of: run, speaker: speaker, to: &planning)
+                    unmatched = []
+                }
+                for wordMatch in try Matcher.match(words, in: speaker.lookup) {
+                    try appendSegment(for: wordMatch, of: run, speaker: speaker, to: &planning)
+                }
+            }
+            if !unmatched.isEmpty {
+                try appendSegment(for: Match(take: nil, tokens: unmatched), of: run, speaker: speaker, to: &planning)
+            }
+        }
+    }
+
+    private func appendSegment(
+        for match: Match, of run: TextRun, speaker: PlannerVoice<Lookup>, to planning: inout Planning
+    ) throws {
+        guard let first = match.tokens.first, let last = match.tokens.last else { return }
+        let sourceRange = run.sourceRange(forTextRange: first.sourceRange.lowerBound..<last.sourceRange.upperBound)
+        let kind: PlanSegment.Kind
+        let frameCount: Int
+        if let take = match.take {
+            kind = .phrase(take)
+            frameCount = take.frameCount
+        } else {
+            guard let fallback = speaker.fallback else {
+                throw ConcatSynthError.noFallbackClip(voice: speaker.voice.identifier, words: match.words)
+            }
+            kind = .fallback(fallback)
+            frameCount = fallback.frameCount
+        }
+        planning.segments.append(
+            PlanSegment(
+                kind: kind, frameCount: frameCount, text: match.words, sourceRange: sourceRange,
+                voice: speaker.voice.identifier, volumeDecibels: run.context.volumeDecibels,
+                rate: run.context.rate / speaker.voice.normalRate))
+    }
+
+    /// The words of a `say-as` number, ordinal, date or time in the voice's language, as tokens that all point
+    /// at the whole run; `nil`, with a warning, when the text is not one or the language has no words for it.
+    private func sayAsTokens(_ run: TextRun, speaker voice: Voice, planning: inout Planning) -> [Token]? {
+        guard let sayAs = run.context.sayAs, let interpretation = Interpretation(interpretAs: sayAs.interpretAs.rawValue)
+        else { return nil }
+        let language = voice.primaryLanguages.first ?? ""
+        do throws(VerbalizationError) {
+            let words = try Verbalizer.words(for: run.text, as: interpretation, format: sayAs.format, language: language)
+            return Tokenizer.tokens(in: words.joined(separator: " ")).map {
+                Token($0.text, $0.kind, sourceRange: 0..<run.text.utf16.count)
+            }
+        } catch {
+            planning.warn("<say-as interpret-as=\"\(sayAs.interpretAs.rawValue)\"> read as plain text: \(error)")
+            return nil
+        }
+    }
+
+    /// A digit run read as a cardinal number in the voice's language, as tokens that point at the digits.
+    private func numberTokens(_ token: Token, language voice: Voice) -> [Token]? {
+        let language = voice.primaryLanguages.first ?? ""
+        guard let words = try? Verbalizer.words(for: token.text, as: .cardinal, format: nil, language: language) else {
+            return nil
+        }
+        return Tokenizer.tokens(in: words.joined(separator: " ")).map {
+            Token($0.text, $0.kind, sourceRange: token.sourceRange)
         }
     }
 

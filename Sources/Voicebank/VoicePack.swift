@@ -84,6 +84,10 @@ public final class VoicePack {
             try database.execute("PRAGMA application_id = \(Schema.applicationID)")
             try database.execute("PRAGMA user_version = \(Schema.currentVersion)")
         }
+        // Move the migration out of the WAL into the file: a read-only connection of this process may still be
+        // open, so closing would not, and a WAL left beside the file would be applied to whatever file later
+        // takes its place (a new default pack from git, say).
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     // MARK: Voices

@@ -7,5 +7,5 @@ struct VoicebankCommand: ParsableCommand {
         commandName: "voicebank",
         abstract: "Create and fill concat-synth voice packs: one SQLite file of voices and their phrase clips.",
         discussion: BankOptions.discussion,
-        subcommands: [Create.self, Import.self, List.self, Configure.self])
+        subcommands: [Create.self, Import.self, List.self, Configure.self, Words.self])
 }

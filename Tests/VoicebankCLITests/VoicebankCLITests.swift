@@ -161,4 +161,24 @@ import TestSupport
         #expect(try voicebank.run(["configure", "--bank", bank, "--normal-rate", "fast"]).status == 64)
         #expect(try voicebank.run(["configure", "--bank", bank, "--voice", "com.example.en"]).status == 64)
     }
+
+    @Test("words lists what a voice needs for numbers, and with --missing what it lacks")
+    func words() throws {
+        let english = try voicebank.run(["words", "--for", "numbers", "--language", "en-US"])
+        #expect(english.status == 0)
+        #expect(english.standardOutput.split(separator: "\n").prefix(3) == ["zero", "one", "two"])
+        #expect(english.standardOutput.contains("\nhundred\n"))
+
+        #expect(try create().status == 0)
+        let one = try Fixture.seedClip(at: directory.file("one.aiff"))
+        #expect(try voicebank.run(["import", "--bank", bank, one]).status == 0)
+        let missing = try voicebank.run(["words", "--bank", bank, "--for", "digits", "--voice", "com.example.ann", "--missing"])
+        #expect(missing.status == 0)
+        #expect(missing.standardOutput == "zero\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n")
+
+        let japanese = try voicebank.run(["words", "--for", "dates", "--language", "ja"])
+        #expect(japanese.standardOutput.hasPrefix("一月\n二月\n"))
+        #expect(try voicebank.run(["words", "--for", "weather", "--language", "en"]).status == 64)
+        #expect(try voicebank.run(["words", "--for", "numbers", "--language", "xx"]).status == 64)
+    }
 }

@@ -28,6 +28,9 @@ import TestSupport
         #expect(try pack.voices().map(\.normalRate) == [1])
         #expect(try pack.clips().map(\.phrase) == ["Hi"])
         #expect(try pack.renderReadyPCM(clipID: 1) == [1])
+        // The upgrade is in the file itself: no WAL frames are left to be paired with another file later.
+        let wal = try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+        #expect(wal == nil || wal == 0)
     }
 
     @Test("a voice's normal rate is stored and can be changed")

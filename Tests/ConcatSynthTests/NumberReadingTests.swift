@@ -1,0 +1,88 @@
+import SSML
+import Testing
+
+@testable import ConcatSynth
+import TestSupport
+import Voicebank
+
+@Suite struct NumberReadingTests {
+    static let englishWords = [
+        "zero", "one", "two", "three", "four", "five", "twenty", "thirty", "hundred", "thousand", "minus", "point",
+        "first", "twenty first", "november", "twenty twenty", "p m", "oh", "clicks", "101",
+    ]
+    let english = PlannerVoice(
+        voice: try! Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US"]),
+        lookup: DictionaryLookup(Dictionary(uniqueKeysWithValues: englishWords.enumerated().map { ($1, [$0 + 1]) })),
+        fallback: ClipTake(clipID: 99, frameCount: 9))
+    let japanese = PlannerVoice(
+        voice: try! Voice(identifier: "com.example.otoya", name: "Otoya", primaryLanguages: ["ja-JP"]),
+        lookup: DictionaryLookup(["一": [1], "二": [2], "三": [3], "十": [4], "百": [5], "三 百": [6], "万": [7], "四": [8]]),
+        fallback: ClipTake(clipID: 99, frameCount: 9))
+
+    func spoken(_ request: String, voice: String? = nil) throws -> [String] {
+        let plan = try Planner(voices: [english, japanese], startingVoice: voice).plan(SSMLReader().read(request))
+        return plan.segments.filter { !$0.voice.isEmpty }.map { segment in
+            if case .fallback = segment.kind { "(\(segment.text))" } else { segment.text }
+        }
+    }
+
+    @Test("digits in running text with no clip of their own are read as a number")
+    func runningText() throws {
+        #expect(try spoken("1234 clicks") == ["one", "thousand", "two", "hundred", "thirty", "four", "clicks"])
+        #expect(try spoken("101 clicks") == ["101", "clicks"])
+        #expect(try spoken("zork 5 zork") == ["(zork)", "five", "(zork)"])
+        #expect(try spoken("三百二十一", voice: "com.example.otoya") == ["三百", "二", "十", "一"])
+        #expect(try spoken("321", voice: "com.example.otoya") == ["三百", "二", "十", "一"])
+    }
+
+    @Test("say-as cardinal, ordinal, date and time speak words in the voice's language")
+    func sayAs() throws {
+        #expect(try spoken(#"<speak><say-as interpret-as="cardinal">-3.14</say-as></speak>"#) == ["minus", "three", "point", "one", "four"])
+        #expect(try spoken(#"<speak><say-as interpret-as="ordinal">21</say-as></speak>"#) == ["twenty first"])
+        #expect(try spoken(#"<speak><say-as interpret-as="date" format="md">11/21</say-as></speak>"#) == ["november", "twenty first"])
+        #expect(try spoken(#"<speak><say-as interpret-as="time">2:05pm</say-as></speak>"#) == ["two", "oh", "five", "p m"])
+        #expect(try spoken(#"<speak><say-as interpret-as="number">1,300</say-as></speak>"#, voice: "com.example.otoya") == ["千", "三百"].map { $0 == "千" ? "(千)" : $0 })
+    }
+
+    @Test("text that is not what say-as says is spoken plainly, with a warning")
+    func unreadable() throws {
+        let plan = try Planner(voices: [english]).plan(SSMLReader().read(#"<speak><say-as interpret-as="date">soon</say-as></speak>"#))
+        #expect(plan.segments.map(\.text) == ["soon"])
+        #expect(plan.warnings.count == 1 && plan.warnings[0].contains("read as plain text"))
+    }
+
+    @Test("each spoken number word points at the digits it reads")
+    func sourceRanges() throws {
+        let request = "😀 42 clicks"
+        let plan = try Planner(voices: [english]).plan(SSMLReader().read(request))
+        let utf16 = Array(request.utf16)
+        #expect(plan.segments.compactMap(\.sourceRange).map { String(decoding: utf16[$0], as: UTF16.self) } == ["42", "42", "clicks"])
+    }
+}
+
+@Suite struct NumberRenderingTests {
+    @Test("a pack of digit and number words renders any number, clip after clip")
+    func rendersNumber() throws {
+        let temporary = TemporaryDirectory("numbers")
+        let pack = try VoicePack(path: temporary.file("numbers.sqlite"), access: .create)
+        try pack.addVoice(Voice(identifier: "com.example.numbers", name: "Numbers", primaryLanguages: ["en-US"]))
+        let words = ["one", "two", "three", "four", "twenty", "thirty", "hundred", "thousand"]
+        var requests: [ImportRequest] = []
+        for (index, word) in words.enumerated() {
+            let path = temporary.file("\(word).aiff")
+            try Fixture.seedClip(at: path, seconds: 0.1 + 0.01 * Double(index), frequency: 200 + 50 * Double(index))
+            requests.append(ImportRequest(path: path))
+        }
+        _ = try pack.importFiles(requests, into: nil)
+        let frames = Dictionary(uniqueKeysWithValues: try pack.clips().map { ($0.phrase, $0.frameCount) })
+
+        let synthesizer = try Synthesizer(pack: pack)
+        let plan = try synthesizer.plan(#"<speak><say-as interpret-as="cardinal">1234</say-as> 3021</speak>"#)
+        let rendered = try pullAll(synthesizer.renderer(for: plan), blockSize: 1_000).samples
+
+        let spoken = ["one", "thousand", "two", "hundred", "thirty", "four", "three", "thousand", "twenty", "one"]
+        #expect(plan.segments.map(\.text) == spoken)
+        #expect(plan.fallbacks.isEmpty)
+        #expect(rendered.count == spoken.reduce(0) { $0 + frames[$1]! })
+    }
+}
