@@ -93,9 +93,17 @@ public struct Planner<Lookup: PhraseLookup> {
         let tokens: [Token]
         switch run.context.sayAs?.interpretAs {
         case .characters, .spellOut: tokens = Tokenizer.characterTokens(in: run.text)
-        case .digits, .telephone: tokens = Tokenizer.digitTokens(in: run.text)
+        case .digits:
+            tokens = Tokenizer.digitTokens(in: run.text)
+        case .telephone:
+            tokens = plusSign(in: run, language: speaker.voice) + Tokenizer.digitTokens(in: run.text)
         case .cardinal, .number, .ordinal, .date, .time:
-            tokens = sayAsTokens(run, speaker: speaker.voice, planning: &planning) ?? Tokenizer.tokens(in: run.text)
+            switch sayAsTokens(run, speaker: speaker.voice) {
+            case .success(let words): tokens = words
+            case .failure(let error):
+                planning.warn("<say-as interpret-as=\"\(run.context.sayAs!.interpretAs.rawValue)\"> read as plain text: \(error)")
+                tokens = Tokenizer.tokens(in: run.text)
+            }
         case nil: tokens = Tokenizer.tokens(in: run.text)
         }
         for match in try Matcher.match(tokens, in: speaker.lookup) {
@@ -148,20 +156,29 @@ public struct Planner<Lookup: PhraseLookup> {
                 rate: run.context.rate / speaker.voice.normalRate))
     }
 
-    /// The words of a `say-as` number, ordinal, date or time in the voice's language, as tokens that all point
-    /// at the whole run; `nil`, with a warning, when the text is not one or the language has no words for it.
-    private func sayAsTokens(_ run: TextRun, speaker voice: Voice, planning: inout Planning) -> [Token]? {
-        guard let sayAs = run.context.sayAs, let interpretation = Interpretation(interpretAs: sayAs.interpretAs.rawValue)
-        else { return nil }
+    /// The word for a telephone number's leading `+` in the voice's language (`plus`, `プラス`), if it has one.
+    private func plusSign(in run: TextRun, language voice: Voice) -> [Token] {
+        let leading = run.text.utf16.prefix { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }.count
+        guard let first = run.text.utf16.dropFirst(leading).first, first == 0x2B || first == 0xFF0B,
+            let verbalizer = Verbalizer.forLanguage(voice.primaryLanguages.first ?? "")
+        else { return [] }
+        return Tokenizer.tokens(in: verbalizer.plusSign).map { Token($0.text, $0.kind, sourceRange: leading..<leading + 1) }
+    }
+
+    /// The words of a `say-as` number, ordinal, date or time in the voice's language,
+    /// as tokens that all point at the whole run; a failure when the text is not one or the language has no
+    /// words for it.
+    private func sayAsTokens(_ run: TextRun, speaker voice: Voice) -> Result<[Token], VerbalizationError> {
+        let sayAs = run.context.sayAs!
+        guard let interpretation = Interpretation(interpretAs: sayAs.interpretAs.rawValue) else {
+            preconditionFailure("say-as \(sayAs.interpretAs) has no words to read")
+        }
         let language = voice.primaryLanguages.first ?? ""
-        do throws(VerbalizationError) {
+        return Result { () throws(VerbalizationError) in
             let words = try Verbalizer.words(for: run.text, as: interpretation, format: sayAs.format, language: language)
             return Tokenizer.tokens(in: words.joined(separator: " ")).map {
                 Token($0.text, $0.kind, sourceRange: 0..<run.text.utf16.count)
             }
-        } catch {
-            planning.warn("<say-as interpret-as=\"\(sayAs.interpretAs.rawValue)\"> read as plain text: \(error)")
-            return nil
         }
     }
 

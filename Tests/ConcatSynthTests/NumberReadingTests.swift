@@ -44,6 +44,18 @@ import Voicebank
         #expect(try spoken(#"<speak><say-as interpret-as="number">1,300</say-as></speak>"#, voice: "com.example.otoya") == ["千", "三百"].map { $0 == "千" ? "(千)" : $0 })
     }
 
+    @Test("telephone and digits speak their digits one by one, and a plus sign; letters stay words")
+    func telephone() throws {
+        let lookup = DictionaryLookup(["plus": [1], "one": [2], "eight": [3], "zero": [4], "flowers": [5]])
+        let voice = PlannerVoice(voice: english.voice, lookup: lookup, fallback: english.fallback)
+        func spoken(_ request: String) throws -> [String] {
+            try Planner(voices: [voice]).plan(SSMLReader().read(request)).segments.map(\.text)
+        }
+        #expect(try spoken(#"<speak><say-as interpret-as="telephone">+1 (800) 100</say-as></speak>"#) == ["plus", "one", "eight", "zero", "zero", "one", "zero", "zero"])
+        #expect(try spoken(#"<speak><say-as interpret-as="telephone">1-800-FLOWERS</say-as></speak>"#) == ["one", "eight", "zero", "zero", "flowers"])
+        #expect(try spoken(#"<speak><say-as interpret-as="digits">180</say-as></speak>"#) == ["one", "eight", "zero"])
+    }
+
     @Test("text that is not what say-as says is spoken plainly, with a warning")
     func unreadable() throws {
         let plan = try Planner(voices: [english]).plan(SSMLReader().read(#"<speak><say-as interpret-as="date">soon</say-as></speak>"#))
