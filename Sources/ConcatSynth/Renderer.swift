@@ -2,8 +2,8 @@ import Voicebank
 
 /// Where the renderer gets a clip's samples: a clip index reads them from the voice pack.
 public protocol ClipAudioSource: AnyObject {
-    /// Copies the render-ready samples of `clipID` into `buffer` (large enough for the clip); returns the frames.
-    func readRenderReadyPCM(clipID: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
+    /// Copies the frames `take` plays into `buffer` (large enough for them); returns the frames.
+    func readRenderReadyPCM(_ take: ClipTake, into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
 }
 
 extension ClipIndex: ClipAudioSource {}
@@ -125,7 +125,7 @@ public final class Renderer {
         guard loadedClipID != take.clipID else { return }
         loadedClipID = nil
         let clip = UnsafeMutableBufferPointer(rebasing: clipBuffer[0..<take.frameCount])
-        let frames = try audio.readRenderReadyPCM(clipID: take.clipID, into: clip)
+        let frames = try audio.readRenderReadyPCM(take, into: clip)
         // A pack's frame count and blob agree; should they not, silence pads rather than stale samples.
         if frames < take.frameCount { RenderKernel.silence(UnsafeMutableBufferPointer(rebasing: clip[frames...])) }
         RenderKernel.fadeEdges(clip)

@@ -3,12 +3,15 @@ import CSQLite
 /// One take of a phrase: a clip the renderer can play.
 public struct ClipTake: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var clipID: Int
-    /// Render-ready frames at 22050 Hz.
+    /// Render-ready frames at 22050 Hz that play.
     public var frameCount: Int
+    /// Where in the clip's render-ready samples they start (past the trimmed silence).
+    public var firstFrame: Int
 
-    public init(clipID: Int, frameCount: Int) {
+    public init(clipID: Int, frameCount: Int, firstFrame: Int = 0) {
         self.clipID = clipID
         self.frameCount = frameCount
+        self.firstFrame = firstFrame
     }
 
     public var description: String { "#\(clipID)" }
@@ -37,13 +40,16 @@ public final class ClipIndex {
             "SELECT coalesce(max(token_count), 0) FROM clip WHERE voice_id = ? AND is_fallback = 0"
         ).bind(.integer(voiceRowID)).firstInt() ?? 0
         let fallbacks = try pack.database.prepare(
-            "SELECT id, frame_count FROM clip WHERE voice_id = ? AND is_fallback = 1 ORDER BY id"
+            "SELECT id, frame_count, trim_start FROM clip WHERE voice_id = ? AND is_fallback = 1 ORDER BY id"
         ).bind(.integer(voiceRowID))
         var takes: [ClipTake] = []
-        while try fallbacks.step() { takes.append(ClipTake(clipID: fallbacks.int(0), frameCount: fallbacks.int(1))) }
+        while try fallbacks.step() { takes.append(Self.take(fallbacks)) }
         fallbackTakes = takes
         takesByKey = try pack.database.prepare(
-            "SELECT id, frame_count FROM clip WHERE voice_id = \(voiceRowID) AND is_fallback = 0 AND phrase_key = ? ORDER BY id")
+            """
+            SELECT id, frame_count, trim_start FROM clip
+            WHERE voice_id = \(voiceRowID) AND is_fallback = 0 AND phrase_key = ? ORDER BY id
+            """)
     }
 
     deinit { if let blob { sqlite3_blob_close(blob) } }
@@ -52,15 +58,20 @@ public final class ClipIndex {
     public func takes(forPhraseKey key: String) throws(VoicebankError) -> [ClipTake] {
         try takesByKey.bind(.text(key))
         var takes: [ClipTake] = []
-        while try takesByKey.step() { takes.append(ClipTake(clipID: takesByKey.int(0), frameCount: takesByKey.int(1))) }
+        while try takesByKey.step() { takes.append(Self.take(takesByKey)) }
         return takes
     }
 
-    /// Copies a clip's render-ready samples into `buffer`, which must hold its frame count; returns the frames.
+    private static func take(_ row: Statement) -> ClipTake {
+        ClipTake(clipID: row.int(0), frameCount: row.int(1), firstFrame: row.int(2))
+    }
+
+    /// Copies the frames a take plays into `buffer`, which must hold its frame count; returns the frames.
     ///
     /// Reads the blob in place (`sqlite3_blob_reopen`), so nothing is allocated per clip.
     /// - Throws: `VoicebankError.unknownClip`, or `.sqlite` with SQLite's message.
-    public func readRenderReadyPCM(clipID: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws(VoicebankError) -> Int {
+    public func readRenderReadyPCM(_ take: ClipTake, into buffer: UnsafeMutableBufferPointer<Float>) throws(VoicebankError) -> Int {
+        let clipID = take.clipID
         let database = pack.database
         var status: Int32
         if let blob {
@@ -74,10 +85,12 @@ public final class ClipIndex {
             throw status == SQLITE_ERROR ? .unknownClip(id: clipID, path: pack.path)
                 : .sqlite(path: pack.path, sql: nil, message: String(cString: sqlite3_errmsg(database.handle)))
         }
-        let byteCount = Int(sqlite3_blob_bytes(blob))
-        let frameCount = byteCount / MemoryLayout<Float>.size
+        let available = Int(sqlite3_blob_bytes(blob)) / MemoryLayout<Float>.size - take.firstFrame
+        let frameCount = max(0, min(take.frameCount, available))
         precondition(frameCount <= buffer.count, "the caller's buffer is smaller than clip \(clipID)")
-        try database.check(sqlite3_blob_read(blob, buffer.baseAddress, Int32(byteCount), 0), sql: nil)
+        let offset = Int32(take.firstFrame * MemoryLayout<Float>.size)
+        try database.check(
+            sqlite3_blob_read(blob, buffer.baseAddress, Int32(frameCount * MemoryLayout<Float>.size), offset), sql: nil)
         return frameCount
     }
 }

@@ -1,4 +1,5 @@
 import AudioIO
+import Dispatch
 import Tokens
 
 /// One file to import and how.
@@ -44,19 +45,33 @@ public struct ImportReport: Sendable {
     public var failed: [Failed] = []
 }
 
+/// Where an import run is, for a progress display: called after each file, in order.
+public struct ImportProgress: Sendable {
+    public var completed: Int
+    public var total: Int
+    /// The file just handled.
+    public var path: String
+}
+
 extension VoicePack {
     /// Imports files into a voice as one transaction: all of them are stored, or none.
     ///
-    /// A file whose voice, phrase and audio equal a clip's already in the pack is skipped and reported, not
-    /// stored twice; the same phrase with other audio is a new take of it.
+    /// Files are read and converted on every core, `parallelism` at a time, and stored in the order given, so the
+    /// pack is the same whatever the parallelism. Each clip's render-ready copy has its DC offset removed and is
+    /// trimmed by the voice's trimming setting (the whole conversion is kept). A file whose voice, phrase and
+    /// audio equal a clip's already in the pack is skipped and reported, not stored twice; the same phrase with
+    /// other audio is a new take of it.
     ///
     /// - Parameters:
     ///   - voice: the voice's identifier; `nil` for the pack's only voice.
     ///   - keepGoing: store the files that import and report the others, instead of storing nothing.
+    ///   - parallelism: how many files are converted at once; the number of cores by default.
+    ///   - progress: called after each file.
     /// - Throws: `VoicebankError` naming the file: `.audio` (unreadable, empty, …), `.emptyPhrase`; or a voice
     ///   error (`.unknownVoice`, `.noVoice`, `.ambiguousVoice`).
     public func importFiles(
-        _ requests: [ImportRequest], into voice: String?, converter: Converter = .best, keepGoing: Bool = false
+        _ requests: [ImportRequest], into voice: String?, converter: Converter = .best, keepGoing: Bool = false,
+        parallelism: Int = ProcessorCount.online, progress: (ImportProgress) -> Void = { _ in }
     ) throws(VoicebankError) -> ImportReport {
         try database.transaction { () throws(VoicebankError) in
             let target = try resolveVoice(voice)
@@ -67,56 +82,95 @@ extension VoicePack {
             let insert = try database.prepare(
                 """
                 INSERT INTO clip (voice_id, phrase, phrase_key, token_count, is_fallback, source_name, source_container,
-                    source_sample_format, source_sample_rate, source_channel_count, source_frame_count, original_encoding, original_pcm,
-                    content_hash, converter, frame_count, pcm)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    source_sample_format, source_sample_rate, source_channel_count, source_frame_count, original_encoding,
+                    original_pcm, content_hash, converter, trim_start, frame_count, pcm)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             let sameContent = try database.prepare(
                 """
                 SELECT id FROM clip WHERE voice_id = ?1 AND content_hash = ?2 AND phrase_key = ?3
                     AND is_fallback = ?4 AND original_pcm = ?5 ORDER BY id LIMIT 1
                 """)
-            for request in requests {
-                let phrase = request.phrase ?? ImportRequest.phrase(forFileAt: request.path)
-                let tokens = Tokenizer.tokens(in: phrase)
-                let prepared: PreparedClip
-                do throws(VoicebankError) {
-                    guard !tokens.isEmpty || request.isFallback else {
-                        throw .emptyPhrase(file: request.path, phrase: phrase)
+            // A few files per core at a time: enough to keep every core busy, few enough to bound memory.
+            let chunkSize = max(1, parallelism) * 4
+            var completed = 0
+            for chunkStart in stride(from: 0, to: requests.count, by: chunkSize) {
+                let chunk = Array(requests[chunkStart..<min(chunkStart + chunkSize, requests.count)])
+                let prepared = Self.prepare(chunk, converter: converter, parallelism: parallelism)
+                for (request, result) in zip(chunk, prepared) {
+                    defer {
+                        completed += 1
+                        progress(ImportProgress(completed: completed, total: requests.count, path: request.path))
                     }
-                    do throws(AudioIOError) {
-                        prepared = try PreparedClip(path: request.path, converter: converter)
-                    } catch {
-                        throw .audio(error)
+                    let clip: PreparedClip
+                    let tokens: [Token]
+                    switch result {
+                    case .success(let value): (clip, tokens) = value
+                    case .failure(let error):
+                        // Only a file's own problem is kept going past; a database failure always ends the run.
+                        guard keepGoing else { throw error }
+                        report.failed.append(.init(path: request.path, error: error))
+                        continue
                     }
-                } catch {
-                    // Only a file's own problem is kept going past; a database failure always ends the run.
-                    guard keepGoing else { throw error }
-                    report.failed.append(.init(path: request.path, error: error))
-                    continue
+                    let key = tokens.map(\.text).joined(separator: " ")
+                    let hash = Self.contentHash(clip.original.bytes)
+                    try sameContent.bind(
+                        .integer(voiceID), .integer(hash), .text(key), .integer(request.isFallback ? 1 : 0),
+                        .blob(clip.original.bytes))
+                    if try sameContent.step() {
+                        report.skipped.append(.init(path: request.path, existing: try self.clip(id: sameContent.int(0))))
+                        continue
+                    }
+                    let played = ClipConditioning.playedRange(clip.renderReady, trimming: target.trimming)
+                    try insert.bind(
+                        .integer(voiceID), .text(request.phrase ?? ImportRequest.phrase(forFileAt: request.path)),
+                        .text(key), .integer(tokens.count), .integer(request.isFallback ? 1 : 0),
+                        .text(Self.fileName(request.path)), .text(clip.source.container), .text(clip.source.sampleFormat),
+                        .integer(clip.source.sampleRate), .integer(clip.source.channelCount),
+                        .integer(clip.source.frameCount), .text(clip.original.encoding.rawValue),
+                        .blob(clip.original.bytes), .integer(hash), .text(clip.converter.rawValue),
+                        .integer(played.lowerBound), .integer(played.count), .floats(clip.renderReady)
+                    ).run()
+                    report.imported.append(try self.clip(id: database.lastInsertedRowID))
                 }
-                let key = tokens.map(\.text).joined(separator: " ")
-                let hash = Self.contentHash(prepared.original.bytes)
-                try sameContent.bind(
-                    .integer(voiceID), .integer(hash), .text(key), .integer(request.isFallback ? 1 : 0),
-                    .blob(prepared.original.bytes))
-                if try sameContent.step() {
-                    report.skipped.append(.init(path: request.path, existing: try clip(id: sameContent.int(0))))
-                    continue
-                }
-                try insert.bind(
-                    .integer(voiceID), .text(phrase), .text(key), .integer(tokens.count),
-                    .integer(request.isFallback ? 1 : 0), .text(Self.fileName(request.path)),
-                    .text(prepared.source.container), .text(prepared.source.sampleFormat),
-                    .integer(prepared.source.sampleRate), .integer(prepared.source.channelCount),
-                    .integer(prepared.source.frameCount), .text(prepared.original.encoding.rawValue),
-                    .blob(prepared.original.bytes), .integer(hash), .text(prepared.converter.rawValue),
-                    .integer(prepared.renderReady.count), .floats(prepared.renderReady)
-                ).run()
-                report.imported.append(try clip(id: database.lastInsertedRowID))
             }
             return report
         }
+    }
+
+    /// Reads, converts and conditions each file on up to `parallelism` threads; results in the order given.
+    static func prepare(
+        _ requests: [ImportRequest], converter: Converter, parallelism: Int
+    ) -> [Result<(PreparedClip, [Token]), VoicebankError>] {
+        let results = UnsafeMutableBufferPointer<Result<(PreparedClip, [Token]), VoicebankError>?>.allocate(
+            capacity: requests.count)
+        results.initialize(repeating: nil)
+        defer { results.deallocate() }
+        // Each iteration writes its own slot only.
+        nonisolated(unsafe) let slots = results
+        let work: @Sendable (Int) -> Void = { index in
+            slots[index] = Result { () throws(VoicebankError) in
+                let request = requests[index]
+                let phrase = request.phrase ?? ImportRequest.phrase(forFileAt: request.path)
+                let tokens = Tokenizer.tokens(in: phrase)
+                guard !tokens.isEmpty || request.isFallback else {
+                    throw .emptyPhrase(file: request.path, phrase: phrase)
+                }
+                do throws(AudioIOError) {
+                    var clip = try PreparedClip(path: request.path, converter: converter)
+                    ClipConditioning.removeDC(&clip.renderReady)
+                    return (clip, tokens)
+                } catch {
+                    throw .audio(error)
+                }
+            }
+        }
+        if parallelism <= 1 || requests.count == 1 {
+            for index in requests.indices { work(index) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: requests.count, execute: work)
+        }
+        return results.map { $0! }
     }
 
     static func fileName(_ path: String) -> String {
@@ -133,3 +187,14 @@ extension VoicePack {
         return Int(bitPattern: UInt(hash))
     }
 }
+
+/// The machine's cores, for parallel work.
+public enum ProcessorCount {
+    public static var online: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

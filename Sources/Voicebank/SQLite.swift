@@ -139,6 +139,10 @@ final class Statement {
 
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
+    func optionalDouble(_ column: Int32) -> Double? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : double(column)
+    }
+
     func text(_ column: Int32) -> String {
         guard let pointer = sqlite3_column_text(handle, column) else { return "" }
         return String(cString: pointer)

@@ -31,7 +31,7 @@ enum Schema {
             original_pcm BLOB NOT NULL,
             content_hash INTEGER NOT NULL,     -- FNV-1a of the original PCM, to spot a re-import
             converter TEXT NOT NULL,
-            frame_count INTEGER NOT NULL,      -- render-ready frames at 22050 Hz
+            frame_count INTEGER NOT NULL,      -- render-ready frames at 22050 Hz (played, from schema 3)
             pcm BLOB NOT NULL                  -- render-ready: mono Float32 little-endian at 22050 Hz
         ) STRICT;
         CREATE INDEX clip_by_phrase ON clip(voice_id, is_fallback, phrase_key, id);
@@ -40,6 +40,14 @@ enum Schema {
         // 2: the rate a voice's clips speak at, as a multiple of SSML's default rate.
         """
         ALTER TABLE voice ADD COLUMN normal_rate REAL NOT NULL DEFAULT 1.0;
+        """,
+        // 3: silence trimming. `pcm` keeps the whole conversion; a clip plays `frame_count` frames of it from
+        // `trim_start`. A voice's trimming setting (NULL: none, as every clip imported before had) is what its
+        // imports apply and what `voicebank configure` re-applies.
+        """
+        ALTER TABLE clip ADD COLUMN trim_start INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE voice ADD COLUMN trim_threshold_db REAL;
+        ALTER TABLE voice ADD COLUMN trim_pad_frames INTEGER NOT NULL DEFAULT 661;
         """,
     ]
 

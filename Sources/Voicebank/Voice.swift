@@ -1,3 +1,5 @@
+import AudioIO
+
 /// One voice of a pack, like an entry of a speech-synthesizer extension's `speechVoices`.
 public struct Voice: Equatable, Sendable, CustomStringConvertible {
     /// Reverse-DNS and unique in the pack: `com.example.voice.en`.
@@ -11,6 +13,8 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
     /// The SSML rate at which the clips play as recorded: a screen reader that sends `rate="400.0%"` for its
     /// normal speed talks to a voice whose normal rate is 4. A request's rate is divided by it.
     public var normalRate: Double
+    /// How import trims the silence at clips' ends; `nil` keeps clips whole.
+    public var trimming: Trimming?
 
     /// Normal rates a voice can have: SSML's rates from a twentieth to twenty times the default.
     public static let normalRates: ClosedRange<Double> = 0.05...20
@@ -21,7 +25,7 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
     ///   `.invalidNormalRate`.
     public init(
         identifier: String, name: String, primaryLanguages: [String], supportedLanguages: [String] = [],
-        normalRate: Double = 1
+        normalRate: Double = 1, trimming: Trimming? = .standard
     ) throws(VoicebankError) {
         guard Self.normalRates.contains(normalRate) else { throw .invalidNormalRate(normalRate) }
         guard Self.isReverseDNS(identifier) else { throw .invalidIdentifier(identifier) }
@@ -37,10 +41,15 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
         self.primaryLanguages = primary.uniqued
         self.supportedLanguages = supported.uniqued
         self.normalRate = normalRate
+        self.trimming = trimming
     }
 
-    init(stored identifier: String, name: String, primary: String, supported: String, normalRate: Double) {
+    init(
+        stored identifier: String, name: String, primary: String, supported: String, normalRate: Double,
+        trimming: Trimming?
+    ) {
         self.normalRate = normalRate
+        self.trimming = trimming
         self.identifier = identifier
         self.name = name
         self.primaryLanguages = primary.split(separator: ",").map(String.init)

@@ -95,13 +95,18 @@ public final class VoicePack {
     /// The pack's voices, in the order they were added.
     public func voices() throws(VoicebankError) -> [Voice] {
         let statement = try database.prepare(
-            "SELECT identifier, name, primary_languages, supported_languages, normal_rate FROM voice ORDER BY id")
+            """
+            SELECT identifier, name, primary_languages, supported_languages, normal_rate, trim_threshold_db,
+                trim_pad_frames
+            FROM voice ORDER BY id
+            """)
         var voices: [Voice] = []
         while try statement.step() {
             voices.append(
                 Voice(
                     stored: statement.text(0), name: statement.text(1), primary: statement.text(2),
-                    supported: statement.text(3), normalRate: statement.double(4)))
+                    supported: statement.text(3), normalRate: statement.double(4),
+                    trimming: statement.optionalDouble(5).map { Trimming(thresholdDecibels: $0, padFrames: statement.int(6)) }))
         }
         return voices
     }
@@ -116,12 +121,14 @@ public final class VoicePack {
             }
             try database.prepare(
                 """
-                INSERT INTO voice (identifier, name, primary_languages, supported_languages, normal_rate)
-                VALUES (?, ?, ?, ?, ?)
+                INSERT INTO voice (identifier, name, primary_languages, supported_languages, normal_rate,
+                    trim_threshold_db, trim_pad_frames)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """
             ).bind(
                 .text(voice.identifier), .text(voice.name), .text(voice.primaryLanguages.joined(separator: ",")),
-                .text(voice.supportedLanguages.joined(separator: ",")), .real(voice.normalRate)
+                .text(voice.supportedLanguages.joined(separator: ",")), .real(voice.normalRate),
+                voice.trimming.map { .real($0.thresholdDecibels) }, .integer(voice.trimming?.padFrames ?? Trimming.standard.padFrames)
             ).run()
         }
     }
@@ -135,6 +142,29 @@ public final class VoicePack {
             let voice = try resolveVoice(identifier)
             try database.prepare("UPDATE voice SET normal_rate = ? WHERE identifier = ?")
                 .bind(.real(rate), .text(voice.identifier)).run()
+        }
+    }
+
+    /// Sets how a voice trims its clips and re-applies it to every clip it has (the whole conversion is kept,
+    /// so nothing needs importing again); `nil` plays clips whole.
+    ///
+    /// - Throws: `VoicebankError.unknownVoice`.
+    public func setTrimming(_ trimming: Trimming?, voice identifier: String) throws(VoicebankError) {
+        try database.transaction { () throws(VoicebankError) in
+            let voice = try resolveVoice(identifier)
+            try database.prepare("UPDATE voice SET trim_threshold_db = ?, trim_pad_frames = ? WHERE identifier = ?")
+                .bind(
+                    trimming.map { .real($0.thresholdDecibels) }, .integer(trimming?.padFrames ?? Trimming.standard.padFrames),
+                    .text(voice.identifier)
+                ).run()
+            let clips = try database.prepare(
+                "SELECT clip.id, pcm FROM clip JOIN voice ON voice.id = clip.voice_id WHERE voice.identifier = ?"
+            ).bind(.text(voice.identifier))
+            let update = try database.prepare("UPDATE clip SET trim_start = ?, frame_count = ? WHERE id = ?")
+            while try clips.step() {
+                let played = ClipConditioning.playedRange(clips.floats(1), trimming: trimming)
+                try update.bind(.integer(played.lowerBound), .integer(played.count), .integer(clips.int(0))).run()
+            }
         }
     }
 
@@ -198,9 +228,11 @@ public final class VoicePack {
             originalEncoding: SampleEncoding(rawValue: row.text(12)) ?? .float32)
     }
 
-    /// A clip's render-ready samples: mono Float32 at 22050 Hz.
+    /// A clip's render-ready samples as it plays them: mono Float32 at 22050 Hz, trimmed.
     public func renderReadyPCM(clipID: Int) throws(VoicebankError) -> [Float] {
-        let statement = try database.prepare("SELECT pcm FROM clip WHERE id = ?").bind(.integer(clipID))
+        let statement = try database.prepare(
+            "SELECT substr(pcm, trim_start * 4 + 1, frame_count * 4) FROM clip WHERE id = ?"
+        ).bind(.integer(clipID))
         guard try statement.step() else { throw .unknownClip(id: clipID, path: path) }
         return statement.floats(0)
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioIO
 import CommandLineSupport
 import Voicebank
 
@@ -12,6 +13,28 @@ struct RateArgument: ExpressibleByArgument {
         let isPercent = argument.hasSuffix("%")
         guard let number = Double(isPercent ? String(argument.dropLast()) : argument), number.isFinite else { return nil }
         multiple = isPercent ? number / 100 : number
+    }
+}
+
+/// A level in dBFS: `-50dB`, `-50`.
+struct DecibelArgument: ExpressibleByArgument {
+    var decibels: Double
+
+    init?(argument: String) {
+        let number = argument.lowercased().hasSuffix("db") ? String(argument.dropLast(2)) : argument
+        guard let value = Double(number), value.isFinite, value < 0 else { return nil }
+        decibels = value
+    }
+}
+
+/// A duration in whole milliseconds: `30ms`, `30`.
+struct MillisecondsArgument: ExpressibleByArgument {
+    var milliseconds: Int
+
+    init?(argument: String) {
+        let number = argument.lowercased().hasSuffix("ms") ? String(argument.dropLast(2)) : argument
+        guard let value = Int(number), (0...1_000).contains(value) else { return nil }
+        milliseconds = value
     }
 }
 
@@ -33,14 +56,41 @@ extension VoicebankCommand {
         @Option(help: ArgumentHelp("The SSML rate the clips play at as recorded: a multiple or a percentage.", valueName: "rate"))
         var normalRate: RateArgument?
 
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Trim each clip's ends below this level (dBFS, e.g. -50dB), re-applied to every clip of the voice.",
+                valueName: "dB"))
+        var trimThreshold: DecibelArgument?
+
+        @Option(help: ArgumentHelp("Silence to keep at each trimmed end (e.g. 30ms).", valueName: "ms"))
+        var trimPad: MillisecondsArgument?
+
+        @Flag(help: "Play every clip of the voice whole, untrimmed.")
+        var noTrim = false
+
         func validate() throws {
-            if normalRate == nil { throw ValidationError("Nothing to change: give --normal-rate RATE.") }
+            if normalRate == nil && trimThreshold == nil && trimPad == nil && !noTrim {
+                throw ValidationError("Nothing to change: give --normal-rate, --trim-threshold, --trim-pad or --no-trim.")
+            }
+            if noTrim && (trimThreshold != nil || trimPad != nil) {
+                throw ValidationError("--no-trim goes with neither --trim-threshold nor --trim-pad.")
+            }
         }
 
         func run() throws {
             let pack = try bank.open(.readWrite)
             let target = try pack.resolveVoice(voice)
             if let normalRate { try pack.setNormalRate(normalRate.multiple, voice: target.identifier) }
+            if noTrim {
+                try pack.setTrimming(nil, voice: target.identifier)
+            } else if trimThreshold != nil || trimPad != nil {
+                let current = target.trimming ?? .standard
+                let trimming = Trimming(
+                    thresholdDecibels: trimThreshold?.decibels ?? current.thresholdDecibels,
+                    padFrames: trimPad.map { $0.milliseconds * RenderFormat.sampleRate / 1000 } ?? current.padFrames)
+                try pack.setTrimming(trimming, voice: target.identifier)
+            }
             print("voice \(try pack.resolveVoice(target.identifier)) of \(pack.path)")
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineSupport
+import Foundation
 import AudioIO
 import Voicebank
 
@@ -34,17 +35,25 @@ extension VoicebankCommand {
         @Option(help: "The libsamplerate converter for the conversion to 22050 Hz.")
         var converter: Converter = .best
 
+        @Option(help: ArgumentHelp("How many files to convert at once.", valueName: "n"))
+        var jobs = ProcessorCount.online
+
         @Argument(help: ArgumentHelp("The audio files to import.", valueName: "file"), completion: .file())
         var files: [String] = []
 
         func validate() throws {
             if files.isEmpty { throw ValidationError("Missing audio files to import.") }
+            if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         }
 
         func run() throws {
             let pack = try bank.open(.readWrite)
             let requests = files.map { ImportRequest(path: $0, phrase: text, isFallback: fallback) }
-            let report = try pack.importFiles(requests, into: voice, converter: converter, keepGoing: keepGoing)
+            var display = ProgressDisplay(isTerminal: isatty(STDERR_FILENO) == 1)
+            let report = try pack.importFiles(
+                requests, into: voice, converter: converter, keepGoing: keepGoing, parallelism: jobs
+            ) { display.show($0) }
+            display.finish()
             for clip in report.imported {
                 print("imported \(clip.sourceName) as \(describe(clip))")
             }
@@ -75,4 +84,38 @@ func formatSeconds(_ seconds: Double) -> String {
     let hundredths = Int((seconds * 100).rounded())
     let fraction = hundredths % 100
     return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+}
+
+/// Import progress on standard error, for runs of ten files or more: a bar redrawn in place on a terminal, a
+/// line every tenth otherwise.
+struct ProgressDisplay {
+    let isTerminal: Bool
+    private var lastTenth = 0
+    private var isDrawn = false
+
+    init(isTerminal: Bool) { self.isTerminal = isTerminal }
+
+    mutating func show(_ progress: ImportProgress) {
+        guard progress.total >= 10 else { return }
+        var standardError = StandardError()
+        if isTerminal {
+            let width = 30
+            let filled = width * progress.completed / progress.total
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            let name = progress.path.split(separator: "/").last.map(String.init) ?? progress.path
+            print("\r\u{1B}[K[\(bar)] \(progress.completed)/\(progress.total) \(name.prefix(40))", terminator: "", to: &standardError)
+            isDrawn = true
+        } else {
+            let tenth = 10 * progress.completed / progress.total
+            guard tenth > lastTenth else { return }
+            lastTenth = tenth
+            print("importing: \(progress.completed) of \(progress.total) files", to: &standardError)
+        }
+    }
+
+    func finish() {
+        guard isDrawn else { return }
+        var standardError = StandardError()
+        print("\r\u{1B}[K", terminator: "", to: &standardError)
+    }
 }

@@ -13,9 +13,9 @@ final class MemoryClips: ClipAudioSource {
 
     init(_ samples: [Int: [Float]]) { self.samples = samples }
 
-    func readRenderReadyPCM(clipID: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
-        reads.append(clipID)
-        let clip = samples[clipID]!
+    func readRenderReadyPCM(_ take: ClipTake, into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        reads.append(take.clipID)
+        let clip = samples[take.clipID]![take.firstFrame..<(take.firstFrame + take.frameCount)]
         _ = buffer.initialize(from: clip)
         return clip.count
     }

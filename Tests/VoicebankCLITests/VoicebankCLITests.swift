@@ -181,4 +181,24 @@ import TestSupport
         #expect(try voicebank.run(["words", "--for", "weather", "--language", "en"]).status == 64)
         #expect(try voicebank.run(["words", "--for", "numbers", "--language", "xx"]).status == 64)
     }
+
+    @Test("configure sets and re-applies trimming; --no-trim plays clips whole")
+    func trimming() throws {
+        #expect(try create().status == 0)
+        let silence = [Float](repeating: 0, count: 24_000)
+        let tone = Signal.sine(frequency: 440, sampleRate: 24_000, frameCount: 12_000)
+        let path = try Fixture.write(silence + tone + silence, to: directory.file("padded.wav"), format: .init(.wav, .float32), sampleRate: 24_000)
+        #expect(try voicebank.run(["import", "--bank", bank, path]).status == 0)
+        let trimmed = try VoicePack(path: bank, access: .readOnly).clips()[0].frameCount
+
+        #expect(try voicebank.run(["configure", "--bank", bank, "--trim-threshold", "-40dB", "--trim-pad", "10ms"]).status == 0)
+        let tighter = try VoicePack(path: bank, access: .readOnly).clips()[0].frameCount
+        #expect(try voicebank.run(["configure", "--bank", bank, "--no-trim"]).status == 0)
+        let whole = try VoicePack(path: bank, access: .readOnly).clips()[0].frameCount
+
+        #expect(whole == 55_125)
+        #expect(trimmed < whole && tighter < trimmed)
+        #expect(try voicebank.run(["configure", "--bank", bank, "--no-trim", "--trim-pad", "5ms"]).status == 64)
+        #expect(try voicebank.run(["configure", "--bank", bank, "--trim-threshold", "loud"]).status == 64)
+    }
 }

@@ -33,7 +33,9 @@ import TestSupport
         #expect(clip.frameCount == 11_025)
         #expect(!clip.isFallback)
         let expected = try PreparedClip(path: path)
-        #expect(try temporary.pack.renderReadyPCM(clipID: clip.id) == expected.renderReady)
+        var conditioned = expected.renderReady
+        ClipConditioning.removeDC(&conditioned)
+        #expect(try temporary.pack.renderReadyPCM(clipID: clip.id) == conditioned)
         #expect(try temporary.pack.originalPCM(clipID: clip.id) == expected.original)
         #expect(try temporary.pack.clips() == [clip])
     }
