@@ -13,16 +13,23 @@ public protocol PhraseLookup {
 
 extension ClipIndex: PhraseLookup {}
 
-/// A stretch of tokens and what speaks it: a take of a phrase, or nothing (the fallback's job).
+/// A stretch of tokens and what speaks it: the takes of a phrase, or nothing (the fallback's job).
 public struct Match: Equatable, Sendable, CustomStringConvertible {
-    /// The take chosen; `nil` for a maximal run of tokens no phrase covers.
-    public var take: ClipTake?
+    /// The phrase's takes, first imported first; empty for a maximal run of tokens no phrase covers.
+    public var takes: [ClipTake]
     public var tokens: [Token]
 
-    public init(take: ClipTake?, tokens: [Token]) {
-        self.take = take
+    public init(takes: [ClipTake], tokens: [Token]) {
+        self.takes = takes
         self.tokens = tokens
     }
+
+    public init(take: ClipTake?, tokens: [Token]) {
+        self.init(takes: take.map { [$0] } ?? [], tokens: tokens)
+    }
+
+    /// The first take; `nil` when no phrase covers the tokens.
+    public var take: ClipTake? { takes.first }
 
     /// The words as a person reads them (`good morning`, `設定`): the phrase matched, or what the fallback
     /// stands for.
@@ -34,8 +41,8 @@ public struct Match: Equatable, Sendable, CustomStringConvertible {
 /// Greedy longest match, left to right.
 public enum Matcher {
     /// At each token, the phrase covering the most tokens from there wins (`good morning` beats `good` +
-    /// `morning`); its first take is chosen, so the choice is the same every time. Each maximal run of tokens
-    /// that no phrase starts at becomes one unmatched `Match`.
+    /// `morning`), with all its takes; which take plays is the planner's choice. Each maximal run of tokens that
+    /// no phrase starts at becomes one unmatched `Match`.
     ///
     /// ```swift
     /// Matcher.match(Tokenizer.tokens(in: "good morning, Ann"), in: index)
@@ -49,10 +56,11 @@ public enum Matcher {
             let longest = min(lookup.longestPhraseTokenCount, tokens.count - start)
             for length in stride(from: longest, through: 1, by: -1) {
                 let candidate = tokens[start..<start + length]
-                if let take = try lookup.takes(forPhraseKey: candidate.map(\.text).joined(separator: " ")).first {
+                let takes = try lookup.takes(forPhraseKey: candidate.map(\.text).joined(separator: " "))
+                if !takes.isEmpty {
                     if !unmatched.isEmpty { matches.append(Match(take: nil, tokens: unmatched)) }
                     unmatched = []
-                    matches.append(Match(take: take, tokens: Array(candidate)))
+                    matches.append(Match(takes: takes, tokens: Array(candidate)))
                     start += length
                     continue search
                 }

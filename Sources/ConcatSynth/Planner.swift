@@ -3,17 +3,30 @@ import Tokens
 import Verbalization
 import Voicebank
 
+/// Which take of a phrase plays.
+public enum TakeChoice: String, Sendable, CaseIterable {
+    /// The n-th time a phrase is spoken in a request it plays take n (round the takes, first imported first), so
+    /// "no, no, no" is three takes; the same request always plays the same takes.
+    case rotate
+    /// Always the first imported take.
+    case first
+}
+
 /// A voice as the planner sees it: who it is, how to look its phrases up, and its fallback take.
 public struct PlannerVoice<Lookup: PhraseLookup> {
     public var voice: Voice
     public var lookup: Lookup
-    /// The take that speaks for unmatched words; `nil` when the voice has none, which makes them an error.
-    public var fallback: ClipTake?
+    /// The takes that speak for unmatched words, first imported first; none makes such words an error.
+    public var fallbacks: [ClipTake]
 
-    public init(voice: Voice, lookup: Lookup, fallback: ClipTake?) {
+    public init(voice: Voice, lookup: Lookup, fallbacks: [ClipTake]) {
         self.voice = voice
         self.lookup = lookup
-        self.fallback = fallback
+        self.fallbacks = fallbacks
+    }
+
+    public init(voice: Voice, lookup: Lookup, fallback: ClipTake?) {
+        self.init(voice: voice, lookup: lookup, fallbacks: fallback.map { [$0] } ?? [])
     }
 }
 
@@ -25,13 +38,18 @@ public struct Planner<Lookup: PhraseLookup> {
     public var startingVoice: Int
     /// Which `<audio>` files may play.
     public var audioSandbox: AudioSandbox
+    public var takeChoice: TakeChoice
 
     /// - Parameter startingVoice: an identifier in `voices`; the first voice when `nil` or not found.
-    public init(voices: [PlannerVoice<Lookup>], startingVoice: String? = nil, audioSandbox: AudioSandbox = .closed) {
+    public init(
+        voices: [PlannerVoice<Lookup>], startingVoice: String? = nil, audioSandbox: AudioSandbox = .closed,
+        takeChoice: TakeChoice = .rotate
+    ) {
         precondition(!voices.isEmpty, "a planner needs at least one voice")
         self.voices = voices
         self.startingVoice = voices.firstIndex { $0.voice.identifier == startingVoice } ?? 0
         self.audioSandbox = audioSandbox
+        self.takeChoice = takeChoice
     }
 
     /// The plan of a read document.
@@ -52,6 +70,15 @@ public struct Planner<Lookup: PhraseLookup> {
         var segments: [PlanSegment] = []
         var warnings: [String]
         var audio: [[Float]] = []
+        /// How often each phrase (by its first take) has been spoken so far, for take rotation.
+        var occurrences: [ClipTake: Int] = [:]
+
+        mutating func choose(from takes: [ClipTake], _ choice: TakeChoice) -> ClipTake {
+            guard choice == .rotate, takes.count > 1 else { return takes[0] }
+            let count = occurrences[takes[0], default: 0]
+            occurrences[takes[0]] = count + 1
+            return takes[count % takes.count]
+        }
         var warned: Set<String> = []
 
         mutating func warn(_ warning: String) {
@@ -139,13 +166,15 @@ public struct Planner<Lookup: PhraseLookup> {
         let sourceRange = run.sourceRange(forTextRange: first.sourceRange.lowerBound..<last.sourceRange.upperBound)
         let kind: PlanSegment.Kind
         let frameCount: Int
-        if let take = match.take {
+        if !match.takes.isEmpty {
+            let take = planning.choose(from: match.takes, takeChoice)
             kind = .phrase(take)
             frameCount = take.frameCount
         } else {
-            guard let fallback = speaker.fallback else {
+            guard !speaker.fallbacks.isEmpty else {
                 throw ConcatSynthError.noFallbackClip(voice: speaker.voice.identifier, words: match.words)
             }
+            let fallback = planning.choose(from: speaker.fallbacks, takeChoice)
             kind = .fallback(fallback)
             frameCount = fallback.frameCount
         }

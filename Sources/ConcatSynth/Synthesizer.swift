@@ -19,8 +19,10 @@ public final class Synthesizer {
     ///   `<lang>` and `xml:lang` switch to other voices of the pack.
     /// - Throws: `ConcatSynthError.voicebank` when the pack has no such voice, or no voice at all.
     ///   `audioSandbox` says which files `<audio>` may play (none by default).
+    ///   `takeChoice` says which take of a phrase plays.
     public init(
-        pack: VoicePack, voice identifier: String? = nil, audioSandbox: AudioSandbox = .closed
+        pack: VoicePack, voice identifier: String? = nil, audioSandbox: AudioSandbox = .closed,
+        takeChoice: TakeChoice = .rotate
     ) throws(ConcatSynthError) {
         self.pack = pack
         do throws(VoicebankError) {
@@ -30,9 +32,11 @@ public final class Synthesizer {
             var plannerVoices: [PlannerVoice<ClipIndex>] = []
             for voice in voices {
                 let index = try pack.clipIndex(voice: voice.identifier)
-                plannerVoices.append(PlannerVoice(voice: voice, lookup: index, fallback: index.fallbackTakes.first))
+                plannerVoices.append(PlannerVoice(voice: voice, lookup: index, fallbacks: index.fallbackTakes))
             }
-            planner = Planner(voices: plannerVoices, startingVoice: starting.identifier, audioSandbox: audioSandbox)
+            planner = Planner(
+                voices: plannerVoices, startingVoice: starting.identifier, audioSandbox: audioSandbox,
+                takeChoice: takeChoice)
             voice = starting
         } catch {
             throw .voicebank(error)

@@ -46,6 +46,9 @@ extension ConcatSynthCommand {
                 valueName: "dir"))
         var audioDirectories: [String] = []
 
+        @Option(help: "Which take of a phrase plays: rotate (the n-th time a phrase is spoken, its n-th take) or first.")
+        var takes: TakeChoice = .rotate
+
         @Flag(help: "Fail, writing nothing, if any words need the fallback clip.")
         var strict = false
 
@@ -71,7 +74,8 @@ extension ConcatSynthCommand {
         func run() throws {
             let request = try readRequest()
             let synthesizer = try Synthesizer(
-                pack: bank.open(.readOnly), voice: voice, audioSandbox: AudioSandbox(allowing: audioDirectories))
+                pack: bank.open(.readOnly), voice: voice, audioSandbox: AudioSandbox(allowing: audioDirectories),
+                takeChoice: takes)
             let plan = try synthesizer.plan(request, lenient: lenient)
             var standardError = StandardError()
             for warning in plan.warnings { print("warning: \(warning)", to: &standardError) }
@@ -139,6 +143,8 @@ extension ConcatSynthCommand {
         }
     }
 }
+
+extension TakeChoice: ExpressibleByArgument {}
 
 /// A request that could not be read.
 enum RequestError: Error, CustomStringConvertible {

@@ -47,7 +47,7 @@ import Voicebank
     @Test("telephone and digits speak their digits one by one, and a plus sign; letters stay words")
     func telephone() throws {
         let lookup = DictionaryLookup(["plus": [1], "one": [2], "eight": [3], "zero": [4], "flowers": [5]])
-        let voice = PlannerVoice(voice: english.voice, lookup: lookup, fallback: english.fallback)
+        let voice = PlannerVoice(voice: english.voice, lookup: lookup, fallbacks: english.fallbacks)
         func spoken(_ request: String) throws -> [String] {
             try Planner(voices: [voice]).plan(SSMLReader().read(request)).segments.map(\.text)
         }

@@ -7,7 +7,7 @@ import Voicebank
 @Suite struct PlannerTests {
     let lookup = DictionaryLookup([
         "hello": [1], "good": [2], "morning": [3], "good morning": [4], "a": [5], "b": [6], "1": [7], "2": [8],
-        "12": [9], "nice to meet you": [10],
+        "12": [9], "nice to meet you": [10], "no": [21, 22, 23],
     ])
     let fallback = ClipTake(clipID: 99, frameCount: 50)
 
@@ -73,5 +73,23 @@ import Voicebank
     @Test("a plan prints one line per segment")
     func description() throws {
         #expect(try plan(#"<speak>Hello Bob <break time="10ms"/></speak>"#).description.contains("fallback #99 for \"bob\" 50 frames"))
+    }
+
+    @Test("takes rotate across repetitions in a request, the same way every time; first always plays the first")
+    func takeRotation() throws {
+        let voice = try Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US"])
+        let fallbacks = [ClipTake(clipID: 98, frameCount: 5), ClipTake(clipID: 99, frameCount: 6)]
+        func clips(_ request: String, _ choice: TakeChoice) throws -> [Int] {
+            let planner = Planner(voices: [PlannerVoice(voice: voice, lookup: lookup, fallbacks: fallbacks)], takeChoice: choice)
+            return try planner.plan(SSMLReader().read(request)).segments.compactMap {
+                switch $0.kind {
+                case .phrase(let take), .fallback(let take): take.clipID
+                default: nil
+                }
+            }
+        }
+        #expect(try clips("no, no, no, no. hello bob hello zed", .rotate) == [21, 22, 23, 21, 1, 98, 1, 99])
+        #expect(try clips("no, no, no, no. hello bob, zed", .rotate) == clips("no, no, no, no. hello bob, zed", .rotate))
+        #expect(try clips("no no no", .first) == [21, 21, 21])
     }
 }
