@@ -60,6 +60,7 @@ public struct Planner<Lookup: PhraseLookup> {
     public func plan(_ document: SSMLDocument) throws -> RenderPlan {
         var planning = Planning(warnings: document.warnings.map(\.description))
         try append(document.events, to: &planning)
+        crossfade(&planning.segments)
         return RenderPlan(
             voice: voices[startingVoice].voice.identifier, segments: planning.segments, warnings: planning.warnings,
             audio: planning.audio)
@@ -182,7 +183,29 @@ public struct Planner<Lookup: PhraseLookup> {
             PlanSegment(
                 kind: kind, frameCount: frameCount, text: match.words, sourceRange: sourceRange,
                 voice: speaker.voice.identifier, volumeDecibels: run.context.volumeDecibels,
-                rate: run.context.rate / speaker.voice.normalRate))
+                rate: run.context.rate / speaker.voice.normalRate, edgeFadeFrames: speaker.voice.joins.edgeFadeFrames))
+    }
+
+    /// Overlaps each clip with the next where both voices crossfade and nothing sounding (a silence, an
+    /// `<audio>`) lies between them: by the smaller voice's crossfade, at most half of either clip.
+    private func crossfade(_ segments: inout [PlanSegment]) {
+        let crossfades = Dictionary(uniqueKeysWithValues: voices.map { ($0.voice.identifier, $0.voice.joins.crossfadeFrames) })
+        var previousClip: Int?
+        for index in segments.indices {
+            switch segments[index].kind {
+            case .phrase, .fallback:
+                if let previous = previousClip {
+                    let wanted = min(crossfades[segments[previous].voice] ?? 0, crossfades[segments[index].voice] ?? 0)
+                    segments[previous].overlapWithNext = min(
+                        wanted, segments[previous].frameCount / 2, segments[index].frameCount / 2)
+                }
+                previousClip = index
+            case .silence, .audio:
+                previousClip = nil
+            case .mark, .structureStart, .structureEnd:
+                break
+            }
+        }
     }
 
     /// The word for a telephone number's leading `+` in the voice's language (`plus`, `プラス`), if it has one.

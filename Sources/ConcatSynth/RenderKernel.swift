@@ -1,8 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The sample loops of rendering: no throwing, no allocation, no look-ups; the callers own every buffer.
 enum RenderKernel {
-    /// Frames at each clip edge that fade in or out, so no join starts or stops with a step (2 ms).
-    static let edgeFadeFrameCount = 44
-
     /// Copies `source` into the start of `destination` times `gain`; a gain of exactly 1 copies the bits.
     ///
     /// Never throws and never allocates.
@@ -18,23 +21,36 @@ enum RenderKernel {
         }
     }
 
+    /// Mixes frames `position…` of a crossfade `length` frames long into `destination`: `incoming` fades in,
+    /// `outgoing` (the previous clip's tail at the same place) fades out, with equal-power curves.
+    ///
+    /// Never throws and never allocates.
+    static func crossfade(
+        incoming: UnsafeBufferPointer<Float>, incomingGain: Float, outgoing: UnsafeBufferPointer<Float>,
+        outgoingGain: Float, position: Int, length: Int, into destination: UnsafeMutableBufferPointer<Float>
+    ) {
+        for index in 0..<min(destination.count, incoming.count, outgoing.count) {
+            let angle = Float.pi / 2 * Float(position + index + 1) / Float(length + 1)
+            destination[index] = incoming[index] * incomingGain * sinf(angle) + outgoing[index] * outgoingGain * cosf(angle)
+        }
+    }
+
     /// Writes zeros into `destination`. Never throws and never allocates.
     static func silence(_ destination: UnsafeMutableBufferPointer<Float>) {
         guard let base = destination.baseAddress else { return }
         base.update(repeating: 0, count: destination.count)
     }
 
-    /// Fades the first and last frames of a clip in and out linearly, over at most half its length each.
+    /// Fades a clip's first `fadeIn` and last `fadeOut` frames linearly, over at most half its length each.
     ///
     /// Never throws and never allocates.
-    static func fadeEdges(_ clip: UnsafeMutableBufferPointer<Float>) {
-        let fade = min(edgeFadeFrameCount, clip.count / 2)
-        guard fade > 0 else { return }
+    static func fadeEdges(_ clip: UnsafeMutableBufferPointer<Float>, fadeIn: Int, fadeOut: Int) {
         let last = clip.count - 1
-        for index in 0..<fade {
-            let factor = Float(index + 1) / Float(fade + 1)
-            clip[index] *= factor
-            clip[last - index] *= factor
+        for index in 0..<min(fadeIn, clip.count / 2) {
+            clip[index] *= Float(index + 1) / Float(fadeIn + 1)
+        }
+        for index in 0..<min(fadeOut, clip.count / 2) {
+            clip[last - index] *= Float(index + 1) / Float(fadeOut + 1)
         }
     }
 }

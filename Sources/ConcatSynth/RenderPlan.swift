@@ -31,11 +31,18 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
     public var volumeDecibels: Double
     /// The SSML rate divided by the voice's normal rate: 1 plays the clips as recorded. Carried, not yet applied.
     public var rate: Double
+    /// Frames the clip fades in and out over at edges that do not crossfade.
+    public var edgeFadeFrames: Int
+    /// Frames the clip's end overlaps the next clip's start (a crossfade); 0 when the next is no clip.
+    public var overlapWithNext: Int
 
     public init(
         kind: Kind, frameCount: Int = 0, text: String = "", sourceRange: Range<Int>? = nil, voice: String = "",
-        volumeDecibels: Double = 0, rate: Double = 1
+        volumeDecibels: Double = 0, rate: Double = 1, edgeFadeFrames: Int = Joins.standard.edgeFadeFrames,
+        overlapWithNext: Int = 0
     ) {
+        self.edgeFadeFrames = edgeFadeFrames
+        self.overlapWithNext = overlapWithNext
         self.kind = kind
         self.frameCount = frameCount
         self.text = text
@@ -65,6 +72,7 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
         if !voice.isEmpty { line += " (\(voice))" }
         if volumeDecibels != 0 { line += " \(volumeDecibels == -.infinity ? "silent" : "\(volumeDecibels) dB")" }
         if rate != 1 { line += " rate \(rate)" }
+        if overlapWithNext > 0 { line += " crossfade \(overlapWithNext)" }
         return line
     }
 }
@@ -86,8 +94,19 @@ public struct RenderPlan: Equatable, Sendable, CustomStringConvertible {
         self.audio = audio
     }
 
-    /// The output's length: every segment end to end.
-    public var frameCount: Int { segments.reduce(0) { $0 + $1.frameCount } }
+    /// The output's length: every segment end to end, less each crossfade.
+    public var frameCount: Int { segments.reduce(0) { $0 + $1.frameCount - $1.overlapWithNext } }
+
+    /// Output frames where one sounding segment gives way to the next: where a join could click.
+    public var joinFrames: [Int] {
+        var joins: [Int] = []
+        var frame = 0
+        for segment in segments where segment.frameCount > 0 {
+            if frame > 0 { joins.append(frame) }
+            frame += segment.frameCount - segment.overlapWithNext
+        }
+        return joins
+    }
 
     /// The fallback segments: the words no clip covered, each maximal run once.
     public var fallbacks: [PlanSegment] {
@@ -137,7 +156,7 @@ public struct RenderPlan: Equatable, Sendable, CustomStringConvertible {
             case .silence, .audio:
                 break
             }
-            frame += segment.frameCount
+            frame += segment.frameCount - segment.overlapWithNext
         }
         return markers
     }

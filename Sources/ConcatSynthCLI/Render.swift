@@ -49,6 +49,9 @@ extension ConcatSynthCommand {
         @Option(help: "Which take of a phrase plays: rotate (the n-th time a phrase is spoken, its n-th take) or first.")
         var takes: TakeChoice = .rotate
 
+        @Flag(help: "Report on standard error how hard the joins between clips step (see JoinClickMeasure).")
+        var joinReport = false
+
         @Flag(help: "Fail, writing nothing, if any words need the fallback clip.")
         var strict = false
 
@@ -87,16 +90,25 @@ extension ConcatSynthCommand {
             }
             let renderer = synthesizer.renderer(for: plan)
             var markerLines = ""
+            var rendered: [Float] = []
+            let keep = { (frames: UnsafeBufferPointer<Float>) in if joinReport { rendered += frames } }
             if let output, output != "-" {
                 let writer = try AudioFileWriter(
                     path: output, format: AudioFileFormat.renderOutput(forPath: output),
                     sampleRate: RenderFormat.sampleRate)
-                try pull(renderer, markerLines: &markerLines) { frames throws in try writer.write(frames) }
+                try pull(renderer, markerLines: &markerLines) { frames throws in
+                    try writer.write(frames)
+                    keep(frames)
+                }
                 try writer.commit()
             } else {
                 try pull(renderer, markerLines: &markerLines) { frames in
                     FileHandle.standardOutput.write(Data(buffer: frames))
+                    keep(frames)
                 }
+            }
+            if joinReport {
+                print("\(JoinClickMeasure(samples: rendered, joinFrames: plan.joinFrames))", to: &standardError)
             }
             if let markers {
                 do {

@@ -49,6 +49,11 @@ enum Schema {
         ALTER TABLE voice ADD COLUMN trim_threshold_db REAL;
         ALTER TABLE voice ADD COLUMN trim_pad_frames INTEGER NOT NULL DEFAULT 661;
         """,
+        // 4: joins. Each clip fades in and out over edge_fade_frames; crossfade_frames > 0 overlaps adjacent clips.
+        """
+        ALTER TABLE voice ADD COLUMN edge_fade_frames INTEGER NOT NULL DEFAULT 44;
+        ALTER TABLE voice ADD COLUMN crossfade_frames INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

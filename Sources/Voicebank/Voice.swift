@@ -15,6 +15,8 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
     public var normalRate: Double
     /// How import trims the silence at clips' ends; `nil` keeps clips whole.
     public var trimming: Trimming?
+    /// How clips meet: fades at their edges, or a crossfade between adjacent clips.
+    public var joins: Joins
 
     /// Normal rates a voice can have: SSML's rates from a twentieth to twenty times the default.
     public static let normalRates: ClosedRange<Double> = 0.05...20
@@ -25,7 +27,7 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
     ///   `.invalidNormalRate`.
     public init(
         identifier: String, name: String, primaryLanguages: [String], supportedLanguages: [String] = [],
-        normalRate: Double = 1, trimming: Trimming? = .standard
+        normalRate: Double = 1, trimming: Trimming? = .standard, joins: Joins = .standard
     ) throws(VoicebankError) {
         guard Self.normalRates.contains(normalRate) else { throw .invalidNormalRate(normalRate) }
         guard Self.isReverseDNS(identifier) else { throw .invalidIdentifier(identifier) }
@@ -42,14 +44,16 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
         self.supportedLanguages = supported.uniqued
         self.normalRate = normalRate
         self.trimming = trimming
+        self.joins = joins
     }
 
     init(
         stored identifier: String, name: String, primary: String, supported: String, normalRate: Double,
-        trimming: Trimming?
+        trimming: Trimming?, joins: Joins
     ) {
         self.normalRate = normalRate
         self.trimming = trimming
+        self.joins = joins
         self.identifier = identifier
         self.name = name
         self.primaryLanguages = primary.split(separator: ",").map(String.init)
@@ -116,4 +120,26 @@ extension Array where Element: Hashable {
         var seen = Set<Element>()
         return filter { seen.insert($0).inserted }
     }
+}
+
+/// How a voice's clips meet in a render, in frames at 22050 Hz.
+public struct Joins: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// Each clip fades in and out over this many frames (where it does not crossfade), so no join steps.
+    public var edgeFadeFrames: Int
+    /// Adjacent clips overlap by this many frames, one fading out as the next fades in; 0 for none. Each join
+    /// between two clips is this much shorter; a silence between clips is never touched.
+    public var crossfadeFrames: Int
+
+    public init(edgeFadeFrames: Int, crossfadeFrames: Int) {
+        self.edgeFadeFrames = edgeFadeFrames
+        self.crossfadeFrames = crossfadeFrames
+    }
+
+    /// 2 ms edge fades, no crossfade: output lengths are the clips' lengths end to end.
+    public static let standard = Joins(edgeFadeFrames: 44, crossfadeFrames: 0)
+
+    /// Longest fade or crossfade a voice can ask for: half a second.
+    public static let maximumFrames = 11_025
+
+    public var description: String { "edge fades of \(edgeFadeFrames) frames, crossfade of \(crossfadeFrames) frames" }
 }

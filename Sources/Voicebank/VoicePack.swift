@@ -97,7 +97,7 @@ public final class VoicePack {
         let statement = try database.prepare(
             """
             SELECT identifier, name, primary_languages, supported_languages, normal_rate, trim_threshold_db,
-                trim_pad_frames
+                trim_pad_frames, edge_fade_frames, crossfade_frames
             FROM voice ORDER BY id
             """)
         var voices: [Voice] = []
@@ -106,7 +106,8 @@ public final class VoicePack {
                 Voice(
                     stored: statement.text(0), name: statement.text(1), primary: statement.text(2),
                     supported: statement.text(3), normalRate: statement.double(4),
-                    trimming: statement.optionalDouble(5).map { Trimming(thresholdDecibels: $0, padFrames: statement.int(6)) }))
+                    trimming: statement.optionalDouble(5).map { Trimming(thresholdDecibels: $0, padFrames: statement.int(6)) },
+                    joins: Joins(edgeFadeFrames: statement.int(7), crossfadeFrames: statement.int(8))))
         }
         return voices
     }
@@ -122,13 +123,14 @@ public final class VoicePack {
             try database.prepare(
                 """
                 INSERT INTO voice (identifier, name, primary_languages, supported_languages, normal_rate,
-                    trim_threshold_db, trim_pad_frames)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                    trim_threshold_db, trim_pad_frames, edge_fade_frames, crossfade_frames)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
             ).bind(
                 .text(voice.identifier), .text(voice.name), .text(voice.primaryLanguages.joined(separator: ",")),
                 .text(voice.supportedLanguages.joined(separator: ",")), .real(voice.normalRate),
-                voice.trimming.map { .real($0.thresholdDecibels) }, .integer(voice.trimming?.padFrames ?? Trimming.standard.padFrames)
+                voice.trimming.map { .real($0.thresholdDecibels) }, .integer(voice.trimming?.padFrames ?? Trimming.standard.padFrames),
+                .integer(voice.joins.edgeFadeFrames), .integer(voice.joins.crossfadeFrames)
             ).run()
         }
     }
@@ -142,6 +144,21 @@ public final class VoicePack {
             let voice = try resolveVoice(identifier)
             try database.prepare("UPDATE voice SET normal_rate = ? WHERE identifier = ?")
                 .bind(.real(rate), .text(voice.identifier)).run()
+        }
+    }
+
+    /// Sets how a voice's clips meet in renders.
+    ///
+    /// - Throws: `VoicebankError.invalidJoins` for a fade outside 0…`Joins.maximumFrames`; `.unknownVoice`.
+    public func setJoins(_ joins: Joins, voice identifier: String) throws(VoicebankError) {
+        let range = 0...Joins.maximumFrames
+        guard range.contains(joins.edgeFadeFrames), range.contains(joins.crossfadeFrames) else {
+            throw .invalidJoins(joins)
+        }
+        try database.transaction { () throws(VoicebankError) in
+            let voice = try resolveVoice(identifier)
+            try database.prepare("UPDATE voice SET edge_fade_frames = ?, crossfade_frames = ? WHERE identifier = ?")
+                .bind(.integer(joins.edgeFadeFrames), .integer(joins.crossfadeFrames), .text(voice.identifier)).run()
         }
     }
 

@@ -11,6 +11,7 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case emptyName
     case noLanguage
     case invalidNormalRate(Double)
+    case invalidJoins(Joins)
     case duplicateVoice(identifier: String, path: String)
     case noVoice(path: String)
     case unknownVoice(identifier: String, available: [String], path: String)
@@ -39,6 +40,8 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
             return "no language given; expected at least one --language TAG such as en-US"
         case .invalidNormalRate(let rate):
             return "invalid normal rate \(rate); expected a multiple of SSML's default rate from \(Voice.normalRates.lowerBound) to \(Voice.normalRates.upperBound), such as 4 (or 400%) for a voice that VoiceOver drives at rate=\"400.0%\""
+        case .invalidJoins(let joins):
+            return "invalid joins (\(joins)); expected edge fades and a crossfade of 0 to \(Joins.maximumFrames) frames (0 to 500 ms)"
         case .duplicateVoice(let identifier, let path):
             return "voice \(identifier) is already in \(path); expected an identifier not yet in the pack"
         case .noVoice(let path):

@@ -69,9 +69,16 @@ extension VoicebankCommand {
         @Flag(help: "Play every clip of the voice whole, untrimmed.")
         var noTrim = false
 
+        @Option(help: ArgumentHelp("Fade each clip in and out over this long (e.g. 2ms; 0 for none).", valueName: "ms"))
+        var edgeFade: MillisecondsArgument?
+
+        @Option(help: ArgumentHelp("Overlap adjacent clips by this long, one fading into the next (e.g. 10ms; 0 for none).", valueName: "ms"))
+        var crossfade: MillisecondsArgument?
+
         func validate() throws {
-            if normalRate == nil && trimThreshold == nil && trimPad == nil && !noTrim {
-                throw ValidationError("Nothing to change: give --normal-rate, --trim-threshold, --trim-pad or --no-trim.")
+            if normalRate == nil && trimThreshold == nil && trimPad == nil && !noTrim && edgeFade == nil && crossfade == nil {
+                throw ValidationError(
+                    "Nothing to change: give --normal-rate, --trim-threshold, --trim-pad, --no-trim, --edge-fade or --crossfade.")
             }
             if noTrim && (trimThreshold != nil || trimPad != nil) {
                 throw ValidationError("--no-trim goes with neither --trim-threshold nor --trim-pad.")
@@ -90,6 +97,14 @@ extension VoicebankCommand {
                     thresholdDecibels: trimThreshold?.decibels ?? current.thresholdDecibels,
                     padFrames: trimPad.map { $0.milliseconds * RenderFormat.sampleRate / 1000 } ?? current.padFrames)
                 try pack.setTrimming(trimming, voice: target.identifier)
+            }
+            if edgeFade != nil || crossfade != nil {
+                let frames = { (duration: MillisecondsArgument) in duration.milliseconds * RenderFormat.sampleRate / 1000 }
+                try pack.setJoins(
+                    Joins(
+                        edgeFadeFrames: edgeFade.map(frames) ?? target.joins.edgeFadeFrames,
+                        crossfadeFrames: crossfade.map(frames) ?? target.joins.crossfadeFrames),
+                    voice: target.identifier)
             }
             print("voice \(try pack.resolveVoice(target.identifier)) of \(pack.path)")
         }

@@ -8,9 +8,12 @@ import Voicebank
 struct DictionaryLookup: PhraseLookup {
     var takesByKey: [String: [ClipTake]]
 
+    /// Clip `n` is `100 × n` frames long.
     init(_ phrases: [String: [Int]]) {
         takesByKey = phrases.mapValues { $0.map { ClipTake(clipID: $0, frameCount: 100 * $0) } }
     }
+
+    init(takes: [String: [ClipTake]]) { takesByKey = takes }
 
     var longestPhraseTokenCount: Int { takesByKey.keys.map { $0.split(separator: " ").count }.max() ?? 0 }
 
