@@ -39,7 +39,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .target(name: "TestSupport", dependencies: ["AudioIO"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["AudioIO", "CSQLite"], path: "Tests/TestSupport"),
         .executableTarget(
             name: "ConcatSynthCLI",
             dependencies: [

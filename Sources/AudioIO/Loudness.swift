@@ -14,6 +14,10 @@ public struct Loudness: Equatable, Sendable, CustomStringConvertible {
     /// Integrated loudness in LUFS; `nil` when the audio is shorter than 400 ms (R128 measures 400 ms blocks,
     /// so a shorter clip has none) or when every block is below R128's absolute gate of -70 LUFS (silence).
     public var integratedLUFS: Double?
+    /// The loudness of the whole clip, whatever its length: the integrated loudness where there is one, else
+    /// the ungated BS.1770 loudness over all its samples (a word shorter than one 400 ms block still has one);
+    /// `nil` for silence. What loudness normalisation levels clips by.
+    public var clipLUFS: Double?
     /// True peak in dBTP (4× oversampled at 22050 Hz); `-infinity` for digital silence.
     public var truePeakDBTP: Double
     /// The highest absolute sample in dBFS; `-infinity` for digital silence.
@@ -36,13 +40,19 @@ public struct Loudness: Equatable, Sendable, CustomStringConvertible {
     /// ```
     /// - Throws: `AudioIOError.loudnessMeter` with libebur128's error.
     public init(_ samples: [Float], sampleRate: Int = RenderFormat.sampleRate) throws(AudioIOError) {
-        let meter = try LoudnessMeter(sampleRate: sampleRate)
+        // A window as long as the clip gives the ungated loudness of all of it.
+        let windowMilliseconds = max(1, (samples.count * 1000 + sampleRate - 1) / sampleRate)
+        let meter = try LoudnessMeter(sampleRate: sampleRate, windowMilliseconds: windowMilliseconds)
         try samples.withUnsafeBufferPointer { (buffer) throws(AudioIOError) in try meter.add(buffer) }
         self = try meter.loudness()
     }
 
-    init(integratedLUFS: Double?, truePeakDBTP: Double, samplePeakDBFS: Double, frameCount: Int, sampleRate: Int) {
+    init(
+        integratedLUFS: Double?, clipLUFS: Double?, truePeakDBTP: Double, samplePeakDBFS: Double, frameCount: Int,
+        sampleRate: Int
+    ) {
         self.integratedLUFS = integratedLUFS
+        self.clipLUFS = clipLUFS
         self.truePeakDBTP = truePeakDBTP
         self.samplePeakDBFS = samplePeakDBFS
         self.frameCount = frameCount
@@ -57,15 +67,22 @@ public final class LoudnessMeter {
     public let sampleRate: Int
     private var state: UnsafeMutablePointer<ebur128_state>?
     private var frameCount = 0
+    private let windowMilliseconds: Int
 
+    /// - Parameter windowMilliseconds: the span `Loudness.clipLUFS` falls back to, ungated, when the audio has
+    ///   no integrated loudness: the last 400 ms by default.
     /// - Throws: `AudioIOError.loudnessMeter` when libebur128 cannot make a meter for the rate.
-    public init(sampleRate: Int = RenderFormat.sampleRate) throws(AudioIOError) {
+    public init(sampleRate: Int = RenderFormat.sampleRate, windowMilliseconds: Int = 400) throws(AudioIOError) {
         self.sampleRate = sampleRate
+        self.windowMilliseconds = windowMilliseconds
         let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue | EBUR128_MODE_SAMPLE_PEAK.rawValue)
         guard sampleRate > 0, let state = ebur128_init(1, UInt(sampleRate), mode) else {
             throw .loudnessMeter(reason: "libebur128 cannot measure at \(sampleRate) Hz")
         }
         self.state = state
+        let status = ebur128_set_max_window(state, UInt(windowMilliseconds))
+        // "No change" means the window is the one the meter has already.
+        if status != Int32(EBUR128_ERROR_NO_CHANGE.rawValue) { try check(status, "setting the window") }
     }
 
     deinit { ebur128_destroy(&state) }
@@ -85,10 +102,14 @@ public final class LoudnessMeter {
         try check(ebur128_loudness_global(state, &integrated), "integrated loudness")
         try check(ebur128_true_peak(state, 0, &truePeak), "true peak")
         try check(ebur128_sample_peak(state, 0, &samplePeak), "sample peak")
+        var window = -Double.infinity
+        try check(ebur128_loudness_window(state, UInt(windowMilliseconds), &window), "window loudness")
         // libebur128 answers -HUGE_VAL when no 400 ms block passes the gates.
         let hasBlocks = Double(frameCount) >= Loudness.minimumSeconds * Double(sampleRate) && integrated.isFinite
+        // Under R128's absolute gate (-70 LUFS) a window is silence, as an integrated measurement would say.
+        let clip = hasBlocks ? integrated : (window.isFinite && window > -70 ? window : nil)
         return Loudness(
-            integratedLUFS: hasBlocks ? integrated : nil, truePeakDBTP: Self.decibels(truePeak),
+            integratedLUFS: hasBlocks ? integrated : nil, clipLUFS: clip, truePeakDBTP: Self.decibels(truePeak),
             samplePeakDBFS: Self.decibels(samplePeak), frameCount: frameCount, sampleRate: sampleRate)
     }
 

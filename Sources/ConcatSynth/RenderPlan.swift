@@ -52,9 +52,15 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
         self.rate = rate
     }
 
-    /// The linear factor samples are multiplied by: 10^(dB/20), 0 for silent.
+    /// The linear factor samples are multiplied by: 10^(dB/20) of the volume and the clip's loudness level, 0
+    /// for silent.
     public var gain: Float {
-        volumeDecibels == -.infinity ? 0 : Float(pow10(volumeDecibels / 20))
+        let level: Double
+        switch kind {
+        case .phrase(let take), .fallback(let take): level = take.levelDecibels
+        default: level = 0
+        }
+        return volumeDecibels == -.infinity ? 0 : Float(pow10((volumeDecibels + level) / 20))
     }
 
     public var description: String {

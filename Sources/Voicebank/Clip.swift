@@ -23,3 +23,15 @@ public struct Clip: Equatable, Sendable, CustomStringConvertible {
         "#\(id) \(voice) \"\(phrase)\"\(isFallback ? " (fallback)" : "") \(frameCount) frames from \(sourceName)"
     }
 }
+
+/// A clip's measured loudness and the gain its voice's loudness target gives it.
+public struct ClipLoudness: Equatable, Sendable {
+    public var clipID: Int
+    /// `nil` for silence.
+    public var loudnessLUFS: Double?
+    public var truePeakDBTP: Double?
+    public var gainDecibels: Double
+
+    /// The loudness it plays at: measured plus gain.
+    public var playedLUFS: Double? { loudnessLUFS.map { $0 + gainDecibels } }
+}

@@ -7,11 +7,14 @@ public struct ClipTake: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var frameCount: Int
     /// Where in the clip's render-ready samples they start (past the trimmed silence).
     public var firstFrame: Int
+    /// The gain in dB that plays the clip at its voice's loudness target; 0 without one.
+    public var levelDecibels: Double
 
-    public init(clipID: Int, frameCount: Int, firstFrame: Int = 0) {
+    public init(clipID: Int, frameCount: Int, firstFrame: Int = 0, levelDecibels: Double = 0) {
         self.clipID = clipID
         self.frameCount = frameCount
         self.firstFrame = firstFrame
+        self.levelDecibels = levelDecibels
     }
 
     public var description: String { "#\(clipID)" }
@@ -40,14 +43,14 @@ public final class ClipIndex {
             "SELECT coalesce(max(token_count), 0) FROM clip WHERE voice_id = ? AND is_fallback = 0"
         ).bind(.integer(voiceRowID)).firstInt() ?? 0
         let fallbacks = try pack.database.prepare(
-            "SELECT id, frame_count, trim_start FROM clip WHERE voice_id = ? AND is_fallback = 1 ORDER BY id"
+            "SELECT \(Self.takeColumns) FROM clip WHERE voice_id = ? AND is_fallback = 1 ORDER BY id"
         ).bind(.integer(voiceRowID))
         var takes: [ClipTake] = []
-        while try fallbacks.step() { takes.append(Self.take(fallbacks)) }
+        while try fallbacks.step() { takes.append(Self.take(fallbacks, target: voice.loudness)) }
         fallbackTakes = takes
         takesByKey = try pack.database.prepare(
             """
-            SELECT id, frame_count, trim_start FROM clip
+            SELECT \(Self.takeColumns) FROM clip
             WHERE voice_id = \(voiceRowID) AND is_fallback = 0 AND phrase_key = ? ORDER BY id
             """)
     }
@@ -58,12 +61,16 @@ public final class ClipIndex {
     public func takes(forPhraseKey key: String) throws(VoicebankError) -> [ClipTake] {
         try takesByKey.bind(.text(key))
         var takes: [ClipTake] = []
-        while try takesByKey.step() { takes.append(Self.take(takesByKey)) }
+        while try takesByKey.step() { takes.append(Self.take(takesByKey, target: voice.loudness)) }
         return takes
     }
 
-    private static func take(_ row: Statement) -> ClipTake {
-        ClipTake(clipID: row.int(0), frameCount: row.int(1), firstFrame: row.int(2))
+    private static let takeColumns = "id, frame_count, trim_start, loudness_lufs, true_peak_dbtp"
+
+    private static func take(_ row: Statement, target: LoudnessTarget?) -> ClipTake {
+        ClipTake(
+            clipID: row.int(0), frameCount: row.int(1), firstFrame: row.int(2),
+            levelDecibels: target?.gainDecibels(loudness: row.optionalDouble(3), truePeak: row.optionalDouble(4)) ?? 0)
     }
 
     /// Copies the frames a take plays into `buffer`, which must hold its frame count; returns the frames.

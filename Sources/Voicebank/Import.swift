@@ -83,8 +83,9 @@ extension VoicePack {
                 """
                 INSERT INTO clip (voice_id, phrase, phrase_key, token_count, is_fallback, source_name, source_container,
                     source_sample_format, source_sample_rate, source_channel_count, source_frame_count, original_encoding,
-                    original_pcm, content_hash, converter, trim_start, frame_count, pcm)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    original_pcm, content_hash, converter, trim_start, frame_count, pcm, loudness_lufs, true_peak_dbtp,
+                    is_loudness_measured)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
                 """)
             let sameContent = try database.prepare(
                 """
@@ -96,7 +97,8 @@ extension VoicePack {
             var completed = 0
             for chunkStart in stride(from: 0, to: requests.count, by: chunkSize) {
                 let chunk = Array(requests[chunkStart..<min(chunkStart + chunkSize, requests.count)])
-                let prepared = Self.prepare(chunk, converter: converter, parallelism: parallelism)
+                let prepared = Self.prepare(
+                    chunk, converter: converter, trimming: target.trimming, parallelism: parallelism)
                 for (request, result) in zip(chunk, prepared) {
                     defer {
                         completed += 1
@@ -104,8 +106,10 @@ extension VoicePack {
                     }
                     let clip: PreparedClip
                     let tokens: [Token]
+                    let played: Range<Int>
+                    let loudness: Loudness
                     switch result {
-                    case .success(let value): (clip, tokens) = value
+                    case .success(let value): (clip, tokens, played, loudness) = (value.clip, value.tokens, value.played, value.loudness)
                     case .failure(let error):
                         // Only a file's own problem is kept going past; a database failure always ends the run.
                         guard keepGoing else { throw error }
@@ -121,7 +125,6 @@ extension VoicePack {
                         report.skipped.append(.init(path: request.path, existing: try self.clip(id: sameContent.int(0))))
                         continue
                     }
-                    let played = ClipConditioning.playedRange(clip.renderReady, trimming: target.trimming)
                     try insert.bind(
                         .integer(voiceID), .text(request.phrase ?? ImportRequest.phrase(forFileAt: request.path)),
                         .text(key), .integer(tokens.count), .integer(request.isFallback ? 1 : 0),
@@ -129,7 +132,9 @@ extension VoicePack {
                         .integer(clip.source.sampleRate), .integer(clip.source.channelCount),
                         .integer(clip.source.frameCount), .text(clip.original.encoding.rawValue),
                         .blob(clip.original.bytes), .integer(hash), .text(clip.converter.rawValue),
-                        .integer(played.lowerBound), .integer(played.count), .floats(clip.renderReady)
+                        .integer(played.lowerBound), .integer(played.count), .floats(clip.renderReady),
+                        loudness.clipLUFS.map { .real($0) },
+                        .real(loudness.truePeakDBTP.isFinite ? loudness.truePeakDBTP : -200)
                     ).run()
                     report.imported.append(try self.clip(id: database.lastInsertedRowID))
                 }
@@ -138,12 +143,22 @@ extension VoicePack {
         }
     }
 
-    /// Reads, converts and conditions each file on up to `parallelism` threads; results in the order given.
+    /// A file read, converted, conditioned and measured, ready to store.
+    struct Prepared: Sendable {
+        var clip: PreparedClip
+        var tokens: [Token]
+        /// The frames that play, after trimming.
+        var played: Range<Int>
+        /// The loudness of what plays.
+        var loudness: Loudness
+    }
+
+    /// Reads, converts, conditions and measures each file on up to `parallelism` threads; results in the order
+    /// given.
     static func prepare(
-        _ requests: [ImportRequest], converter: Converter, parallelism: Int
-    ) -> [Result<(PreparedClip, [Token]), VoicebankError>] {
-        let results = UnsafeMutableBufferPointer<Result<(PreparedClip, [Token]), VoicebankError>?>.allocate(
-            capacity: requests.count)
+        _ requests: [ImportRequest], converter: Converter, trimming: Trimming?, parallelism: Int
+    ) -> [Result<Prepared, VoicebankError>] {
+        let results = UnsafeMutableBufferPointer<Result<Prepared, VoicebankError>?>.allocate(capacity: requests.count)
         results.initialize(repeating: nil)
         defer { results.deallocate() }
         // Each iteration writes its own slot only.
@@ -159,7 +174,9 @@ extension VoicePack {
                 do throws(AudioIOError) {
                     var clip = try PreparedClip(path: request.path, converter: converter)
                     ClipConditioning.removeDC(&clip.renderReady)
-                    return (clip, tokens)
+                    let played = ClipConditioning.playedRange(clip.renderReady, trimming: trimming)
+                    let loudness = try Loudness(Array(clip.renderReady[played]))
+                    return Prepared(clip: clip, tokens: tokens, played: played, loudness: loudness)
                 } catch {
                     throw .audio(error)
                 }

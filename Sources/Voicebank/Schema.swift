@@ -54,6 +54,15 @@ enum Schema {
         ALTER TABLE voice ADD COLUMN edge_fade_frames INTEGER NOT NULL DEFAULT 44;
         ALTER TABLE voice ADD COLUMN crossfade_frames INTEGER NOT NULL DEFAULT 0;
         """,
+        // 5: loudness. Each clip's loudness over what it plays (LUFS; NULL for silence or not yet measured) and
+        // true peak (dBTP); a voice's target loudness (NULL: play clips as they are) and true-peak ceiling.
+        """
+        ALTER TABLE clip ADD COLUMN loudness_lufs REAL;
+        ALTER TABLE clip ADD COLUMN true_peak_dbtp REAL;
+        ALTER TABLE clip ADD COLUMN is_loudness_measured INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE voice ADD COLUMN target_loudness_lufs REAL;
+        ALTER TABLE voice ADD COLUMN true_peak_ceiling_dbtp REAL NOT NULL DEFAULT -1.0;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

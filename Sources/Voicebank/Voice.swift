@@ -17,6 +17,8 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
     public var trimming: Trimming?
     /// How clips meet: fades at their edges, or a crossfade between adjacent clips.
     public var joins: Joins
+    /// The loudness every clip is played at; `nil` plays clips at their recorded level.
+    public var loudness: LoudnessTarget?
 
     /// Normal rates a voice can have: SSML's rates from a twentieth to twenty times the default.
     public static let normalRates: ClosedRange<Double> = 0.05...20
@@ -27,7 +29,8 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
     ///   `.invalidNormalRate`.
     public init(
         identifier: String, name: String, primaryLanguages: [String], supportedLanguages: [String] = [],
-        normalRate: Double = 1, trimming: Trimming? = .standard, joins: Joins = .standard
+        normalRate: Double = 1, trimming: Trimming? = .standard, joins: Joins = .standard,
+        loudness: LoudnessTarget? = nil
     ) throws(VoicebankError) {
         guard Self.normalRates.contains(normalRate) else { throw .invalidNormalRate(normalRate) }
         guard Self.isReverseDNS(identifier) else { throw .invalidIdentifier(identifier) }
@@ -45,12 +48,14 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
         self.normalRate = normalRate
         self.trimming = trimming
         self.joins = joins
+        self.loudness = loudness
     }
 
     init(
         stored identifier: String, name: String, primary: String, supported: String, normalRate: Double,
-        trimming: Trimming?, joins: Joins
+        trimming: Trimming?, joins: Joins, loudness: LoudnessTarget?
     ) {
+        self.loudness = loudness
         self.normalRate = normalRate
         self.trimming = trimming
         self.joins = joins
@@ -142,4 +147,30 @@ public struct Joins: Equatable, Hashable, Sendable, CustomStringConvertible {
     public static let maximumFrames = 11_025
 
     public var description: String { "edge fades of \(edgeFadeFrames) frames, crossfade of \(crossfadeFrames) frames" }
+}
+
+/// The loudness a voice's clips are played at: each clip is turned up or down to `targetLUFS`, but never so far
+/// that its true peak passes `truePeakCeilingDBTP`.
+public struct LoudnessTarget: Equatable, Hashable, Sendable, CustomStringConvertible {
+    public var targetLUFS: Double
+    public var truePeakCeilingDBTP: Double
+
+    public init(targetLUFS: Double, truePeakCeilingDBTP: Double = -1) {
+        self.targetLUFS = targetLUFS
+        self.truePeakCeilingDBTP = truePeakCeilingDBTP
+    }
+
+    /// Targets a voice can have: from very quiet to louder than broadcast allows.
+    public static let targets: ClosedRange<Double> = -70...0
+
+    /// The gain in dB that brings a clip of `loudness` and `truePeak` to the target under the ceiling; 0 for a
+    /// clip with no loudness (silence).
+    public func gainDecibels(loudness: Double?, truePeak: Double?) -> Double {
+        guard let loudness else { return 0 }
+        let gain = targetLUFS - loudness
+        guard let truePeak, truePeak.isFinite else { return gain }
+        return min(gain, truePeakCeilingDBTP - truePeak)
+    }
+
+    public var description: String { "\(targetLUFS) LUFS, true peak at most \(truePeakCeilingDBTP) dBTP" }
 }

@@ -97,7 +97,7 @@ public final class VoicePack {
         let statement = try database.prepare(
             """
             SELECT identifier, name, primary_languages, supported_languages, normal_rate, trim_threshold_db,
-                trim_pad_frames, edge_fade_frames, crossfade_frames
+                trim_pad_frames, edge_fade_frames, crossfade_frames, target_loudness_lufs, true_peak_ceiling_dbtp
             FROM voice ORDER BY id
             """)
         var voices: [Voice] = []
@@ -107,7 +107,10 @@ public final class VoicePack {
                     stored: statement.text(0), name: statement.text(1), primary: statement.text(2),
                     supported: statement.text(3), normalRate: statement.double(4),
                     trimming: statement.optionalDouble(5).map { Trimming(thresholdDecibels: $0, padFrames: statement.int(6)) },
-                    joins: Joins(edgeFadeFrames: statement.int(7), crossfadeFrames: statement.int(8))))
+                    joins: Joins(edgeFadeFrames: statement.int(7), crossfadeFrames: statement.int(8)),
+                    loudness: statement.optionalDouble(9).map {
+                        LoudnessTarget(targetLUFS: $0, truePeakCeilingDBTP: statement.double(10))
+                    }))
         }
         return voices
     }
@@ -123,14 +126,16 @@ public final class VoicePack {
             try database.prepare(
                 """
                 INSERT INTO voice (identifier, name, primary_languages, supported_languages, normal_rate,
-                    trim_threshold_db, trim_pad_frames, edge_fade_frames, crossfade_frames)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    trim_threshold_db, trim_pad_frames, edge_fade_frames, crossfade_frames, target_loudness_lufs,
+                    true_peak_ceiling_dbtp)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
             ).bind(
                 .text(voice.identifier), .text(voice.name), .text(voice.primaryLanguages.joined(separator: ",")),
                 .text(voice.supportedLanguages.joined(separator: ",")), .real(voice.normalRate),
                 voice.trimming.map { .real($0.thresholdDecibels) }, .integer(voice.trimming?.padFrames ?? Trimming.standard.padFrames),
-                .integer(voice.joins.edgeFadeFrames), .integer(voice.joins.crossfadeFrames)
+                .integer(voice.joins.edgeFadeFrames), .integer(voice.joins.crossfadeFrames),
+                voice.loudness.map { .real($0.targetLUFS) }, .real(voice.loudness?.truePeakCeilingDBTP ?? -1)
             ).run()
         }
     }
@@ -145,6 +150,65 @@ public final class VoicePack {
             try database.prepare("UPDATE voice SET normal_rate = ? WHERE identifier = ?")
                 .bind(.real(rate), .text(voice.identifier)).run()
         }
+    }
+
+    /// Sets the loudness a voice's clips play at (`nil`: as recorded), measuring any clip not measured yet
+    /// (clips of packs made before loudness was measured). Returns the voice's clips' loudness.
+    ///
+    /// - Throws: `VoicebankError.invalidLoudnessTarget` for a target outside `LoudnessTarget.targets` or a ceiling
+    ///   above 0 dBTP; `.unknownVoice`.
+    @discardableResult
+    public func setLoudnessTarget(_ target: LoudnessTarget?, voice identifier: String) throws(VoicebankError) -> [ClipLoudness] {
+        if let target, !LoudnessTarget.targets.contains(target.targetLUFS) || target.truePeakCeilingDBTP > 0 {
+            throw .invalidLoudnessTarget(target)
+        }
+        return try database.transaction { () throws(VoicebankError) in
+            let voice = try resolveVoice(identifier)
+            try database.prepare("UPDATE voice SET target_loudness_lufs = ?, true_peak_ceiling_dbtp = ? WHERE identifier = ?")
+                .bind(target.map { .real($0.targetLUFS) }, .real(target?.truePeakCeilingDBTP ?? -1), .text(voice.identifier))
+                .run()
+            let unmeasured = try database.prepare(
+                """
+                SELECT clip.id, substr(pcm, trim_start * 4 + 1, frame_count * 4) FROM clip
+                JOIN voice ON voice.id = clip.voice_id WHERE voice.identifier = ? AND is_loudness_measured = 0
+                """
+            ).bind(.text(voice.identifier))
+            let update = try database.prepare(
+                "UPDATE clip SET loudness_lufs = ?, true_peak_dbtp = ?, is_loudness_measured = 1 WHERE id = ?")
+            while try unmeasured.step() {
+                let loudness = try Self.measure(unmeasured.floats(1))
+                try update.bind(
+                    loudness.clipLUFS.map { .real($0) }, .real(loudness.truePeakDBTP.isFinite ? loudness.truePeakDBTP : -200),
+                    .integer(unmeasured.int(0))
+                ).run()
+            }
+            return try clipLoudness(voice: voice.identifier)
+        }
+    }
+
+    /// Each clip's loudness and true peak, and the gain its voice's target gives it.
+    public func clipLoudness(voice identifier: String) throws(VoicebankError) -> [ClipLoudness] {
+        let voice = try resolveVoice(identifier)
+        let rows = try database.prepare(
+            """
+            SELECT clip.id, loudness_lufs, true_peak_dbtp FROM clip JOIN voice ON voice.id = clip.voice_id
+            WHERE voice.identifier = ? AND is_loudness_measured = 1 ORDER BY clip.id
+            """
+        ).bind(.text(voice.identifier))
+        var result: [ClipLoudness] = []
+        while try rows.step() {
+            let loudness = rows.optionalDouble(1)
+            let peak = rows.optionalDouble(2)
+            result.append(
+                ClipLoudness(
+                    clipID: rows.int(0), loudnessLUFS: loudness, truePeakDBTP: peak,
+                    gainDecibels: voice.loudness?.gainDecibels(loudness: loudness, truePeak: peak) ?? 0))
+        }
+        return result
+    }
+
+    static func measure(_ samples: [Float]) throws(VoicebankError) -> Loudness {
+        do throws(AudioIOError) { return try Loudness(samples) } catch { throw .audio(error) }
     }
 
     /// Sets how a voice's clips meet in renders.
@@ -177,10 +241,20 @@ public final class VoicePack {
             let clips = try database.prepare(
                 "SELECT clip.id, pcm FROM clip JOIN voice ON voice.id = clip.voice_id WHERE voice.identifier = ?"
             ).bind(.text(voice.identifier))
-            let update = try database.prepare("UPDATE clip SET trim_start = ?, frame_count = ? WHERE id = ?")
+            let update = try database.prepare(
+                """
+                UPDATE clip SET trim_start = ?, frame_count = ?, loudness_lufs = ?, true_peak_dbtp = ?,
+                    is_loudness_measured = 1
+                WHERE id = ?
+                """)
             while try clips.step() {
-                let played = ClipConditioning.playedRange(clips.floats(1), trimming: trimming)
-                try update.bind(.integer(played.lowerBound), .integer(played.count), .integer(clips.int(0))).run()
+                let samples = clips.floats(1)
+                let played = ClipConditioning.playedRange(samples, trimming: trimming)
+                let loudness = try Self.measure(Array(samples[played]))
+                try update.bind(
+                    .integer(played.lowerBound), .integer(played.count), loudness.clipLUFS.map { .real($0) },
+                    .real(loudness.truePeakDBTP.isFinite ? loudness.truePeakDBTP : -200), .integer(clips.int(0))
+                ).run()
             }
         }
     }

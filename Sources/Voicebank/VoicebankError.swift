@@ -12,6 +12,7 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case noLanguage
     case invalidNormalRate(Double)
     case invalidJoins(Joins)
+    case invalidLoudnessTarget(LoudnessTarget)
     case duplicateVoice(identifier: String, path: String)
     case noVoice(path: String)
     case unknownVoice(identifier: String, available: [String], path: String)
@@ -42,6 +43,8 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
             return "invalid normal rate \(rate); expected a multiple of SSML's default rate from \(Voice.normalRates.lowerBound) to \(Voice.normalRates.upperBound), such as 4 (or 400%) for a voice that VoiceOver drives at rate=\"400.0%\""
         case .invalidJoins(let joins):
             return "invalid joins (\(joins)); expected edge fades and a crossfade of 0 to \(Joins.maximumFrames) frames (0 to 500 ms)"
+        case .invalidLoudnessTarget(let target):
+            return "invalid loudness target (\(target)); expected a target from -70 to 0 LUFS such as -20, and a true-peak ceiling of at most 0 dBTP such as -1"
         case .duplicateVoice(let identifier, let path):
             return "voice \(identifier) is already in \(path); expected an identifier not yet in the pack"
         case .noVoice(let path):

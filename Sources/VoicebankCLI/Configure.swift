@@ -16,13 +16,17 @@ struct RateArgument: ExpressibleByArgument {
     }
 }
 
-/// A level in dBFS: `-50dB`, `-50`.
+/// A level in decibels, at most 0: `-50dB`, `-20`, `-20LUFS`, `-1dBTP`.
 struct DecibelArgument: ExpressibleByArgument {
     var decibels: Double
 
     init?(argument: String) {
-        let number = argument.lowercased().hasSuffix("db") ? String(argument.dropLast(2)) : argument
-        guard let value = Double(number), value.isFinite, value < 0 else { return nil }
+        var number = argument.lowercased()
+        for unit in ["dbtp", "lufs", "db"] where number.hasSuffix(unit) {
+            number.removeLast(unit.count)
+            break
+        }
+        guard let value = Double(number), value.isFinite, value <= 0 else { return nil }
         decibels = value
     }
 }
@@ -69,6 +73,19 @@ extension VoicebankCommand {
         @Flag(help: "Play every clip of the voice whole, untrimmed.")
         var noTrim = false
 
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Play every clip at this loudness (LUFS, e.g. -20), under the true-peak ceiling.", valueName: "LUFS"))
+        var targetLoudness: DecibelArgument?
+
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("The highest true peak loudness normalisation may raise a clip to (dBTP; -1 by default).", valueName: "dBTP"))
+        var truePeakCeiling: DecibelArgument?
+
+        @Flag(help: "Play clips at their recorded level.")
+        var noLoudnessTarget = false
+
         @Option(help: ArgumentHelp("Fade each clip in and out over this long (e.g. 2ms; 0 for none).", valueName: "ms"))
         var edgeFade: MillisecondsArgument?
 
@@ -76,9 +93,14 @@ extension VoicebankCommand {
         var crossfade: MillisecondsArgument?
 
         func validate() throws {
-            if normalRate == nil && trimThreshold == nil && trimPad == nil && !noTrim && edgeFade == nil && crossfade == nil {
+            if normalRate == nil && trimThreshold == nil && trimPad == nil && !noTrim && edgeFade == nil && crossfade == nil
+                && targetLoudness == nil && truePeakCeiling == nil && !noLoudnessTarget
+            {
                 throw ValidationError(
-                    "Nothing to change: give --normal-rate, --trim-threshold, --trim-pad, --no-trim, --edge-fade or --crossfade.")
+                    "Nothing to change: give --normal-rate, --trim-threshold, --trim-pad, --no-trim, --edge-fade, --crossfade, --target-loudness, --true-peak-ceiling or --no-loudness-target.")
+            }
+            if noLoudnessTarget && (targetLoudness != nil || truePeakCeiling != nil) {
+                throw ValidationError("--no-loudness-target goes with neither --target-loudness nor --true-peak-ceiling.")
             }
             if noTrim && (trimThreshold != nil || trimPad != nil) {
                 throw ValidationError("--no-trim goes with neither --trim-threshold nor --trim-pad.")
@@ -98,6 +120,20 @@ extension VoicebankCommand {
                     padFrames: trimPad.map { $0.milliseconds * RenderFormat.sampleRate / 1000 } ?? current.padFrames)
                 try pack.setTrimming(trimming, voice: target.identifier)
             }
+            if noLoudnessTarget || targetLoudness != nil || truePeakCeiling != nil {
+                let before = try pack.clipLoudness(voice: target.identifier)
+                var loudness: LoudnessTarget?
+                if !noLoudnessTarget {
+                    let current = target.loudness
+                    guard let lufs = targetLoudness?.decibels ?? current?.targetLUFS else {
+                        throw ValidationError("--true-peak-ceiling needs a target: give --target-loudness LUFS as well.")
+                    }
+                    loudness = LoudnessTarget(
+                        targetLUFS: lufs, truePeakCeilingDBTP: truePeakCeiling?.decibels ?? current?.truePeakCeilingDBTP ?? -1)
+                }
+                let after = try pack.setLoudnessTarget(loudness, voice: target.identifier)
+                print("loudness of \(after.count) clips: before \(spread(before.isEmpty ? after : before, played: !before.isEmpty)), after \(spread(after, played: true))")
+            }
             if edgeFade != nil || crossfade != nil {
                 let frames = { (duration: MillisecondsArgument) in duration.milliseconds * RenderFormat.sampleRate / 1000 }
                 try pack.setJoins(
@@ -109,4 +145,12 @@ extension VoicebankCommand {
             print("voice \(try pack.resolveVoice(target.identifier)) of \(pack.path)")
         }
     }
+}
+
+/// `min … median … max LUFS` of the clips' loudness as played (or as measured), skipping silent ones.
+func spread(_ clips: [ClipLoudness], played: Bool) -> String {
+    let values = clips.compactMap { played ? $0.playedLUFS : $0.loudnessLUFS }.sorted()
+    guard let low = values.first, let high = values.last else { return "none measured" }
+    let format = { (value: Double) in String((value * 10).rounded() / 10) }
+    return "\(format(low)) … \(format(values[values.count / 2])) … \(format(high)) LUFS"
 }

@@ -48,3 +48,17 @@ import TestSupport
         #expect(try meter.loudness() == Loudness(sine))
     }
 }
+
+@Suite struct ClipLoudnessTests {
+    @Test("a clip shorter than one 400 ms block still has a loudness, the same as a longer one of the same level")
+    func shortClip() throws {
+        let long = try Loudness(Signal.sine(frequency: 1_000, amplitude: 0.1, sampleRate: 22_050, frameCount: 22_050))
+        let short = try Loudness(Signal.sine(frequency: 1_000, amplitude: 0.1, sampleRate: 22_050, frameCount: 4_410))
+        #expect(short.integratedLUFS == nil)
+        let longLUFS = try #require(long.clipLUFS)
+        let shortLUFS = try #require(short.clipLUFS)
+        #expect(longLUFS == long.integratedLUFS)
+        #expect(abs(shortLUFS - longLUFS) < 0.2)
+        #expect(try Loudness([Float](repeating: 0, count: 4_410)).clipLUFS == nil)
+    }
+}

@@ -113,12 +113,3 @@ struct TemporaryPack {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 }
-
-/// Runs SQL on a database file through SQLite's C API, as another program would.
-func execute(_ sql: String, on path: String) throws {
-    var handle: OpaquePointer?
-    #expect(sqlite3_open(path, &handle) == SQLITE_OK)
-    defer { sqlite3_close(handle) }
-    let status = sqlite3_exec(handle, sql, nil, nil, nil)
-    try #require(status == SQLITE_OK, "\(String(cString: sqlite3_errmsg(handle)))")
-}
