@@ -18,10 +18,12 @@ let package = Package(
             name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(
             name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(
+            name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         // No pkgConfig: libutf8proc.pc passes -DUTF8PROC_EXPORTS, a flag SwiftPM refuses; the header is in /usr/include.
         .systemLibrary(name: "CUTF8Proc", providers: [.apt(["libutf8proc-dev"])]),
 
-        .target(name: "AudioIO", dependencies: ["CSndFile", "CSampleRate"]),
+        .target(name: "AudioIO", dependencies: ["CSndFile", "CSampleRate", "CEbur128"]),
         .target(name: "Tokens", dependencies: ["CUTF8Proc"]),
         .target(name: "SSML"),
         .target(name: "Verbalization"),
@@ -33,7 +35,7 @@ let package = Package(
         .executableTarget(
             name: "VoicebankCLI",
             dependencies: [
-                "Voicebank", "Verbalization", "CommandLineSupport",
+                "Voicebank", "Verbalization", "CommandLineSupport", "ConcatSynth", "Tokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -18,6 +18,8 @@ public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
     case unwritable(path: String, reason: String)
     /// The output file name's extension picks no container this writer knows.
     case unknownOutputExtension(path: String)
+    /// libebur128 could not measure loudness.
+    case loudnessMeter(reason: String)
 
     public var description: String {
         switch self {
@@ -39,6 +41,8 @@ public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot write audio file \(path): \(reason)"
         case .unknownOutputExtension(let path):
             return "cannot tell the output format of \(path); expected a name ending in .wav, .aiff, .aif, .caf, .flac or .raw"
+        case .loudnessMeter(let reason):
+            return "loudness measurement failed: \(reason)"
         }
     }
 }
