@@ -92,3 +92,116 @@ import TestSupport
         #expect(try voicebank.run(arguments + ["--bank", bank]).status == 64)
     }
 }
+
+// MARK: export
+
+extension PackToolsCLITests {
+    /// A pack of two voices whose clips come in many formats: 16-bit AIFF, 24-bit stereo WAV, Float32 WAV,
+    /// Float64 CAF, 16-bit FLAC, Ogg Vorbis, two takes from files of the same name, a fallback clip.
+    func variedPack() throws -> VoicePack {
+        let pack = try VoicePack(path: bank, access: .create)
+        try pack.addVoice(Voice(identifier: "com.example.ann", name: "Ann's voice", primaryLanguages: ["en-US"], supportedLanguages: ["en-GB"]))
+        try pack.addVoice(Voice(identifier: "com.example.ja", name: "Jun", primaryLanguages: ["ja-JP"], normalRate: 4))
+        try FileManager.default.createDirectory(atPath: directory.file("in/other"), withIntermediateDirectories: true)
+        func tone(_ frequency: Double, _ rate: Int, seconds: Double = 0.3) -> [Float] {
+            Signal.sine(frequency: frequency, amplitude: 0.4, sampleRate: rate, frameCount: Int(seconds * Double(rate)))
+        }
+        let hello = try Fixture.seedClip(at: directory.file("in/Hello.aiff"))
+        let take = try Fixture.seedClip(at: directory.file("in/other/Hello.aiff"), frequency: 520)
+        let wide = try Fixture.write(
+            Signal.interleave([tone(300, 48_000), tone(450, 48_000)]), to: directory.file("in/wide.wav"),
+            format: .init(.wav, .pcm24), sampleRate: 48_000, channelCount: 2)
+        let float = try Fixture.write(tone(600, 44_100), to: directory.file("in/float.wav"), format: .init(.wav, .float32), sampleRate: 44_100)
+        let double = try Fixture.write(tone(700, 16_000), to: directory.file("in/double.caf"), format: .init(.caf, .float64), sampleRate: 16_000)
+        let flac = try Fixture.write(tone(800, 32_000), to: directory.file("in/morning.flac"), format: .init(.flac, .pcm16), sampleRate: 32_000)
+        let ogg = try Fixture.write(tone(900, 22_050, seconds: 0.5), to: directory.file("in/sung.ogg"), format: .init(.ogg, .vorbis), sampleRate: 22_050)
+        let beep = try Fixture.seedClip(at: directory.file("in/beep.aiff"), frequency: 880)
+        _ = try pack.importFiles(
+            [
+                ImportRequest(path: hello), ImportRequest(path: wide, phrase: "Hello, world!"), ImportRequest(path: take),
+                ImportRequest(path: float), ImportRequest(path: double, phrase: "double\ttap"), ImportRequest(path: ogg),
+                ImportRequest(path: beep, isFallback: true),
+            ], into: "com.example.ann")
+        _ = try pack.importFiles([ImportRequest(path: flac, phrase: "設定"), ImportRequest(path: hello, phrase: "拡張")], into: "com.example.ja")
+        return pack
+    }
+
+    @Test("export, then create + import --transcript (its rebuild.sh) gives the same clips: phrases, original and render-ready PCM")
+    func exportRoundTrip() throws {
+        let pack = try variedPack()
+        let exported = directory.file("exported")
+
+        let result = try voicebank.run(["export", "--bank", bank, exported])
+
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("exported 7 clips of com.example.ann to \(exported)/com.example.ann"))
+        #expect(result.standardError == "warning: clip #5's phrase has tabs or line breaks, written as spaces in the transcript (its phrase key is the same)\n")
+        let names = try FileManager.default.contentsOfDirectory(atPath: exported + "/com.example.ann").sorted()
+        #expect(names == ["Hello-2.aiff", "Hello.aiff", "beep.aiff", "double.caf", "float.wav", "sung.wav", "transcript.tsv", "wide.wav"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["exported", "in", "pack.sqlite"] + (FileManager.default.fileExists(atPath: bank + "-wal") ? ["pack.sqlite-shm", "pack.sqlite-wal"] : []))
+        let transcript = try String(contentsOfFile: exported + "/com.example.ann/transcript.tsv", encoding: .utf8)
+        #expect(transcript.hasPrefix("file\ttext\trole\nHello.aiff\tHello\t\nwide.wav\tHello, world!\t\nHello-2.aiff\tHello\t\n"))
+        #expect(transcript.hasSuffix("beep.aiff\tbeep\tfallback\n"))
+
+        let copy = directory.file("copy.sqlite")
+        let binaries = URL(fileURLWithPath: voicebank.path).deletingLastPathComponent().path
+        let rebuild = Process()
+        rebuild.executableURL = URL(fileURLWithPath: exported + "/rebuild.sh")
+        rebuild.arguments = [copy]
+        rebuild.environment = ["PATH": binaries + ":/usr/bin:/bin"]
+        rebuild.standardOutput = FileHandle.nullDevice
+        try rebuild.run()
+        rebuild.waitUntilExit()
+        #expect(rebuild.terminationStatus == 0)
+
+        let rebuilt = try VoicePack(path: copy, access: .readOnly)
+        #expect(try rebuilt.voices() == pack.voices())
+        let before = try pack.clips()
+        let after = try rebuilt.clips()
+        #expect(after.map(\.phrase) == before.map { $0.phrase == "double\ttap" ? "double tap" : $0.phrase })
+        #expect(after.map(\.phraseKey) == before.map(\.phraseKey))
+        #expect(after.map(\.voice) == before.map(\.voice))
+        #expect(after.map(\.isFallback) == before.map(\.isFallback))
+        #expect(after.map(\.frameCount) == before.map(\.frameCount))
+        #expect(after.map(\.source.sampleRate) == before.map(\.source.sampleRate))
+        #expect(after.map(\.source.channelCount) == before.map(\.source.channelCount))
+        #expect(after.map(\.originalEncoding) == before.map(\.originalEncoding))
+        for (old, new) in zip(before, after) {
+            #expect(try rebuilt.originalPCM(clipID: new.id) == pack.originalPCM(clipID: old.id), "clip \(old)")
+            #expect(try rebuilt.renderReadyPCM(clipID: new.id) == pack.renderReadyPCM(clipID: old.id), "clip \(old)")
+        }
+        #expect(Set(before.map(\.originalEncoding)) == [.int16, .int32, .float32, .float64])
+    }
+
+    @Test("export --voice writes one voice; a folder that is not empty is refused and left as it was")
+    func exportOneVoiceAndRefusals() throws {
+        _ = try variedPack()
+        let exported = directory.file("ja")
+
+        let result = try voicebank.run(["export", "--bank", bank, "--voice", "com.example.ja", exported])
+
+        #expect(result.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: exported).sorted() == ["com.example.ja", "rebuild.sh"])
+        let again = try voicebank.run(["export", "--bank", bank, exported])
+        #expect(again.status == 1)
+        #expect(again.standardError == "Error: cannot use \(exported): the folder is not empty; expected a new or empty folder to export into\n")
+        #expect(try voicebank.run(["export", "--bank", bank]).status == 64)
+    }
+
+    @Test("an export that fails part way leaves no folder and no partial files")
+    func exportFailure() throws {
+        let pack = try variedPack()
+        let last = try #require(try pack.clips().last)
+        try pack.database.execute("UPDATE clip SET source_sample_rate = 0 WHERE id = \(last.id)")
+        let exported = directory.file("exported")
+
+        let result = try voicebank.run(["export", "--bank", bank, exported])
+
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cannot write audio file"))
+        #expect(result.standardError.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: exported))
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(!left.contains { $0.hasPrefix(".") }, "left behind: \(left)")
+    }
+}
