@@ -14,6 +14,10 @@ public struct Loudness: Equatable, Sendable, CustomStringConvertible {
     /// Integrated loudness in LUFS; `nil` when the audio is shorter than 400 ms (R128 measures 400 ms blocks,
     /// so a shorter clip has none) or when every block is below R128's absolute gate of -70 LUFS (silence).
     public var integratedLUFS: Double?
+    /// `integratedLUFS` when there is one; for a clip shorter than 400 ms, the integrated loudness of the clip
+    /// repeated end to end for 800 ms (two R128 blocks): an estimate R128 itself does not define, which puts short
+    /// clips (single words) on the same scale as the others. `nil` for silence.
+    public var levelLUFS: Double?
     /// True peak in dBTP (4× oversampled at 22050 Hz); `-infinity` for digital silence.
     public var truePeakDBTP: Double
     /// The highest absolute sample in dBFS; `-infinity` for digital silence.
@@ -24,7 +28,8 @@ public struct Loudness: Equatable, Sendable, CustomStringConvertible {
     public var durationSeconds: Double { Double(frameCount) / Double(sampleRate) }
 
     public var description: String {
-        (integratedLUFS.map { "\(rounded($0)) LUFS" } ?? "no integrated loudness")
+        (integratedLUFS.map { "\(rounded($0)) LUFS" }
+            ?? levelLUFS.map { "no integrated loudness (looped: \(rounded($0)) LUFS)" } ?? "no integrated loudness")
             + ", true peak \(truePeakDBTP == -.infinity ? "-inf" : "\(rounded(truePeakDBTP))") dBTP"
     }
 
@@ -39,10 +44,18 @@ public struct Loudness: Equatable, Sendable, CustomStringConvertible {
         let meter = try LoudnessMeter(sampleRate: sampleRate)
         try samples.withUnsafeBufferPointer { (buffer) throws(AudioIOError) in try meter.add(buffer) }
         self = try meter.loudness()
+        let blockFrames = Int((Self.minimumSeconds * Double(sampleRate)).rounded(.up))
+        if integratedLUFS == nil, !samples.isEmpty, samples.count < blockFrames {
+            let looped = (0..<2 * blockFrames).map { samples[$0 % samples.count] }
+            let loopMeter = try LoudnessMeter(sampleRate: sampleRate)
+            try looped.withUnsafeBufferPointer { (buffer) throws(AudioIOError) in try loopMeter.add(buffer) }
+            levelLUFS = try loopMeter.loudness().integratedLUFS
+        }
     }
 
     init(integratedLUFS: Double?, truePeakDBTP: Double, samplePeakDBFS: Double, frameCount: Int, sampleRate: Int) {
         self.integratedLUFS = integratedLUFS
+        self.levelLUFS = integratedLUFS
         self.truePeakDBTP = truePeakDBTP
         self.samplePeakDBFS = samplePeakDBFS
         self.frameCount = frameCount

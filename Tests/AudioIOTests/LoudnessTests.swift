@@ -25,14 +25,21 @@ import TestSupport
         #expect(abs(difference - 6.02) < 0.05)
     }
 
-    @Test("shorter than one 400 ms block, or silent: no integrated loudness, but a peak")
+    @Test("shorter than one 400 ms block: no integrated loudness, a level measured looped; silence: neither")
     func unmeasurable() throws {
         let short = try Loudness(Signal.sine(frequency: 440, amplitude: 0.5, sampleRate: 22_050, frameCount: 8_000))
         #expect(short.integratedLUFS == nil)
         #expect(abs(short.samplePeakDBFS - -6.02) < 0.1)
+        // Looped, it measures what a long stretch of the same sine measures.
+        let long = try Loudness(Signal.sine(frequency: 440, amplitude: 0.5, sampleRate: 22_050, frameCount: 44_100))
+        let level = try #require(short.levelLUFS)
+        let longLevel = try #require(long.integratedLUFS)
+        #expect(abs(level - longLevel) < 0.1)
+        #expect(long.levelLUFS == long.integratedLUFS)
 
         let silence = try Loudness([Float](repeating: 0, count: 22_050))
         #expect(silence.integratedLUFS == nil)
+        #expect(silence.levelLUFS == nil)
         #expect(silence.truePeakDBTP == -.infinity)
         #expect(silence.description == "no integrated loudness, true peak -inf dBTP")
     }

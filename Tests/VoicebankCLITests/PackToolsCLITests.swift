@@ -205,3 +205,82 @@ extension PackToolsCLITests {
         #expect(!left.contains { $0.hasPrefix(".") }, "left behind: \(left)")
     }
 }
+
+// MARK: info and verify
+
+extension PackToolsCLITests {
+    /// Two voices: Ann with three -23 LUFS clips of 0.6 s, one short clip and a fallback; Ben with one clip, no fallback.
+    func infoPack() throws -> VoicePack {
+        try create()
+        try create("com.example.ben", language: "en-GB")
+        let pack = try VoicePack(path: bank, access: .readWrite)
+        var requests: [ImportRequest] = []
+        for (index, phrase) in ["one", "two", "three", "a"].enumerated() {
+            let frames = phrase == "a" ? 4_800 : 14_400
+            let path = try Fixture.write(
+                Signal.sine(frequency: 997, amplitude: 0.1, sampleRate: 24_000, frameCount: frames, phase: Double(index)),
+                to: directory.file("\(phrase).wav"), format: .init(.wav, .pcm16), sampleRate: 24_000)
+            requests.append(ImportRequest(path: path))
+        }
+        _ = try pack.importFiles(requests, into: "com.example.ann")
+        _ = try pack.importFiles([ImportRequest(path: try Fixture.seedClip(at: directory.file("beep.aiff"), frequency: 880), isFallback: true)], into: "com.example.ann")
+        _ = try pack.importFiles([ImportRequest(path: try Fixture.seedClip(at: directory.file("hi.aiff")))], into: "com.example.ben")
+        return pack
+    }
+
+    @Test("info shows voices, clip counts, fallback, duration, loudness spread, schema version and size; --json too")
+    func info() throws {
+        _ = try infoPack()
+
+        let text = try voicebank.run(["info", "--bank", bank])
+        let json = try voicebank.run(["info", "--bank", bank, "--json"])
+
+        #expect(text.status == 0)
+        let lines = text.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("\(bank): schema version \(Schema.currentVersion), ") == true)
+        #expect(lines.first?.hasSuffix(" bytes, 2 voices") == true)
+        #expect(lines.contains("  clips: 4 phrases, 1 fallback, 2.50 s of audio"))
+        #expect(lines.contains("  loudness: min -23.0, median -23.0, max -23.0 LUFS over 4 clips, 1 of them under 400 ms and measured looped"))
+        #expect(lines.contains("  clips: 1 phrase, 0 fallback (none: words no clip covers cannot be spoken), 0.50 s of audio"))
+        #expect(json.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(object["schemaVersion"] as? Int == Schema.currentVersion)
+        #expect((object["fileBytes"] as? Int ?? 0) > 0)
+        let voices = try #require(object["voices"] as? [[String: Any]])
+        #expect(voices.map { $0["identifier"] as? String } == ["com.example.ann", "com.example.ben"])
+        #expect(voices.map { $0["hasFallback"] as? Bool } == [true, false])
+        #expect(voices.map { $0["phraseClips"] as? Int } == [4, 1])
+        #expect(voices.map { $0["normalRate"] as? Double } == [1, 1])
+        let loudness = try #require(voices[0]["loudness"] as? [String: Any])
+        #expect(abs((loudness["medianLUFS"] as? Double ?? 0) - -23) < 0.05)
+        #expect(loudness["shortClips"] as? Int == 1)
+    }
+
+    @Test("verify prints one line per problem and exits 1; a sound pack exits 0; --json gives the same problems")
+    func verify() throws {
+        let pack = try infoPack()
+
+        let bad = try voicebank.run(["verify", "--bank", bank])
+        let json = try voicebank.run(["verify", "--bank", bank, "--json"])
+
+        #expect(bad.status == 1)
+        #expect(bad.standardOutput == "no-fallback: voice com.example.ben: no fallback clip, so words no clip covers cannot be spoken; add one with voicebank import --fallback\n")
+        #expect(bad.standardError == "\(bank): 1 problem found\n")
+        #expect(json.status == 1)
+        let problems = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        #expect(problems.map { $0["kind"] as? String } == ["no-fallback"])
+        #expect(problems.map { $0["voice"] as? String } == ["com.example.ben"])
+
+        _ = try pack.importFiles([ImportRequest(path: directory.file("beep.aiff"), isFallback: true)], into: "com.example.ben")
+        let good = try voicebank.run(["verify", "--bank", bank])
+        #expect(good.status == 0)
+        #expect(good.standardOutput == "")
+        #expect(good.standardError == "\(bank): no problems found\n")
+    }
+
+    @Test("the default pack verifies clean")
+    func defaultPack() throws {
+        let result = try voicebank.run(["verify", "--bank", VoicePackLocation.defaultPackPath])
+        #expect(result.status == 0, "\(result.standardOutput)")
+    }
+}
