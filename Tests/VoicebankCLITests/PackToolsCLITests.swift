@@ -284,3 +284,93 @@ extension PackToolsCLITests {
         #expect(result.status == 0, "\(result.standardOutput)")
     }
 }
+
+// MARK: remove
+
+extension PackToolsCLITests {
+    /// Ann: two takes of Hello, Good morning, a fallback beep (ids 1 to 4); Ben: one clip (id 5).
+    func removalPack() throws -> VoicePack {
+        try create()
+        try create("com.example.ben", language: "en-GB")
+        let pack = try VoicePack(path: bank, access: .readWrite)
+        _ = try pack.importFiles(
+            [
+                ImportRequest(path: try Fixture.seedClip(at: directory.file("Hello.aiff"))),
+                ImportRequest(path: try Fixture.seedClip(at: directory.file("hello2.aiff"), frequency: 500), phrase: "hello"),
+                ImportRequest(path: try Fixture.seedClip(at: directory.file("good_morning.aiff"), frequency: 600)),
+                ImportRequest(path: try Fixture.seedClip(at: directory.file("beep.aiff"), frequency: 880), isFallback: true),
+            ], into: "com.example.ann")
+        _ = try pack.importFiles([ImportRequest(path: directory.file("Hello.aiff"))], into: "com.example.ben")
+        return pack
+    }
+
+    @Test("remove --phrase removes every take of the phrase in the voice and says what it removed")
+    func removePhrase() throws {
+        let pack = try removalPack()
+
+        let result = try voicebank.run(["remove", "--bank", bank, "--voice", "com.example.ann", "--phrase", "HELLO!"])
+
+        #expect(result.status == 0)
+        #expect(
+            result.standardOutput == """
+                removed #1 com.example.ann "Hello" from Hello.aiff
+                removed #2 com.example.ann "hello" from hello2.aiff
+                2 clips removed from \(bank)
+
+                """)
+        #expect(try pack.clips().map(\.id) == [3, 4, 5])
+    }
+
+    @Test("remove --clip; an unknown id or phrase removes nothing")
+    func removeClip() throws {
+        let pack = try removalPack()
+
+        let unknown = try voicebank.run(["remove", "--bank", bank, "--clip", "3", "--clip", "99"])
+        #expect(unknown.status == 1)
+        #expect(unknown.standardError == "Error: no clip 99 in \(bank)\n")
+        let phrase = try voicebank.run(["remove", "--bank", bank, "--voice", "com.example.ann", "--phrase", "good night"])
+        #expect(phrase.status == 1)
+        #expect(phrase.standardError.hasPrefix("Error: no clip with the phrase \"good night\" in voice com.example.ann of \(bank)"))
+        #expect(try pack.clips().count == 5)
+
+        let removed = try voicebank.run(["remove", "--bank", bank, "--clip", "3", "--clip", "5"])
+        #expect(removed.status == 0)
+        #expect(try pack.clips().map(\.id) == [1, 2, 4])
+    }
+
+    @Test("removing a voice's last fallback clip is refused unless --allow-no-fallback")
+    func lastFallback() throws {
+        let pack = try removalPack()
+
+        let refused = try voicebank.run(["remove", "--bank", bank, "--clip", "4"])
+
+        #expect(refused.status == 1)
+        #expect(refused.standardError.split(separator: "\n").count == 1)
+        #expect(refused.standardError.contains("the last fallback clip of voice com.example.ann"))
+        #expect(try pack.clips().count == 5)
+        let allowed = try voicebank.run(["remove", "--bank", bank, "--clip", "4", "--allow-no-fallback"])
+        #expect(allowed.status == 0)
+        #expect(allowed.standardOutput.hasPrefix("removed #4 com.example.ann \"beep\" (fallback) from beep.aiff\n"))
+    }
+
+    @Test("remove-voice removes a voice and its clips, and leaves the others")
+    func removeVoice() throws {
+        let pack = try removalPack()
+
+        let result = try voicebank.run(["remove-voice", "--bank", bank, "--voice", "com.example.ann"])
+
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "removed voice com.example.ann \"Ann\" en-US and its 4 clips from \(bank)\n")
+        #expect(try pack.voices().map(\.identifier) == ["com.example.ben"])
+        #expect(try pack.clips().map(\.id) == [5])
+        #expect(try pack.integrityCheck() == ["ok"])
+        let unknown = try voicebank.run(["remove-voice", "--bank", bank, "--voice", "com.example.ann"])
+        #expect(unknown.status == 1)
+        #expect(unknown.standardError == "Error: no voice com.example.ann in \(bank); expected one of: com.example.ben\n")
+    }
+
+    @Test("remove's argument shapes are usage errors", arguments: [["remove"], ["remove", "--voice", "a.b", "--clip", "1"], ["remove-voice"], ["remove", "--clip", "x"]])
+    func removeUsage(arguments: [String]) throws {
+        #expect(try voicebank.run(arguments + ["--bank", bank]).status == 64)
+    }
+}
