@@ -10,6 +10,6 @@ struct VoicebankCommand: ParsableCommand {
         subcommands: [
             Create.self, Import.self, List.self, Configure.self, Words.self,
             // The pack builder's tools (Sources/VoicebankCLI: Export, Info, Remove, Verify, Coverage).
-            Export.self, Info.self, Verify.self, Remove.self, RemoveVoice.self,
+            Export.self, Info.self, Verify.self, Remove.self, RemoveVoice.self, Coverage.self,
         ])
 }

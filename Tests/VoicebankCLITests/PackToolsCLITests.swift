@@ -374,3 +374,70 @@ extension PackToolsCLITests {
         #expect(try voicebank.run(arguments + ["--bank", bank]).status == 64)
     }
 }
+
+// MARK: coverage
+
+extension PackToolsCLITests {
+    func coveragePack() throws {
+        try create()
+        let pack = try VoicePack(path: bank, access: .readWrite)
+        var requests: [ImportRequest] = []
+        for (index, phrase) in ["hello", "good morning", "settings"].enumerated() {
+            requests.append(ImportRequest(path: try Fixture.seedClip(at: directory.file("\(index).aiff"), seconds: 0.1), phrase: phrase))
+        }
+        requests.append(ImportRequest(path: try Fixture.seedClip(at: directory.file("beep.aiff"), seconds: 0.1), isFallback: true))
+        _ = try pack.importFiles(requests, into: nil)
+    }
+
+    @Test("coverage prints each input's segmentation, the fallbacks by count and the share covered")
+    func coverage() throws {
+        try coveragePack()
+        try "<speak>Bob <break/> good morning</speak>".write(toFile: directory.file("r.ssml"), atomically: true, encoding: .utf8)
+
+        let result = try voicebank.run(["coverage", "--bank", bank, "Hello Bob, good morning. Settings!", "--file", directory.file("r.ssml")])
+
+        #expect(result.status == 0)
+        #expect(
+            result.standardOutput == """
+                text 1: hello | [bob] | good morning | settings
+                \(directory.file("r.ssml")): [bob] | good morning
+                fallbacks:
+                  2\tbob
+                words to record:
+                  2\tbob
+                covered: 6 of 8 tokens (75.0 %)
+
+                """)
+    }
+
+    @Test("coverage --json has the segmentation, pieces and counts")
+    func coverageJSON() throws {
+        try coveragePack()
+
+        let result = try voicebank.run(["coverage", "--bank", bank, "--json", "hello Ann and Bob, hello Bob"])
+
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let inputs = try #require(object["inputs"] as? [[String: Any]])
+        #expect(inputs.map { $0["segmentation"] as? String } == ["hello | [ann and bob] | hello | [bob]"])
+        let words = try #require(object["fallbackWords"] as? [[String: Any]])
+        #expect(words.map { "\($0["count"] as? Int ?? 0) \($0["text"] as? String ?? "")" } == ["2 bob", "1 ann", "1 and"])
+        #expect(object["tokens"] as? Int == 6)
+        #expect(object["coveredTokens"] as? Int == 2)
+    }
+
+    @Test("coverage: malformed SSML names the input, line and column (exit 1); no input is a usage error (64)")
+    func coverageErrors() throws {
+        try coveragePack()
+
+        let malformed = try voicebank.run(["coverage", "--bank", bank, "hello", "<speak>hello"])
+        let missing = try voicebank.run(["coverage", "--bank", bank, "--file", directory.file("none.txt")])
+
+        #expect(malformed.status == 1)
+        #expect(malformed.standardError.hasPrefix("Error: text 2: malformed SSML at line 1, column"))
+        #expect(malformed.standardError.split(separator: "\n").count == 1)
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains(directory.file("none.txt")))
+        #expect(try voicebank.run(["coverage", "--bank", bank]).status == 64)
+    }
+}
