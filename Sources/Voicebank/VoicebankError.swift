@@ -20,6 +20,12 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case emptyPhrase(file: String, phrase: String)
     case audio(AudioIOError)
     case unknownClip(id: Int, path: String)
+    // Pack tools: transcripts, folders, export, remove.
+    case fileSystem(path: String, reason: String)
+    case transcript(path: String, line: Int?, reason: String)
+    case noAudioFiles(folder: String)
+    case unknownPhrase(phrase: String, voice: String, path: String)
+    case lastFallback(voice: String, path: String)
 
     public var description: String {
         switch self {
@@ -59,6 +65,16 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
             return error.description
         case .unknownClip(let id, let path):
             return "no clip \(id) in \(path)"
+        case .fileSystem(let path, let reason):
+            return "cannot use \(path): \(reason)"
+        case .transcript(let path, let line, let reason):
+            return "transcript \(path)\(line.map { " line \($0)" } ?? ""): \(reason)"
+        case .noAudioFiles(let folder):
+            return "folder \(folder) holds no audio files; expected files ending in \(Files.audioExtensions.sorted().map { "." + $0 }.joined(separator: ", "))"
+        case .unknownPhrase(let phrase, let voice, let path):
+            return "no clip with the phrase \"\(phrase)\" in voice \(voice) of \(path); `voicebank list` shows the phrases"
+        case .lastFallback(let voice, let path):
+            return "that would remove the last fallback clip of voice \(voice) in \(path), and words no clip covers could not be spoken; import another with `voicebank import --fallback` first, or give --allow-no-fallback"
         }
     }
 }

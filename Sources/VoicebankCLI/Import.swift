@@ -14,7 +14,8 @@ extension VoicebankCommand {
                 Any file libsndfile reads (AIFF, AIFF-C, WAV, FLAC, Ogg, CAF, …), any sample rate and channel \
                 count. Each clip keeps its original samples and gets a render-ready copy: mono, 22050 Hz, Float32. \
                 The phrase is --text, else the file name without extension, with _ and - read as spaces \
-                (double_tap_to_open.aiff → "double tap to open"). If any file fails, nothing is stored, unless \
+                (double_tap_to_open.aiff → "double tap to open"), or its line in --transcript. A folder imports \
+                its audio files, every level down, sorted by name. If any file fails, nothing is stored, unless \
                 --keep-going is given. A file whose phrase and audio are in the pack already is skipped.
                 """)
 
@@ -38,17 +39,28 @@ extension VoicebankCommand {
         @Option(help: ArgumentHelp("How many files to convert at once.", valueName: "n"))
         var jobs = ProcessorCount.online
 
-        @Argument(help: ArgumentHelp("The audio files to import.", valueName: "file"), completion: .file())
+        @Option(
+            help: ArgumentHelp(
+                "A transcript giving each file's phrase: CSV (file,text), TSV (file<TAB>text), id|text or name: text lines.",
+                valueName: "file"), completion: .file())
+        var transcript: String?
+
+        @Flag(help: "With --transcript: a file without a line, or a line without a file, is an error, not a warning.")
+        var strictTranscript = false
+
+        @Argument(
+            help: ArgumentHelp("The audio files to import; a folder imports every audio file in it.", valueName: "file"),
+            completion: .file())
         var files: [String] = []
 
         func validate() throws {
-            if files.isEmpty { throw ValidationError("Missing audio files to import.") }
+            try validateTranscriptOptions()
             if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         }
 
         func run() throws {
             let pack = try bank.open(.readWrite)
-            let requests = files.map { ImportRequest(path: $0, phrase: text, isFallback: fallback) }
+            let requests = try importRequests()
             var display = ProgressDisplay(isTerminal: isatty(STDERR_FILENO) == 1)
             let report = try pack.importFiles(
                 requests, into: voice, converter: converter, keepGoing: keepGoing, parallelism: jobs

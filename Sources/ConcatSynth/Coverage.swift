@@ -1,0 +1,166 @@
+import SSML
+import Tokens
+import Voicebank
+
+/// What a voice would do with some texts: how the matcher splits each, and which words would fall back.
+///
+/// `voicebank coverage` prints it, so that a pack builder knows what to record next.
+public struct CoverageReport: Equatable, Sendable, CustomStringConvertible {
+    /// A clip or a fallback in the order the text is spoken.
+    public struct Piece: Equatable, Sendable {
+        /// The words: the phrase matched, or the words the fallback clip stands for.
+        public var text: String
+        public var isFallback: Bool
+        /// The identifier of the voice that speaks it.
+        public var voice: String
+    }
+
+    public struct Input: Equatable, Sendable {
+        /// What the input was: `text 1`, or a file's path.
+        public var name: String
+        public var pieces: [Piece]
+
+        /// The pieces as one line: `hello | good morning | [bob] | settings`.
+        public var segmentation: String {
+            pieces.map { $0.isFallback ? "[\($0.text)]" : $0.text }.joined(separator: " | ")
+        }
+    }
+
+    /// A run of words or a word that falls back, and how often.
+    public struct Count: Equatable, Sendable {
+        public var text: String
+        public var count: Int
+    }
+
+    /// The starting voice.
+    public var voice: String
+    public var inputs: [Input]
+    /// Each run of words that falls back, most frequent first (then in order of first appearance).
+    public var fallbackPhrases: [Count]
+    /// Each word of those runs, normalised, most frequent first.
+    public var fallbackWords: [Count]
+    /// Tokens spoken in all, and how many of them by a clip of their own.
+    public var tokenCount: Int
+    public var coveredTokenCount: Int
+    /// The SSML reader's and planner's warnings.
+    public var warnings: [String]
+
+    public var description: String {
+        var lines = inputs.map { "\($0.name): \($0.segmentation)" }
+        if fallbackPhrases.isEmpty {
+            lines.append("no fallbacks")
+        } else {
+            lines.append("fallbacks:")
+            lines += fallbackPhrases.map { "  \($0.count)\t\($0.text)" }
+            lines.append("words to record:")
+            lines += fallbackWords.map { "  \($0.count)\t\($0.text)" }
+        }
+        let percent = tokenCount == 0 ? 100 : (coveredTokenCount * 1000 / tokenCount)
+        let percentText = tokenCount == 0 ? "100" : "\(percent / 10).\(percent % 10)"
+        lines.append("covered: \(coveredTokenCount) of \(tokenCount) tokens (\(percentText) %)")
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Plans texts with a pack's voices as `concat-synth render` would, without rendering, and reports coverage.
+///
+/// Uses the real SSML reader, tokenizer, number reading and greedy longest match. A voice without a fallback
+/// clip is analysed as if it had one, so that its missing words are listed rather than an error.
+///
+/// ```swift
+/// let coverage = try CoverageAnalyzer(pack: pack, voice: "com.example.ann")
+/// print(try coverage.analyze([("text 1", "Hello Bob, good morning")]))
+/// // text 1: hello | [bob] | good morning
+/// ```
+public final class CoverageAnalyzer {
+    private let planner: Planner<ClipIndex>
+    private let reader = SSMLReader(sampleRate: 22_050)
+    public let voice: Voice
+
+    /// - Throws: `ConcatSynthError.voicebank` when the pack has no such voice, or no voice at all.
+    public init(pack: VoicePack, voice identifier: String? = nil) throws(ConcatSynthError) {
+        do throws(VoicebankError) {
+            let voices = try pack.voices()
+            guard let first = voices.first else { throw VoicebankError.noVoice(path: pack.path) }
+            voice = try pack.resolveVoice(identifier ?? first.identifier)
+            var plannerVoices: [PlannerVoice<ClipIndex>] = []
+            for voice in voices {
+                let index = try pack.clipIndex(voice: voice.identifier)
+                // A stand-in take for a voice without a fallback clip: planned, never rendered.
+                let fallback = index.fallbackTakes.first ?? ClipTake(clipID: -1, frameCount: 0)
+                plannerVoices.append(PlannerVoice(voice: voice, lookup: index, fallback: fallback))
+            }
+            planner = Planner(voices: plannerVoices, startingVoice: voice.identifier)
+        } catch {
+            throw .voicebank(error)
+        }
+    }
+
+    /// Plans each input (SSML, or plain text when it does not start with `<`) and gathers the fallbacks.
+    ///
+    /// - Throws: `ConcatSynthError.ssml` for malformed SSML (unless `lenient`), `.voicebank`.
+    public func analyze(_ inputs: [(name: String, text: String)], lenient: Bool = false) throws(ConcatSynthError) -> CoverageReport {
+        var report = CoverageReport(
+            voice: voice.identifier, inputs: [], fallbackPhrases: [], fallbackWords: [], tokenCount: 0, coveredTokenCount: 0,
+            warnings: [])
+        var phraseCounts: [String: Int] = [:]
+        var phraseOrder: [String] = []
+        var wordCounts: [String: Int] = [:]
+        var wordOrder: [String] = []
+        for (name, text) in inputs {
+            let plan = try self.plan(text, lenient: lenient)
+            report.warnings += plan.warnings.map { "\(name): \($0)" }
+            var pieces: [CoverageReport.Piece] = []
+            for segment in plan.segments {
+                let isFallback: Bool
+                switch segment.kind {
+                case .phrase: isFallback = false
+                case .fallback: isFallback = true
+                default: continue
+                }
+                pieces.append(.init(text: segment.text, isFallback: isFallback, voice: segment.voice))
+                let tokens = Tokenizer.tokens(in: segment.text)
+                report.tokenCount += tokens.count
+                guard isFallback else {
+                    report.coveredTokenCount += tokens.count
+                    continue
+                }
+                if phraseCounts[segment.text] == nil { phraseOrder.append(segment.text) }
+                phraseCounts[segment.text, default: 0] += 1
+                for token in tokens {
+                    if wordCounts[token.text] == nil { wordOrder.append(token.text) }
+                    wordCounts[token.text, default: 0] += 1
+                }
+            }
+            report.inputs.append(.init(name: name, pieces: pieces))
+        }
+        report.fallbackPhrases = Self.sorted(phraseOrder, phraseCounts)
+        report.fallbackWords = Self.sorted(wordOrder, wordCounts)
+        return report
+    }
+
+    private func plan(_ text: String, lenient: Bool) throws(ConcatSynthError) -> RenderPlan {
+        let document: SSMLDocument
+        do throws(SSMLError) {
+            document = try reader.read(text, lenient: lenient)
+        } catch {
+            throw .ssml(error)
+        }
+        do {
+            return try planner.plan(document)
+        } catch let error as ConcatSynthError {
+            throw error
+        } catch let error as VoicebankError {
+            throw .voicebank(error)
+        } catch {
+            preconditionFailure("a clip index throws only VoicebankError: \(error)")
+        }
+    }
+
+    /// Most frequent first; equal counts keep the order of first appearance.
+    private static func sorted(_ order: [String], _ counts: [String: Int]) -> [CoverageReport.Count] {
+        order.enumerated()
+            .sorted { ($0.element == $1.element) ? false : (counts[$0.element]!, -$0.offset) > (counts[$1.element]!, -$1.offset) }
+            .map { CoverageReport.Count(text: $0.element, count: counts[$0.element]!) }
+    }
+}

@@ -1,0 +1,397 @@
+import Tokens
+
+/// Which phrase each audio file speaks, read from a transcript file.
+///
+/// Four formats, told apart by the extension (`.csv`, `.tsv`) or else by the first line:
+/// - CSV with a header naming the columns `file` and `text` (RFC 4180: quotes, `""`, line breaks in quotes);
+/// - TSV with a header `file<TAB>text`;
+/// - `id|text` lines with no header, as LJSpeech's `metadata.csv` has them;
+/// - `name: text` lines, where lines starting with `;` or `#` are comments.
+///
+/// Columns other than these are ignored, except an optional `role` column in CSV and TSV whose value
+/// `fallback` marks the fallback clip (as in `voicebank/sources/en.tsv`; empty or `clip` is an ordinary clip).
+///
+/// ```swift
+/// let transcript = try Transcript(path: "clips/transcript.tsv")
+/// let plan = try transcript.requests(for: ["clips/hello.aiff"])   // hello.aiff speaks "Hello there"
+/// ```
+public struct Transcript: Equatable, Sendable {
+    public enum Format: String, Sendable, CaseIterable {
+        case csv = "CSV"
+        case tsv = "TSV"
+        case pipe = "id|text"
+        case colon = "name: text"
+    }
+
+    /// One line (one record) of a transcript.
+    public struct Line: Equatable, Sendable {
+        /// The file as the transcript names it: `hello`, `hello.aiff`, `clips/hello.aiff`, `LJ001-0001`.
+        public var file: String
+        public var text: String
+        public var isFallback: Bool
+        /// 1-based, of the line the record starts on.
+        public var lineNumber: Int
+
+        public init(file: String, text: String, isFallback: Bool = false, lineNumber: Int) {
+            self.file = file
+            self.text = text
+            self.isFallback = isFallback
+            self.lineNumber = lineNumber
+        }
+    }
+
+    public var path: String
+    public var format: Format
+    public var lines: [Line]
+
+    static let expectedFormats =
+        "expected a CSV with a header file,text, a TSV with a header file<TAB>text, id|text lines (LJSpeech), or name: text lines"
+
+    /// Reads and parses the transcript at `path`.
+    ///
+    /// - Throws: `VoicebankError.fileSystem` when it cannot be read, `.transcript` naming the line when it
+    ///   cannot be parsed.
+    public init(path: String) throws(VoicebankError) {
+        try self.init(parsing: try Files.readText(path), path: path)
+    }
+
+    /// Parses `content`; `path` names the transcript in errors and picks the format by its extension.
+    ///
+    /// - Throws: `VoicebankError.transcript` naming the line and what would be accepted.
+    public init(parsing content: String, path: String) throws(VoicebankError) {
+        self.path = path
+        var text = content
+        if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
+        let lowercasedPath = path.lowercased()
+        if lowercasedPath.hasSuffix(".csv") && Self.looksLikePipe(text) {
+            // LJSpeech calls its pipe-separated metadata `metadata.csv`.
+            format = .pipe
+        } else if lowercasedPath.hasSuffix(".csv") {
+            format = .csv
+        } else if lowercasedPath.hasSuffix(".tsv") {
+            format = .tsv
+        } else {
+            format = try Self.detectFormat(text, path: path)
+        }
+        switch format {
+        case .csv: lines = try Self.parseTable(Self.csvRecords(text, path: path), format: format, path: path)
+        case .tsv: lines = try Self.parseTable(Self.tsvRecords(text), format: format, path: path)
+        case .pipe: lines = try Self.parsePipe(text, path: path)
+        case .colon: lines = try Self.parseColon(text, path: path)
+        }
+        var firstLine: [String: Int] = [:]
+        for line in lines {
+            let key = Self.normalizedName(line.file)
+            if let first = firstLine[key] {
+                throw .transcript(
+                    path: path, line: line.lineNumber,
+                    reason: "the file \(line.file) is listed again (first at line \(first)); expected each file once")
+            }
+            firstLine[key] = line.lineNumber
+        }
+    }
+
+    // MARK: Formats
+
+    private static func firstContentLine(_ text: String) -> String? {
+        splitLines(text).map(\.text).first { line in
+            let trimmed = line.trimmingSpaces
+            return !trimmed.isEmpty && !trimmed.hasPrefix(";") && !trimmed.hasPrefix("#")
+        }
+    }
+
+    private static func looksLikePipe(_ text: String) -> Bool {
+        guard let first = firstContentLine(text) else { return false }
+        return first.contains("|") && !csvFields(first).map({ $0.lowercased() }).contains("file")
+    }
+
+    private static func detectFormat(_ text: String, path: String) throws(VoicebankError) -> Format {
+        guard let first = firstContentLine(text) else {
+            throw .transcript(path: path, line: nil, reason: "it has no lines; \(expectedFormats)")
+        }
+        let tabFields = first.split(separator: "\t", omittingEmptySubsequences: false).map { $0.lowercased() }
+        if tabFields.contains("file") && tabFields.contains("text") { return .tsv }
+        let commaFields = csvFields(first).map { $0.trimmingSpaces.lowercased() }
+        if commaFields.contains("file") && commaFields.contains("text") { return .csv }
+        if first.contains("|") { return .pipe }
+        if first.contains(":") { return .colon }
+        throw .transcript(
+            path: path, line: nil, reason: "cannot tell its format from the first line \"\(first.prefix(60))\"; \(expectedFormats)")
+    }
+
+    /// Lines split at LF, CRLF or CR, each with its 1-based number.
+    private static func splitLines(_ text: String) -> [(number: Int, text: String)] {
+        var lines: [(Int, String)] = []
+        var current = String.UnicodeScalarView()
+        var previousWasCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" && previousWasCR {
+                previousWasCR = false
+                continue
+            }
+            previousWasCR = scalar == "\r"
+            if scalar == "\n" || scalar == "\r" {
+                lines.append((lines.count + 1, String(current)))
+                current = String.UnicodeScalarView()
+            } else {
+                current.append(scalar)
+            }
+        }
+        if !current.isEmpty { lines.append((lines.count + 1, String(current))) }
+        return lines
+    }
+
+    private static func tsvRecords(_ text: String) -> [(number: Int, fields: [String])] {
+        splitLines(text).filter { !$0.text.isEmpty }.map {
+            ($0.number, $0.text.split(separator: "\t", omittingEmptySubsequences: false).map(String.init))
+        }
+    }
+
+    /// The fields of one CSV line without line breaks, for telling the format.
+    private static func csvFields(_ line: String) -> [String] {
+        (try? csvRecords(line, path: ""))?.first?.fields ?? []
+    }
+
+    /// RFC 4180 records: fields separated by commas, a field in double quotes may hold commas, line breaks
+    /// and `""` for a quote. Empty lines are skipped.
+    private static func csvRecords(_ text: String, path: String) throws(VoicebankError) -> [(number: Int, fields: [String])] {
+        var records: [(Int, [String])] = []
+        var fields: [String] = []
+        var field = String.UnicodeScalarView()
+        var line = 1
+        var recordLine = 1
+        var isQuoted = false
+        var wasQuoted = false
+        var afterQuote = false
+        var scalars = Array(text.unicodeScalars)
+        if scalars.last != "\n" && scalars.last != "\r" { scalars.append("\n") }
+        var index = 0
+        func endField() {
+            fields.append(String(field))
+            field = String.UnicodeScalarView()
+            wasQuoted = false
+            afterQuote = false
+        }
+        while index < scalars.count {
+            let scalar = scalars[index]
+            index += 1
+            if isQuoted {
+                if scalar == "\"" {
+                    if index < scalars.count && scalars[index] == "\"" {
+                        field.append("\"")
+                        index += 1
+                    } else {
+                        isQuoted = false
+                        afterQuote = true
+                    }
+                } else {
+                    if scalar == "\n" || (scalar == "\r" && (index >= scalars.count || scalars[index] != "\n")) { line += 1 }
+                    field.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case ",":
+                endField()
+            case "\r", "\n":
+                if scalar == "\r" && index < scalars.count && scalars[index] == "\n" { index += 1 }
+                if !(fields.isEmpty && field.isEmpty && !wasQuoted) {
+                    endField()
+                    records.append((recordLine, fields))
+                }
+                fields = []
+                line += 1
+                recordLine = line
+            case "\"" where field.isEmpty && !wasQuoted:
+                isQuoted = true
+                wasQuoted = true
+            default:
+                if afterQuote {
+                    throw .transcript(
+                        path: path, line: line,
+                        reason: "text after a closing quote; expected a comma or the end of the line (write \"\" for a quote inside quotes)")
+                }
+                field.append(scalar)
+            }
+        }
+        if isQuoted {
+            throw .transcript(path: path, line: recordLine, reason: "a quote is never closed; expected a closing \" before the end of the file")
+        }
+        return records
+    }
+
+    /// Lines of a CSV or TSV whose first record is the header naming `file`, `text` and perhaps `role`.
+    private static func parseTable(
+        _ records: [(number: Int, fields: [String])], format: Format, path: String
+    ) throws(VoicebankError) -> [Line] {
+        let separator = format == .csv ? "," : "<TAB>"
+        guard let header = records.first else {
+            throw .transcript(path: path, line: nil, reason: "it is empty; expected a header file\(separator)text and a line per file")
+        }
+        let names = header.fields.map { $0.trimmingSpaces.lowercased() }
+        guard let fileColumn = names.firstIndex(of: "file"), let textColumn = names.firstIndex(of: "text") else {
+            throw .transcript(
+                path: path, line: header.number,
+                reason: "the header \"\(header.fields.joined(separator: format == .csv ? "," : "\t").prefix(60))\" names no file and text columns; expected a \(format.rawValue) header file\(separator)text")
+        }
+        let roleColumn = names.firstIndex(of: "role")
+        var lines: [Line] = []
+        for record in records.dropFirst() {
+            guard record.fields.count > max(fileColumn, textColumn) else {
+                throw .transcript(
+                    path: path, line: record.number,
+                    reason: "\(record.fields.count) column\(record.fields.count == 1 ? "" : "s"); expected file\(separator)text as the header says")
+            }
+            let file = record.fields[fileColumn]
+            guard !file.trimmingSpaces.isEmpty else {
+                throw .transcript(path: path, line: record.number, reason: "no file name; expected the audio file the line is about")
+            }
+            var isFallback = false
+            if let roleColumn, roleColumn < record.fields.count {
+                switch record.fields[roleColumn].trimmingSpaces.lowercased() {
+                case "", "clip", "phrase": break
+                case "fallback": isFallback = true
+                case let role:
+                    throw .transcript(
+                        path: path, line: record.number, reason: "unknown role \"\(role)\"; expected fallback, clip or nothing")
+                }
+            }
+            lines.append(Line(file: file, text: record.fields[textColumn], isFallback: isFallback, lineNumber: record.number))
+        }
+        return lines
+    }
+
+    private static func parsePipe(_ text: String, path: String) throws(VoicebankError) -> [Line] {
+        var lines: [Line] = []
+        for (number, line) in splitLines(text) where !line.trimmingSpaces.isEmpty {
+            let fields = line.split(separator: "|", omittingEmptySubsequences: false)
+            guard fields.count >= 2, !fields[0].isEmpty else {
+                throw .transcript(path: path, line: number, reason: "\"\(line.prefix(60))\" is not id|text; expected an id, a | and the text")
+            }
+            lines.append(Line(file: String(fields[0]), text: String(fields[1]), lineNumber: number))
+        }
+        return lines
+    }
+
+    private static func parseColon(_ text: String, path: String) throws(VoicebankError) -> [Line] {
+        var lines: [Line] = []
+        for (number, line) in splitLines(text) {
+            let trimmed = line.trimmingSpaces
+            if trimmed.isEmpty || trimmed.hasPrefix(";") || trimmed.hasPrefix("#") { continue }
+            guard let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex else {
+                throw .transcript(
+                    path: path, line: number, reason: "\"\(trimmed.prefix(60))\" is not name: text; expected a file name, a colon and the text")
+            }
+            lines.append(
+                Line(
+                    file: String(trimmed[..<colon]).trimmingSpaces,
+                    text: String(trimmed[trimmed.index(after: colon)...]).trimmingSpaces, lineNumber: number))
+        }
+        return lines
+    }
+
+    // MARK: Files to lines
+
+    /// The transcript applied to audio files: what to import, in transcript order, and what did not pair up.
+    public struct Assignment: Sendable {
+        /// One per file that has a line, in the order of the transcript's lines.
+        public var requests: [ImportRequest]
+        /// Files no line names.
+        public var unlistedFiles: [String]
+        /// Lines that name no file given.
+        public var missingFiles: [Line]
+    }
+
+    /// Pairs `files` with the lines that name them and makes the import requests, in the transcript's order
+    /// (so the first take listed is the first take spoken).
+    ///
+    /// A line names a file when its name equals the file's last folders and name, with or without the
+    /// extension: `clips/hello.aiff` is named by `hello`, `hello.aiff`, `clips/hello` and `clips/hello.aiff`.
+    /// A line with empty text is allowed for a fallback clip only, whose phrase is then its file name.
+    ///
+    /// - Parameter isFallback: every file is a fallback clip (`voicebank import --fallback`).
+    /// - Throws: `VoicebankError.transcript` when a line names several files, a file is named by several
+    ///   lines, or an ordinary clip's line has no text.
+    public func requests(for files: [String], isFallback: Bool = false) throws(VoicebankError) -> Assignment {
+        var lineByName: [String: Int] = [:]
+        for (index, line) in lines.enumerated() { lineByName[Self.normalizedName(line.file)] = index }
+        var fileByLine: [Int: String] = [:]
+        var unlisted: [String] = []
+        for file in files {
+            let matches = Self.names(forFileAt: file).compactMap { lineByName[$0] }.uniqued.sorted()
+            guard let match = matches.first else {
+                unlisted.append(file)
+                continue
+            }
+            guard matches.count == 1 else {
+                throw .transcript(
+                    path: path, line: lines[matches[1]].lineNumber,
+                    reason: "the file \(file) is named by line \(lines[matches[0]].lineNumber) and by this one; expected one line per file")
+            }
+            if let other = fileByLine[match], other != file {
+                throw .transcript(
+                    path: path, line: lines[match].lineNumber,
+                    reason: "\"\(lines[match].file)\" names both \(other) and \(file); expected a name with its folder (such as folder/name) that names one file")
+            }
+            fileByLine[match] = file
+        }
+        var requests: [ImportRequest] = []
+        var missing: [Line] = []
+        for (index, line) in lines.enumerated() {
+            guard let file = fileByLine[index] else {
+                missing.append(line)
+                continue
+            }
+            let isFallbackClip = isFallback || line.isFallback
+            let hasText = !line.text.trimmingSpaces.isEmpty
+            guard hasText || isFallbackClip else {
+                throw .transcript(
+                    path: path, line: line.lineNumber,
+                    reason: "no text for the file \(line.file); expected the phrase the file speaks")
+            }
+            requests.append(ImportRequest(path: file, phrase: hasText ? line.text : nil, isFallback: isFallbackClip))
+        }
+        return Assignment(requests: requests, unlistedFiles: unlisted, missingFiles: missing)
+    }
+
+    /// A name as lines are compared: folders separated by single slashes, without `./`.
+    static func normalizedName(_ name: String) -> String {
+        name.trimmingSpaces.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+    }
+
+    /// Every name a line may give a file by: its last 1, 2, … path components, each with and without the
+    /// extension of the last.
+    static func names(forFileAt path: String) -> [String] {
+        let components = normalizedName(path).split(separator: "/").map(String.init)
+        guard let last = components.last else { return [] }
+        var stem = last
+        if let dot = last.lastIndex(of: "."), dot != last.startIndex { stem = String(last[..<dot]) }
+        var names: [String] = []
+        for count in 1...components.count {
+            let folders = components[(components.count - count)..<(components.count - 1)]
+            names.append((folders + [last]).joined(separator: "/"))
+            if stem != last { names.append((folders + [stem]).joined(separator: "/")) }
+        }
+        return names
+    }
+}
+
+extension ImportRequest {
+    /// The audio files that `paths` name: a file as it is, a folder as every audio file in it, every level
+    /// down (by extension: `.aiff`, `.wav`, `.flac`, …), each folder's files sorted by name.
+    ///
+    /// - Throws: `VoicebankError.noAudioFiles` for a folder with none, `.fileSystem` for one that cannot be read.
+    public static func audioFiles(_ paths: [String]) throws(VoicebankError) -> [String] {
+        var files: [String] = []
+        for path in paths {
+            guard Files.isDirectory(path) else {
+                files.append(path)
+                continue
+            }
+            let found = try Files.audioFiles(under: path)
+            guard !found.isEmpty else { throw .noAudioFiles(folder: path) }
+            files += found
+        }
+        return files
+    }
+}

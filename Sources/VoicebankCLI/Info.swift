@@ -1,0 +1,107 @@
+import ArgumentParser
+import CommandLineSupport
+import Foundation
+import Voicebank
+
+extension VoicebankCommand {
+    struct Info: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a pack's voices, clip counts, durations, loudness spread, schema version and size.",
+            discussion: """
+                Loudness is EBU R128 integrated loudness (LUFS, libebur128) of each phrase clip's render-ready \
+                audio, as minimum, median and maximum per voice. R128 has no integrated loudness for a clip shorter \
+                than 400 ms (one gating block): such a clip is measured repeated end to end, and counted as short. \
+                Silent clips are not measured.
+                """)
+
+        @OptionGroup var bank: BankOptions
+
+        @Flag(help: "Print a JSON object instead of text.")
+        var json = false
+
+        func run() throws {
+            let summary = try bank.open(.readOnly).summary()
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(InfoJSON(summary)), as: UTF8.self))
+                return
+            }
+            print(
+                "\(summary.path): schema version \(summary.schemaVersion), \(summary.fileByteCount) bytes, "
+                    + "\(summary.voices.count) voice\(summary.voices.count == 1 ? "" : "s")")
+            for voice in summary.voices {
+                print("\(voice.voice.identifier) \"\(voice.voice.name)\"")
+                print("  languages: \(voice.voice.supportedLanguages.joined(separator: ", ")) (primary: \(voice.voice.primaryLanguages.joined(separator: ", ")))")
+                print("  normal rate: \(Int((voice.voice.normalRate * 100).rounded()))%")
+                print(
+                    "  clips: \(voice.phraseClipCount) phrase\(voice.phraseClipCount == 1 ? "" : "s"), "
+                        + "\(voice.fallbackClipCount) fallback\(voice.fallbackClipCount == 0 ? " (none: words no clip covers cannot be spoken)" : ""), "
+                        + "\(formatSeconds(voice.durationSeconds)) s of audio")
+                if let loudness = voice.loudness {
+                    print(
+                        "  loudness: min \(formatLUFS(loudness.minimumLUFS)), median \(formatLUFS(loudness.medianLUFS)), "
+                            + "max \(formatLUFS(loudness.maximumLUFS)) LUFS over \(loudness.measuredClipCount) clips"
+                            + (loudness.shortClipCount > 0 ? ", \(loudness.shortClipCount) of them under 400 ms and measured looped" : "")
+                            + (loudness.unmeasuredClipCount > 0 ? "; \(loudness.unmeasuredClipCount) silent, not measured" : ""))
+                } else {
+                    print("  loudness: not measured (no phrase clip that is not silent)")
+                }
+            }
+        }
+    }
+}
+
+/// One decimal, without Foundation's formatters.
+func formatLUFS(_ value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10)"
+}
+
+/// The fields of `voicebank info --json`.
+struct InfoJSON: Encodable {
+    struct Loudness: Encodable {
+        var minimumLUFS: Double
+        var medianLUFS: Double
+        var maximumLUFS: Double
+        var measuredClips: Int
+        var shortClips: Int
+        var silentClips: Int
+    }
+    struct VoiceInfo: Encodable {
+        var identifier: String
+        var name: String
+        var primaryLanguages: [String]
+        var supportedLanguages: [String]
+        var normalRate: Double
+        var phraseClips: Int
+        var fallbackClips: Int
+        var hasFallback: Bool
+        var durationSeconds: Double
+        var loudness: Loudness?
+    }
+
+    var path: String
+    var schemaVersion: Int
+    var fileBytes: Int
+    var voices: [VoiceInfo]
+
+    init(_ summary: PackSummary) {
+        path = summary.path
+        schemaVersion = summary.schemaVersion
+        fileBytes = summary.fileByteCount
+        voices = summary.voices.map { voice in
+            VoiceInfo(
+                identifier: voice.voice.identifier, name: voice.voice.name, primaryLanguages: voice.voice.primaryLanguages,
+                supportedLanguages: voice.voice.supportedLanguages, normalRate: voice.voice.normalRate,
+                phraseClips: voice.phraseClipCount, fallbackClips: voice.fallbackClipCount,
+                hasFallback: voice.fallbackClipCount > 0, durationSeconds: (voice.durationSeconds * 1000).rounded() / 1000,
+                loudness: voice.loudness.map {
+                    Loudness(
+                        minimumLUFS: ($0.minimumLUFS * 100).rounded() / 100, medianLUFS: ($0.medianLUFS * 100).rounded() / 100,
+                        maximumLUFS: ($0.maximumLUFS * 100).rounded() / 100, measuredClips: $0.measuredClipCount,
+                        shortClips: $0.shortClipCount, silentClips: $0.unmeasuredClipCount)
+                })
+        }
+    }
+}
