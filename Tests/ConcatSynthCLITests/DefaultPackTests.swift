@@ -2,7 +2,7 @@ import AudioIO
 import Foundation
 import Testing
 
-import Voicebank
+@testable import Voicebank
 
 /// The committed default pack against its committed sources (voicebank/sources/*.tsv and clips).
 @Suite struct DefaultPackTests {
@@ -53,5 +53,23 @@ import Voicebank
             #expect(source.sampleRate == 24_000 && source.channelCount == 1, "\(row.file)")
             #expect(source.container.hasPrefix("AIFF") && source.sampleFormat == "Signed 16 bit PCM", "\(row.file)")
         }
+    }
+
+    @Test("the committed pack is at the current schema version, so opening it never rewrites a clone's file")
+    func currentSchema() throws {
+        // Read the committed file from git, not the working tree, which another test may have opened already.
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        git.arguments = ["git", "-C", Self.root, "show", "HEAD:voicebank/default.sqlite"]
+        let output = Pipe()
+        git.standardOutput = output
+        git.standardError = FileHandle.nullDevice
+        try git.run()
+        let header = output.fileHandleForReading.readDataToEndOfFile().prefix(100)
+        git.waitUntilExit()
+        try #require(git.terminationStatus == 0 && header.count == 100, "not a git checkout with the pack committed")
+        // SQLite keeps `PRAGMA user_version` at bytes 60–63 of the header, big-endian.
+        let version = header.dropFirst(60).prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        #expect(version == Schema.currentVersion, "the committed default pack is schema \(version): run tools/build-default-pack")
     }
 }
