@@ -40,9 +40,7 @@ public struct Loudness: Equatable, Sendable, CustomStringConvertible {
     /// ```
     /// - Throws: `AudioIOError.loudnessMeter` with libebur128's error.
     public init(_ samples: [Float], sampleRate: Int = RenderFormat.sampleRate) throws(AudioIOError) {
-        // A window as long as the clip gives the ungated loudness of all of it.
-        let windowMilliseconds = max(1, (samples.count * 1000 + sampleRate - 1) / sampleRate)
-        let meter = try LoudnessMeter(sampleRate: sampleRate, windowMilliseconds: windowMilliseconds)
+        let meter = try LoudnessMeter(sampleRate: sampleRate)
         try samples.withUnsafeBufferPointer { (buffer) throws(AudioIOError) in try meter.add(buffer) }
         self = try meter.loudness()
     }
@@ -67,22 +65,15 @@ public final class LoudnessMeter {
     public let sampleRate: Int
     private var state: UnsafeMutablePointer<ebur128_state>?
     private var frameCount = 0
-    private let windowMilliseconds: Int
 
-    /// - Parameter windowMilliseconds: the span `Loudness.clipLUFS` falls back to, ungated, when the audio has
-    ///   no integrated loudness: the last 400 ms by default.
     /// - Throws: `AudioIOError.loudnessMeter` when libebur128 cannot make a meter for the rate.
-    public init(sampleRate: Int = RenderFormat.sampleRate, windowMilliseconds: Int = 400) throws(AudioIOError) {
+    public init(sampleRate: Int = RenderFormat.sampleRate) throws(AudioIOError) {
         self.sampleRate = sampleRate
-        self.windowMilliseconds = windowMilliseconds
         let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue | EBUR128_MODE_SAMPLE_PEAK.rawValue)
         guard sampleRate > 0, let state = ebur128_init(1, UInt(sampleRate), mode) else {
             throw .loudnessMeter(reason: "libebur128 cannot measure at \(sampleRate) Hz")
         }
         self.state = state
-        let status = ebur128_set_max_window(state, UInt(windowMilliseconds))
-        // "No change" means the window is the one the meter has already.
-        if status != Int32(EBUR128_ERROR_NO_CHANGE.rawValue) { try check(status, "setting the window") }
     }
 
     deinit { ebur128_destroy(&state) }
@@ -102,12 +93,20 @@ public final class LoudnessMeter {
         try check(ebur128_loudness_global(state, &integrated), "integrated loudness")
         try check(ebur128_true_peak(state, 0, &truePeak), "true peak")
         try check(ebur128_sample_peak(state, 0, &samplePeak), "sample peak")
-        var window = -Double.infinity
-        try check(ebur128_loudness_window(state, UInt(windowMilliseconds), &window), "window loudness")
         // libebur128 answers -HUGE_VAL when no 400 ms block passes the gates.
-        let hasBlocks = Double(frameCount) >= Loudness.minimumSeconds * Double(sampleRate) && integrated.isFinite
-        // Under R128's absolute gate (-70 LUFS) a window is silence, as an integrated measurement would say.
-        let clip = hasBlocks ? integrated : (window.isFinite && window > -70 ? window : nil)
+        let blockFrames = Loudness.minimumSeconds * Double(sampleRate)
+        let hasBlocks = Double(frameCount) >= blockFrames && integrated.isFinite
+        var clip: Double? = hasBlocks ? integrated : nil
+        if Double(frameCount) < blockFrames && frameCount > 0 {
+            // A clip shorter than the 400 ms momentary window sits in it after silence, so its own ungated
+            // loudness is the window's scaled by how much of the window it fills. (A window as long as the clip,
+            // ebur128_set_max_window, would do too, but costs libebur128 1.2.6 about 170 MB per second of window.)
+            var momentary = -Double.infinity
+            try check(ebur128_loudness_momentary(state, &momentary), "momentary loudness")
+            let scaled = momentary + 10 * log10(blockFrames / Double(frameCount))
+            // Under R128's absolute gate (-70 LUFS) it is silence, as an integrated measurement would say.
+            clip = momentary.isFinite && scaled > -70 ? scaled : nil
+        }
         return Loudness(
             integratedLUFS: hasBlocks ? integrated : nil, clipLUFS: clip, truePeakDBTP: Self.decibels(truePeak),
             samplePeakDBFS: Self.decibels(samplePeak), frameCount: frameCount, sampleRate: sampleRate)
