@@ -19,23 +19,22 @@ public struct ClipTake: Equatable, Hashable, Sendable, CustomStringConvertible {
 /// ```swift
 /// let index = try pack.clipIndex(voice: "com.example.ann")
 /// index.takes(forPhraseKey: "good morning")   // [#12, #40], first imported first
+/// index.firstPhraseKey(atOrAfter: "good")      // "good", or "good morning" if there is no "good"
 /// ```
+///
+/// Opening one costs the same whatever the number of clips: every look-up is one walk down the pack's index.
 public final class ClipIndex {
     public let voice: Voice
-    /// The most tokens any phrase key of this voice has; the matcher never looks further ahead.
-    public let longestPhraseTokenCount: Int
     /// The voice's fallback clip takes, first imported first.
     public let fallbackTakes: [ClipTake]
     private let pack: VoicePack
     private let takesByKey: Statement
+    private let firstKeyAtOrAfter: Statement
     private var blob: OpaquePointer?
 
     init(pack: VoicePack, voice: Voice, voiceRowID: Int) throws(VoicebankError) {
         self.pack = pack
         self.voice = voice
-        longestPhraseTokenCount = try pack.database.prepare(
-            "SELECT coalesce(max(token_count), 0) FROM clip WHERE voice_id = ? AND is_fallback = 0"
-        ).bind(.integer(voiceRowID)).firstInt() ?? 0
         let fallbacks = try pack.database.prepare(
             "SELECT id, frame_count FROM clip WHERE voice_id = ? AND is_fallback = 1 ORDER BY id"
         ).bind(.integer(voiceRowID))
@@ -44,6 +43,12 @@ public final class ClipIndex {
         fallbackTakes = takes
         takesByKey = try pack.database.prepare(
             "SELECT id, frame_count FROM clip WHERE voice_id = \(voiceRowID) AND is_fallback = 0 AND phrase_key = ? ORDER BY id")
+        // Answered from the clip_by_phrase index alone (phrase keys compare as UTF-8 bytes, SQLite's BINARY).
+        firstKeyAtOrAfter = try pack.database.prepare(
+            """
+            SELECT phrase_key FROM clip WHERE voice_id = \(voiceRowID) AND is_fallback = 0 AND phrase_key >= ?
+            ORDER BY phrase_key LIMIT 1
+            """)
     }
 
     deinit { if let blob { sqlite3_blob_close(blob) } }
@@ -54,6 +59,12 @@ public final class ClipIndex {
         var takes: [ClipTake] = []
         while try takesByKey.step() { takes.append(ClipTake(clipID: takesByKey.int(0), frameCount: takesByKey.int(1))) }
         return takes
+    }
+
+    /// The voice's first phrase key (not a fallback's) that is `key` or sorts after it, in UTF-8 byte order.
+    public func firstPhraseKey(atOrAfter key: String) throws(VoicebankError) -> String? {
+        try firstKeyAtOrAfter.bind(.text(key))
+        return try firstKeyAtOrAfter.step() ? firstKeyAtOrAfter.text(0) : nil
     }
 
     /// Copies a clip's render-ready samples into `buffer`, which must hold its frame count; returns the frames.
@@ -90,12 +101,5 @@ extension VoicePack {
         let voice = try resolveVoice(identifier)
         guard let rowID = try voiceRowID(voice.identifier) else { throw .noVoice(path: path) }
         return try ClipIndex(pack: self, voice: voice, voiceRowID: rowID)
-    }
-}
-
-extension Statement {
-    /// Steps once and returns the first column of the row, if there is one.
-    func firstInt() throws(VoicebankError) -> Int? {
-        try step() ? int(0) : nil
     }
 }
