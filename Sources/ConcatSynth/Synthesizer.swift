@@ -24,16 +24,18 @@ public final class Synthesizer {
     ) throws(ConcatSynthError) {
         self.pack = pack
         do throws(VoicebankError) {
-            let voices = try pack.voices()
-            guard let first = voices.first else { throw VoicebankError.noVoice(path: pack.path) }
-            let starting = try pack.resolveVoice(identifier ?? first.identifier)
-            var plannerVoices: [PlannerVoice<ClipIndex>] = []
-            for voice in voices {
-                let index = try pack.clipIndex(voice: voice.identifier)
-                plannerVoices.append(PlannerVoice(voice: voice, lookup: index, fallback: index.fallbackTakes.first))
+            let indexes = try pack.clipIndexes()
+            guard let first = indexes.first else { throw VoicebankError.noVoice(path: pack.path) }
+            let starting = identifier ?? first.voice.identifier
+            guard let startingIndex = indexes.first(where: { $0.voice.identifier == starting }) else {
+                throw VoicebankError.unknownVoice(
+                    identifier: starting, available: indexes.map(\.voice.identifier), path: pack.path)
             }
-            planner = Planner(voices: plannerVoices, startingVoice: starting.identifier, audioSandbox: audioSandbox)
-            voice = starting
+            let plannerVoices = indexes.map {
+                PlannerVoice(voice: $0.voice, lookup: $0, fallback: $0.fallbackTakes.first)
+            }
+            planner = Planner(voices: plannerVoices, startingVoice: starting, audioSandbox: audioSandbox)
+            voice = startingIndex.voice
         } catch {
             throw .voicebank(error)
         }

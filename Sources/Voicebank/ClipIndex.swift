@@ -28,43 +28,64 @@ public final class ClipIndex {
     /// The voice's fallback clip takes, first imported first.
     public let fallbackTakes: [ClipTake]
     private let pack: VoicePack
-    private let takesByKey: Statement
-    private let firstKeyAtOrAfter: Statement
+    private let voiceRowID: Int
+    // Prepared on first use: a request in one voice never pays for the pack's other voices.
+    private var takesByKeyStatement: Statement?
+    private var firstKeyStatement: Statement?
     private var blob: OpaquePointer?
 
     init(pack: VoicePack, voice: Voice, voiceRowID: Int) throws(VoicebankError) {
         self.pack = pack
         self.voice = voice
+        self.voiceRowID = voiceRowID
         let fallbacks = try pack.database.prepare(
             "SELECT id, frame_count FROM clip WHERE voice_id = ? AND is_fallback = 1 ORDER BY id"
         ).bind(.integer(voiceRowID))
         var takes: [ClipTake] = []
         while try fallbacks.step() { takes.append(ClipTake(clipID: fallbacks.int(0), frameCount: fallbacks.int(1))) }
         fallbackTakes = takes
-        takesByKey = try pack.database.prepare(
-            "SELECT id, frame_count FROM clip WHERE voice_id = \(voiceRowID) AND is_fallback = 0 AND phrase_key = ? ORDER BY id")
-        // Answered from the clip_by_phrase index alone (phrase keys compare as UTF-8 bytes, SQLite's BINARY).
-        firstKeyAtOrAfter = try pack.database.prepare(
-            """
-            SELECT phrase_key FROM clip WHERE voice_id = \(voiceRowID) AND is_fallback = 0 AND phrase_key >= ?
-            ORDER BY phrase_key LIMIT 1
-            """)
+    }
+
+    private var takesByKey: Statement {
+        get throws(VoicebankError) {
+            if let takesByKeyStatement { return takesByKeyStatement }
+            let statement = try pack.database.prepare(
+                "SELECT id, frame_count FROM clip WHERE voice_id = \(voiceRowID) AND is_fallback = 0 AND phrase_key = ? ORDER BY id")
+            takesByKeyStatement = statement
+            return statement
+        }
+    }
+
+    /// Answered from the clip_by_phrase index alone (phrase keys compare as UTF-8 bytes, SQLite's BINARY).
+    private var firstKeyAtOrAfter: Statement {
+        get throws(VoicebankError) {
+            if let firstKeyStatement { return firstKeyStatement }
+            let statement = try pack.database.prepare(
+                """
+                SELECT phrase_key FROM clip WHERE voice_id = \(voiceRowID) AND is_fallback = 0 AND phrase_key >= ?
+                ORDER BY phrase_key LIMIT 1
+                """)
+            firstKeyStatement = statement
+            return statement
+        }
     }
 
     deinit { if let blob { sqlite3_blob_close(blob) } }
 
     /// The takes of the phrase whose key is `key`, first imported first; empty when the voice has none.
     public func takes(forPhraseKey key: String) throws(VoicebankError) -> [ClipTake] {
-        try takesByKey.bind(.text(key))
+        let statement = try takesByKey
+        try statement.bind(.text(key))
         var takes: [ClipTake] = []
-        while try takesByKey.step() { takes.append(ClipTake(clipID: takesByKey.int(0), frameCount: takesByKey.int(1))) }
+        while try statement.step() { takes.append(ClipTake(clipID: statement.int(0), frameCount: statement.int(1))) }
         return takes
     }
 
     /// The voice's first phrase key (not a fallback's) that is `key` or sorts after it, in UTF-8 byte order.
     public func firstPhraseKey(atOrAfter key: String) throws(VoicebankError) -> String? {
-        try firstKeyAtOrAfter.bind(.text(key))
-        return try firstKeyAtOrAfter.step() ? firstKeyAtOrAfter.text(0) : nil
+        let statement = try firstKeyAtOrAfter
+        try statement.bind(.text(key))
+        return try statement.step() ? statement.text(0) : nil
     }
 
     /// Copies a clip's render-ready samples into `buffer`, which must hold its frame count; returns the frames.
@@ -101,5 +122,22 @@ extension VoicePack {
         let voice = try resolveVoice(identifier)
         guard let rowID = try voiceRowID(voice.identifier) else { throw .noVoice(path: path) }
         return try ClipIndex(pack: self, voice: voice, voiceRowID: rowID)
+    }
+
+    /// A clip index of every voice, in the pack's order, read with one query of the voices.
+    public func clipIndexes() throws(VoicebankError) -> [ClipIndex] {
+        let statement = try database.prepare(
+            "SELECT id, identifier, name, primary_languages, supported_languages, normal_rate FROM voice ORDER BY id")
+        var rows: [(Int, Voice)] = []
+        while try statement.step() {
+            rows.append(
+                (statement.int(0),
+                 Voice(
+                    stored: statement.text(1), name: statement.text(2), primary: statement.text(3),
+                    supported: statement.text(4), normalRate: statement.double(5))))
+        }
+        var indexes: [ClipIndex] = []
+        for (rowID, voice) in rows { indexes.append(try ClipIndex(pack: self, voice: voice, voiceRowID: rowID)) }
+        return indexes
     }
 }
