@@ -54,7 +54,7 @@ public final class Synthesizer {
             throw .ssml(error)
         }
         do {
-            return try planner.plan(document)
+            return try pack.reading { try planner.plan(document) }
         } catch let error as ConcatSynthError {
             throw error
         } catch let error as VoicebankError {

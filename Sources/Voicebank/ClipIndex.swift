@@ -124,6 +124,17 @@ extension VoicePack {
         return try ClipIndex(pack: self, voice: voice, voiceRowID: rowID)
     }
 
+    /// Runs `body` inside one read transaction (unless one is open already): its look-ups see one snapshot of the
+    /// pack, and SQLite takes its locks once rather than once per statement.
+    ///
+    /// - Throws: what `body` throws, or `VoicebankError.sqlite` when the transaction cannot begin.
+    public func reading<Result>(_ body: () throws -> Result) throws -> Result {
+        guard sqlite3_get_autocommit(database.handle) != 0 else { return try body() }
+        try database.execute("BEGIN")
+        defer { sqlite3_exec(database.handle, "COMMIT", nil, nil, nil) }
+        return try body()
+    }
+
     /// A clip index of every voice, in the pack's order, read with one query of the voices.
     public func clipIndexes() throws(VoicebankError) -> [ClipIndex] {
         let statement = try database.prepare(
