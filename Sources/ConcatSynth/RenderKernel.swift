@@ -24,17 +24,29 @@ enum RenderKernel {
         base.update(repeating: 0, count: destination.count)
     }
 
-    /// Fades the first and last frames of a clip in and out linearly, over at most half its length each.
+    /// Multiplies `samples` by `gain` in place; a gain of exactly 1 leaves the bits as they are.
     ///
     /// Never throws and never allocates.
-    static func fadeEdges(_ clip: UnsafeMutableBufferPointer<Float>) {
-        let fade = min(edgeFadeFrameCount, clip.count / 2)
+    static func applyGain(_ gain: Float, to samples: UnsafeMutableBufferPointer<Float>) {
+        guard gain != 1 else { return }
+        for index in samples.indices { samples[index] *= gain }
+    }
+
+    /// Fades a clip's first and last frames in and out linearly, over at most half its length each, where they
+    /// fall in `frames`: the clip's frames from `offset` on, `clipFrameCount` in all.
+    ///
+    /// Never throws and never allocates.
+    static func fadeEdges(_ frames: UnsafeMutableBufferPointer<Float>, clipFrameOffset offset: Int, clipFrameCount: Int) {
+        let fade = min(edgeFadeFrameCount, clipFrameCount / 2)
         guard fade > 0 else { return }
-        let last = clip.count - 1
-        for index in 0..<fade {
-            let factor = Float(index + 1) / Float(fade + 1)
-            clip[index] *= factor
-            clip[last - index] *= factor
+        let end = offset + frames.count
+        let divisor = Float(fade + 1)
+        for frame in offset..<max(offset, min(fade, end)) {
+            frames[frame - offset] *= Float(frame + 1) / divisor
+        }
+        let last = clipFrameCount - 1
+        for frame in max(offset, clipFrameCount - fade)..<max(max(offset, clipFrameCount - fade), end) {
+            frames[frame - offset] *= Float(last - frame + 1) / divisor
         }
     }
 }

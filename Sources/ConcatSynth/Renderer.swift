@@ -2,17 +2,18 @@ import Voicebank
 
 /// Where the renderer gets a clip's samples: a clip index reads them from the voice pack.
 public protocol ClipAudioSource: AnyObject {
-    /// Copies the render-ready samples of `clipID` into `buffer` (large enough for the clip); returns the frames.
-    func readRenderReadyPCM(clipID: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
+    /// Copies the render-ready samples of `clipID` from frame `start` on into `buffer`, as many as fit; returns
+    /// the frames copied (fewer where the clip ends).
+    func readRenderReadyPCM(clipID: Int, from start: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
 }
 
 extension ClipIndex: ClipAudioSource {}
 
 /// Renders a plan by pull, like an Audio Unit render block: ask for frames until the request is complete.
 ///
-/// Each clip is read from the pack when the output reaches it, so the first frames are out before later clips
-/// are read. One clip buffer, as long as the plan's longest clip, is allocated up front; a pull allocates
-/// nothing.
+/// Each pull reads the frames it needs of the current clip straight into the caller's buffer, so the first
+/// frames are out before later clips are read, the audio is copied once, and nothing is allocated, per pull
+/// or per clip.
 ///
 /// ```swift
 /// let renderer = Renderer(plan: plan, audio: index)
@@ -46,21 +47,16 @@ public final class Renderer {
     public let markers: [Marker]
     private var nextMarker = 0
     private let audio: ClipAudioSource
-    private var clipBuffer: UnsafeMutableBufferPointer<Float>
     private var segmentIndex = 0
     /// Frames of the current segment already written.
     private var segmentPosition = 0
-    private var loadedClipID: Int?
     private var isCancelled = false
 
     public init(plan: RenderPlan, audio: ClipAudioSource) {
         self.plan = plan
         self.markers = plan.markers
         self.audio = audio
-        clipBuffer = .allocate(capacity: max(1, plan.longestClipFrameCount))
     }
-
-    deinit { clipBuffer.deallocate() }
 
     /// The request is done: every frame rendered, or cancelled.
     public var isComplete: Bool { isCancelled || segmentIndex == plan.segments.count }
@@ -87,10 +83,11 @@ public final class Renderer {
             let destination = UnsafeMutableBufferPointer(rebasing: buffer[written..<written + count])
             switch segment.kind {
             case .phrase(let take), .fallback(let take):
-                try load(take)
-                RenderKernel.copy(
-                    UnsafeBufferPointer(rebasing: clipBuffer[segmentPosition..<segmentPosition + count]),
-                    gain: segment.gain, into: destination)
+                let read = try audio.readRenderReadyPCM(clipID: take.clipID, from: segmentPosition, into: destination)
+                // A pack's frame count and blob agree; should they not, silence pads rather than stale samples.
+                if read < count { RenderKernel.silence(UnsafeMutableBufferPointer(rebasing: destination[read...])) }
+                RenderKernel.fadeEdges(destination, clipFrameOffset: segmentPosition, clipFrameCount: take.frameCount)
+                RenderKernel.applyGain(segment.gain, to: destination)
             case .audio(let index):
                 plan.audio[index].withUnsafeBufferPointer { samples in
                     RenderKernel.copy(
@@ -119,16 +116,5 @@ public final class Renderer {
     private func advance() {
         segmentIndex += 1
         segmentPosition = 0
-    }
-
-    private func load(_ take: ClipTake) throws {
-        guard loadedClipID != take.clipID else { return }
-        loadedClipID = nil
-        let clip = UnsafeMutableBufferPointer(rebasing: clipBuffer[0..<take.frameCount])
-        let frames = try audio.readRenderReadyPCM(clipID: take.clipID, into: clip)
-        // A pack's frame count and blob agree; should they not, silence pads rather than stale samples.
-        if frames < take.frameCount { RenderKernel.silence(UnsafeMutableBufferPointer(rebasing: clip[frames...])) }
-        RenderKernel.fadeEdges(clip)
-        loadedClipID = take.clipID
     }
 }

@@ -33,6 +33,8 @@ public final class ClipIndex {
     private var takesByKeyStatement: Statement?
     private var firstKeyStatement: Statement?
     private var blob: OpaquePointer?
+    /// The clip `blob` is open on.
+    private var blobClipID: Int?
 
     init(pack: VoicePack, voice: Voice, voiceRowID: Int) throws(VoicebankError) {
         self.pack = pack
@@ -90,27 +92,51 @@ public final class ClipIndex {
 
     /// Copies a clip's render-ready samples into `buffer`, which must hold its frame count; returns the frames.
     ///
-    /// Reads the blob in place (`sqlite3_blob_reopen`), so nothing is allocated per clip.
     /// - Throws: `VoicebankError.unknownClip`, or `.sqlite` with SQLite's message.
     public func readRenderReadyPCM(clipID: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws(VoicebankError) -> Int {
-        let database = pack.database
-        var status: Int32
-        if let blob {
-            status = sqlite3_blob_reopen(blob, sqlite3_int64(clipID))
-        } else {
-            status = sqlite3_blob_open(database.handle, "main", "clip", "pcm", sqlite3_int64(clipID), 0, &blob)
-        }
-        guard status == SQLITE_OK, let blob else {
-            if let stale = blob { sqlite3_blob_close(stale) }
-            self.blob = nil
-            throw status == SQLITE_ERROR ? .unknownClip(id: clipID, path: pack.path)
-                : .sqlite(path: pack.path, sql: nil, message: String(cString: sqlite3_errmsg(database.handle)))
-        }
-        let byteCount = Int(sqlite3_blob_bytes(blob))
-        let frameCount = byteCount / MemoryLayout<Float>.size
+        let frameCount = try renderReadyFrameCount(clipID: clipID)
         precondition(frameCount <= buffer.count, "the caller's buffer is smaller than clip \(clipID)")
-        try database.check(sqlite3_blob_read(blob, buffer.baseAddress, Int32(byteCount), 0), sql: nil)
-        return frameCount
+        return try readRenderReadyPCM(clipID: clipID, from: 0, into: buffer)
+    }
+
+    /// Copies a clip's render-ready samples from frame `start` on into `buffer`, as many as fit; returns the frames
+    /// copied (fewer where the clip ends).
+    ///
+    /// Reads the blob in place, reopening one handle on the next clip (`sqlite3_blob_reopen`), so nothing is
+    /// allocated per clip or per read.
+    /// - Throws: `VoicebankError.unknownClip`, or `.sqlite` with SQLite's message.
+    public func readRenderReadyPCM(
+        clipID: Int, from start: Int, into buffer: UnsafeMutableBufferPointer<Float>
+    ) throws(VoicebankError) -> Int {
+        let frameCount = try renderReadyFrameCount(clipID: clipID)
+        let count = max(0, min(buffer.count, frameCount - start))
+        guard count > 0, let blob else { return 0 }
+        let size = MemoryLayout<Float>.size
+        try pack.database.check(
+            sqlite3_blob_read(blob, buffer.baseAddress, Int32(count * size), Int32(start * size)), sql: nil)
+        return count
+    }
+
+    /// Opens the blob handle on a clip's render-ready samples, unless it is open on them already; their frames.
+    private func renderReadyFrameCount(clipID: Int) throws(VoicebankError) -> Int {
+        let database = pack.database
+        if blobClipID != clipID {
+            blobClipID = nil
+            var status: Int32
+            if let blob {
+                status = sqlite3_blob_reopen(blob, sqlite3_int64(clipID))
+            } else {
+                status = sqlite3_blob_open(database.handle, "main", "clip", "pcm", sqlite3_int64(clipID), 0, &blob)
+            }
+            guard status == SQLITE_OK, blob != nil else {
+                if let stale = blob { sqlite3_blob_close(stale) }
+                blob = nil
+                throw status == SQLITE_ERROR ? .unknownClip(id: clipID, path: pack.path)
+                    : .sqlite(path: pack.path, sql: nil, message: String(cString: sqlite3_errmsg(database.handle)))
+            }
+            blobClipID = clipID
+        }
+        return Int(sqlite3_blob_bytes(blob)) / MemoryLayout<Float>.size
     }
 }
 

@@ -13,9 +13,9 @@ final class MemoryClips: ClipAudioSource {
 
     init(_ samples: [Int: [Float]]) { self.samples = samples }
 
-    func readRenderReadyPCM(clipID: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
-        reads.append(clipID)
-        let clip = samples[clipID]!
+    func readRenderReadyPCM(clipID: Int, from start: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        if reads.last != clipID { reads.append(clipID) }
+        let clip = samples[clipID]!.dropFirst(start).prefix(buffer.count)
         _ = buffer.initialize(from: clip)
         return clip.count
     }
