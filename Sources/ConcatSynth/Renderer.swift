@@ -47,6 +47,8 @@ public final class Renderer {
     public let markers: [Marker]
     private var nextMarker = 0
     private let audio: ClipAudioSource
+    /// The plan's segments as the kernel needs them, worked out once.
+    private let steps: [Step]
     private var segmentIndex = 0
     /// Frames of the current segment already written.
     private var segmentPosition = 0
@@ -56,10 +58,34 @@ public final class Renderer {
         self.plan = plan
         self.markers = plan.markers
         self.audio = audio
+        steps = plan.segments.map(Step.init)
+    }
+
+    /// What a pull needs of a segment: no strings to retain and no gain to work out on every pull.
+    private struct Step {
+        enum Source {
+            case clip(id: Int)
+            case audio(index: Int)
+            case silence
+        }
+
+        var source: Source
+        var frameCount: Int
+        var gain: Float
+
+        init(_ segment: PlanSegment) {
+            switch segment.kind {
+            case .phrase(let take), .fallback(let take): source = .clip(id: take.clipID)
+            case .audio(let index): source = .audio(index: index)
+            case .silence, .mark, .structureStart, .structureEnd: source = .silence
+            }
+            frameCount = segment.frameCount
+            gain = segment.gain
+        }
     }
 
     /// The request is done: every frame rendered, or cancelled.
-    public var isComplete: Bool { isCancelled || segmentIndex == plan.segments.count }
+    public var isComplete: Bool { isCancelled || segmentIndex == steps.count }
 
     /// Frames rendered so far.
     public private(set) var framePosition = 0
@@ -72,49 +98,56 @@ public final class Renderer {
     /// - Throws: what the clip source throws when a clip cannot be read (`VoicebankError`).
     public func render(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Pull {
         var written = 0
-        while written < buffer.count && !isComplete {
-            let segment = plan.segments[segmentIndex]
-            let remaining = segment.frameCount - segmentPosition
-            guard remaining > 0 else {
-                advance()
-                continue
-            }
-            let count = min(remaining, buffer.count - written)
-            let destination = UnsafeMutableBufferPointer(rebasing: buffer[written..<written + count])
-            switch segment.kind {
-            case .phrase(let take), .fallback(let take):
-                let read = try audio.readRenderReadyPCM(clipID: take.clipID, from: segmentPosition, into: destination)
-                // A pack's frame count and blob agree; should they not, silence pads rather than stale samples.
-                if read < count { RenderKernel.silence(UnsafeMutableBufferPointer(rebasing: destination[read...])) }
-                RenderKernel.fadeEdges(destination, clipFrameOffset: segmentPosition, clipFrameCount: take.frameCount)
-                RenderKernel.applyGain(segment.gain, to: destination)
-            case .audio(let index):
-                plan.audio[index].withUnsafeBufferPointer { samples in
-                    RenderKernel.copy(
-                        UnsafeBufferPointer(rebasing: samples[segmentPosition..<segmentPosition + count]),
-                        gain: segment.gain, into: destination)
-                }
-            case .silence, .mark, .structureStart, .structureEnd:
-                RenderKernel.silence(destination)
-            }
-            written += count
-            segmentPosition += count
-            if segmentPosition == segment.frameCount { advance() }
+        // Locals, not the properties, in the loop: no exclusivity checks per step.
+        var index = segmentIndex
+        var position = segmentPosition
+        defer {
+            segmentIndex = index
+            segmentPosition = position
         }
-        // Step over what has no frames left (marks, structure ends), so the pull that writes the last frames
-        // already says the request is complete.
-        while !isComplete && plan.segments[segmentIndex].frameCount == segmentPosition { advance() }
+        if !isCancelled {
+            try steps.withUnsafeBufferPointer { steps in
+                while written < buffer.count && index < steps.count {
+                    let step = steps[index]
+                    let count = min(step.frameCount - position, buffer.count - written)
+                    let destination = UnsafeMutableBufferPointer(rebasing: buffer[written..<written + count])
+                    switch step.source {
+                    case .clip(let clipID):
+                        let read = try audio.readRenderReadyPCM(clipID: clipID, from: position, into: destination)
+                        // A pack's frame count and blob agree; should they not, silence pads rather than stale samples.
+                        if read < count { RenderKernel.silence(UnsafeMutableBufferPointer(rebasing: destination[read...])) }
+                        RenderKernel.fadeEdges(destination, clipFrameOffset: position, clipFrameCount: step.frameCount)
+                        RenderKernel.applyGain(step.gain, to: destination)
+                    case .audio(let audioIndex):
+                        plan.audio[audioIndex].withUnsafeBufferPointer { samples in
+                            RenderKernel.copy(
+                                UnsafeBufferPointer(rebasing: samples[position..<position + count]), gain: step.gain,
+                                into: destination)
+                        }
+                    case .silence:
+                        RenderKernel.silence(destination)
+                    }
+                    written += count
+                    position += count
+                    if position == step.frameCount {
+                        index += 1
+                        position = 0
+                    }
+                }
+                // Step over what has no frames left (marks, structure ends), so the pull that writes the last
+                // frames already says the request is complete.
+                while index < steps.count && steps[index].frameCount == position {
+                    index += 1
+                    position = 0
+                }
+            }
+        }
         framePosition += written
         let firstMarker = nextMarker
-        let isFinished = !isCancelled && segmentIndex == plan.segments.count
+        let isFinished = !isCancelled && index == steps.count
         while nextMarker < markers.count && (markers[nextMarker].frame < framePosition || isFinished) {
             nextMarker += 1
         }
-        return Pull(frameCount: written, isComplete: isComplete, markers: firstMarker..<nextMarker)
-    }
-
-    private func advance() {
-        segmentIndex += 1
-        segmentPosition = 0
+        return Pull(frameCount: written, isComplete: isCancelled || index == steps.count, markers: firstMarker..<nextMarker)
     }
 }
