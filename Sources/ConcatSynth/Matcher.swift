@@ -97,20 +97,23 @@ public enum Matcher {
 
     /// How many of `tokens` `found` has, whole and in order, right after `key` (which it starts with).
     private static func tokenCount(of tokens: ArraySlice<Token>, continuing key: String, in found: String) -> Int {
-        let bytes = found.utf8
-        var position = bytes.index(bytes.startIndex, offsetBy: key.utf8.count, limitedBy: bytes.endIndex) ?? bytes.endIndex
-        guard bytes[..<position].elementsEqual(key.utf8) else { return 0 }
-        var count = 0
-        for token in tokens {
-            guard position < bytes.endIndex, bytes[position] == UInt8(ascii: " ") else { break }
-            let start = bytes.index(after: position)
-            guard let end = bytes.index(start, offsetBy: token.text.utf8.count, limitedBy: bytes.endIndex),
-                bytes[start..<end].elementsEqual(token.text.utf8),
-                end == bytes.endIndex || bytes[end] == UInt8(ascii: " ")
-            else { break }
-            position = end
-            count += 1
+        var found = found
+        return found.withUTF8 { bytes in
+            var key = key
+            var position = key.utf8.count
+            guard position <= bytes.count, key.withUTF8({ bytes.prefix(position).elementsEqual($0) }) else { return 0 }
+            var count = 0
+            for token in tokens {
+                guard position < bytes.count, bytes[position] == UInt8(ascii: " ") else { break }
+                var text = token.text
+                let end = position + 1 + text.utf8.count
+                guard end <= bytes.count, end == bytes.count || bytes[end] == UInt8(ascii: " "),
+                    text.withUTF8({ bytes[(position + 1)..<end].elementsEqual($0) })
+                else { break }
+                position = end
+                count += 1
+            }
+            return count
         }
-        return count
     }
 }
