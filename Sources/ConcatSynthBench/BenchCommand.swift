@@ -83,7 +83,7 @@ struct BenchCommand: ParsableCommand {
 
         var results: [TargetResult] = []
         let items = Set(only.isEmpty ? Array(1...5) : only)
-        if items.contains(1) { results += try LatencyBench(requests: requests, runs: processRuns, work: work).run() }
+        if items.contains(1) { results += try LatencyBench(requests: requests, runs: processRuns, work: work, largePack: packs.last!).run() }
         if items.contains(2) { results += try InProcessBench(requests: requests, packs: packs, runs: inProcessRuns).run() }
 
         let largest = packs.last!

@@ -44,12 +44,45 @@ struct SoxPipeline {
     var processCount: Int { commands.count }
 }
 
+extension LatencyBench {
+    /// What a process costs before any work, next to what concat-synth costs for a request with nothing in it:
+    /// the floor under the ratios of item 1.
+    func printFloors(concatSynth: String, sox: String?) throws {
+        var table = Table(
+            "1c. Floors: processes that do (almost) nothing (ms, median (min–max) of \(runs) runs; wall, then CPU)",
+            columns: ["process", "latency", "CPU"])
+        table.printHeader()
+        let output = work.file("floor.wav")
+        var floors: [(String, String, [String])] = [
+            ("/bin/true (a C program)", "/bin/true", []),
+            ("concat-synth render of <speak/> (start, open the pack, write an empty WAV)", concatSynth,
+             ["render", "--voice", "org.concatsynth.en", "-o", output, "<speak/>"]),
+        ]
+        if let sox { floors.insert(("sox --version (sox's start with its libraries)", sox, ["--version"]), at: 1) }
+        for (name, executable, arguments) in floors {
+            var latency = Samples()
+            var cpu = Samples()
+            for round in 0..<(runs + 1) {
+                let time = try spawnAndWait(executable, arguments)
+                guard time.status == 0 else { throw BenchError(description: "\(executable) \(arguments) exited \(time.status)") }
+                if round > 0 {
+                    latency.append(time.seconds)
+                    cpu.append(time.cpuSeconds)
+                }
+            }
+            table.add([name, Unit.milliseconds.summary(latency), Unit.milliseconds.summary(cpu)])
+        }
+    }
+}
+
 /// Item 1: whole-process latency of one request rendered to a WAV file, next to espeak-ng, flite and the naive
 /// sox pipeline on the same request, runs interleaved so that the machine's other load hits all alike.
 struct LatencyBench {
     var requests: [Request]
     var runs: Int
     var work: WorkDirectory
+    /// A pack of the benchmark's own, timed too: the default pack is small, a user's may not be.
+    var largePack: BenchPack
 
     func run() throws -> [TargetResult] {
         let concatSynth = Locations.binaries + "/concat-synth"
@@ -60,7 +93,10 @@ struct LatencyBench {
         let scratch = try work.subdirectory("sox")
         var table = Table(
             "1. Whole-process latency: one request to a WAV file, default pack (ms, median (min–max) of \(runs) runs)",
-            columns: ["request", "concat-synth", "espeak-ng", "flite", "sox pipeline", "÷ espeak-ng (≤ 0.6)", "÷ sox (≤ 0.2)"])
+            columns: [
+                "request", "concat-synth", "espeak-ng", "flite", "sox pipeline", "÷ espeak-ng (≤ 0.6)", "÷ sox (≤ 0.2)",
+                "concat-synth, \(largePack.label)-clip pack",
+            ])
         table.printHeader()
         var cpuRows: [[String]] = []
         var worstEspeak: Double?
@@ -77,12 +113,15 @@ struct LatencyBench {
             if let file = request.file { fliteArguments += ["-f", file] } else { fliteArguments += ["-t", request.text] }
             fliteArguments += ["-o", output]
             let pipeline = try SoxPipeline(request: request, pack: pack, output: output, scratch: scratch)
+            var large = ["render", "--bank", largePack.path, "-o", output]
+            if let file = request.file { large += ["--file", file] } else { large.append(request.text) }
 
             try runChecked(concatSynth, ours)  // fails loudly, with the tool's message, if the request does not render
             var oursSamples = Samples()
             var espeakSamples = Samples()
             var fliteSamples = Samples()
             var soxSamples = Samples()
+            var largeSamples = Samples()
             var oursCPU = Samples()
             var espeakCPU = Samples()
             var fliteCPU = Samples()
@@ -95,6 +134,9 @@ struct LatencyBench {
                     oursSamples.append(time.seconds)
                     oursCPU.append(time.cpuSeconds)
                 }
+                let largeTime = try spawnAndWait(concatSynth, large)
+                guard largeTime.status == 0 else { throw BenchError(description: "concat-synth \(large) exited \(largeTime.status)") }
+                if !isWarmUp { largeSamples.append(largeTime.seconds) }
                 if let espeak {
                     let time = try spawnAndWait(espeak, espeakArguments)
                     if !isWarmUp && time.status == 0 {
@@ -133,7 +175,7 @@ struct LatencyBench {
                 request.name, Unit.milliseconds.summary(oursSamples), Unit.milliseconds.summary(espeakSamples),
                 Unit.milliseconds.summary(fliteSamples),
                 soxSamples.isEmpty ? "n/a" : "\(Unit.milliseconds.summary(soxSamples)) [\(pipeline.processCount) proc]",
-                formatRatio(toEspeak), formatRatio(toSox),
+                formatRatio(toEspeak), formatRatio(toSox), Unit.milliseconds.summary(largeSamples),
             ])
             cpuRows.append([
                 request.name, Unit.milliseconds.summary(oursCPU), Unit.milliseconds.summary(espeakCPU),
@@ -148,6 +190,7 @@ struct LatencyBench {
         cpuTable.printHeader()
         for row in cpuRows { cpuTable.add(row) }
         print("\nflite has only English voices: it reads the Japanese requests as what little it can spell out.")
+        try printFloors(concatSynth: concatSynth, sox: sox)
         return [
             TargetResult(
                 target: "whole-process latency ≤ 0.6x espeak-ng's (worst request)", measured: formatRatio(worstEspeak),
