@@ -14,7 +14,8 @@ import TestSupport
         #expect(result.status == 0, "\(result.standardError)")
         let output = result.standardOutput
         for title in [
-            "### 1. Whole-process latency", "### 2. In-process time to first audio", "### 3. Long render",
+            "### 1. Whole-process latency", "### 1b. The same runs' CPU time", "### 1c. Floors",
+            "### 2. In-process time to first audio", "### 3. Long render",
             "### 4. Import of 5 clips", "### 5. Peak RSS", "### Targets (issue 6)",
         ] {
             #expect(output.contains(title), "no table \(title)")
