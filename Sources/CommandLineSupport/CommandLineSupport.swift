@@ -1,6 +1,13 @@
 import ArgumentParser
-import Foundation
 import Voicebank
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// No Foundation here: loading it (and ICU with it) is most of a short render's process start-up (issue 6).
 
 /// The `--bank` option every subcommand of both tools takes.
 public struct BankOptions: ParsableArguments {
@@ -30,6 +37,104 @@ public struct StandardError: TextOutputStream {
     public init() {}
 
     public mutating func write(_ string: String) {
-        FileHandle.standardError.write(Data(string.utf8))
+        var string = string
+        string.withUTF8 { _ = try? FileDescriptor.standardError.write(UnsafeRawBufferPointer($0)) }
     }
+}
+
+/// An open file descriptor of this process, read and written with the C library, so the tools need no Foundation.
+public struct FileDescriptor: Sendable {
+    public let rawValue: Int32
+
+    public static let standardInput = FileDescriptor(rawValue: STDIN_FILENO)
+    public static let standardOutput = FileDescriptor(rawValue: STDOUT_FILENO)
+    public static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
+
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// Whether a person is at the other end.
+    public var isTerminal: Bool { isatty(rawValue) == 1 }
+
+    /// Writes all of `bytes`, retrying short writes.
+    ///
+    /// - Throws: `FileError` with the system's reason.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemWrite(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: nil, reason: String(cString: strerror(errno)))
+            }
+            offset += written
+        }
+    }
+
+    /// Reads to the end.
+    ///
+    /// - Throws: `FileError` with the system's reason.
+    public func readToEnd() throws(FileError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(rawValue, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: nil, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+        }
+    }
+}
+
+/// A file the tools could not read or write, and the system's reason.
+public struct FileError: Error, CustomStringConvertible {
+    public var path: String?
+    public var reason: String
+
+    public var description: String { path.map { "\($0): \(reason)" } ?? reason }
+}
+
+/// The whole contents of the file at `path`.
+///
+/// - Throws: `FileError` with the system's reason.
+public func readFile(atPath path: String) throws(FileError) -> [UInt8] {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
+    defer { close(descriptor) }
+    do {
+        return try FileDescriptor(rawValue: descriptor).readToEnd()
+    } catch {
+        throw FileError(path: path, reason: error.reason)
+    }
+}
+
+/// Writes `bytes` to a hidden file beside `path` and renames it into place, so the file appears whole or not at all.
+///
+/// - Throws: `FileError` with the system's reason; nothing is left behind.
+public func writeFileWhole(atPath path: String, _ bytes: UnsafeRawBufferPointer) throws(FileError) {
+    let slash = path.lastIndex(of: "/")
+    let directory = slash.map { String(path[...$0]) } ?? ""
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    let temporaryPath = "\(directory).\(name).partial-\(getpid())"
+    let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
+    do {
+        try FileDescriptor(rawValue: descriptor).write(bytes)
+    } catch {
+        close(descriptor)
+        unlink(temporaryPath)
+        throw FileError(path: path, reason: error.reason)
+    }
+    guard close(descriptor) == 0, rename(temporaryPath, path) == 0 else {
+        let reason = String(cString: strerror(errno))
+        unlink(temporaryPath)
+        throw FileError(path: path, reason: reason)
+    }
+}
+
+/// The C library's `write`, which `FileDescriptor.write` hides.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }

@@ -1,12 +1,14 @@
 import Tokens
 import Voicebank
 
-/// What the matcher needs to know of a voice: the takes of a phrase key, and how long keys get.
+/// What the matcher needs to know of a voice: the phrase keys in order, and the takes of a phrase key.
 ///
-/// `ClipIndex` answers from the voice pack; tests answer from a dictionary.
+/// `ClipIndex` answers from the voice pack's index; tests answer from a dictionary.
 public protocol PhraseLookup {
-    /// The most tokens any phrase key has; the matcher looks no further ahead.
-    var longestPhraseTokenCount: Int { get }
+    /// The first phrase key, in the order of their UTF-8 bytes, that is `key` or sorts after it; `nil` past the
+    /// last. Every key that starts with the tokens of `key` sorts right after it, so one look-up tells whether
+    /// a phrase goes on from there.
+    func firstPhraseKey(atOrAfter key: String) throws -> String?
     /// The takes whose phrase key is `key`, in a fixed order (a pack: first imported first).
     func takes(forPhraseKey key: String) throws -> [ClipTake]
 }
@@ -52,23 +54,74 @@ public enum Matcher {
         var matches: [Match] = []
         var unmatched: [Token] = []
         var start = 0
-        search: while start < tokens.count {
-            let longest = min(lookup.longestPhraseTokenCount, tokens.count - start)
-            for length in stride(from: longest, through: 1, by: -1) {
-                let candidate = tokens[start..<start + length]
-                let takes = try lookup.takes(forPhraseKey: candidate.map(\.text).joined(separator: " "))
-                if !takes.isEmpty {
-                    if !unmatched.isEmpty { matches.append(Match(take: nil, tokens: unmatched)) }
-                    unmatched = []
-                    matches.append(Match(takes: takes, tokens: Array(candidate)))
-                    start += length
-                    continue search
-                }
+        while start < tokens.count {
+            guard let (length, takes) = try longestPhrase(startingAt: tokens[start...], in: lookup) else {
+                unmatched.append(tokens[start])
+                start += 1
+                continue
             }
-            unmatched.append(tokens[start])
-            start += 1
+            if !unmatched.isEmpty { matches.append(Match(take: nil, tokens: unmatched)) }
+            unmatched = []
+            matches.append(Match(takes: takes, tokens: Array(tokens[start..<start + length])))
+            start += length
         }
         if !unmatched.isEmpty { matches.append(Match(take: nil, tokens: unmatched)) }
         return matches
+    }
+
+    /// The phrase covering the most of `tokens` from their first, and its takes.
+    ///
+    /// Walks the sorted phrase keys like a trie. The first key at or after the tokens so far is the shortest
+    /// phrase that goes on from them, so the walk jumps over every further token that key agrees with (no
+    /// shorter phrase of those tokens exists): a look-up or two per phrase found, whatever the voice's longest
+    /// phrase.
+    private static func longestPhrase(
+        startingAt tokens: ArraySlice<Token>, in lookup: some PhraseLookup
+    ) throws -> (length: Int, takes: [ClipTake])? {
+        var key = ""
+        var next = tokens.startIndex
+        var longest: (length: Int, key: String)?
+        while next < tokens.endIndex {
+            key = next == tokens.startIndex ? tokens[next].text : key + " " + tokens[next].text
+            next += 1
+            guard let found = try lookup.firstPhraseKey(atOrAfter: key) else { break }
+            let agreed = tokenCount(of: tokens[next...], continuing: key, in: found)
+            if agreed > 0 {
+                key = tokens[tokens.startIndex..<next + agreed].map(\.text).joined(separator: " ")
+                next += agreed
+            }
+            if found == key {
+                longest = (next - tokens.startIndex, key)
+            } else if !found.utf8.starts(with: (key + " ").utf8) {
+                // Keys have no characters below the space, so this is rare; ask from the space on to be sure.
+                guard let after = try lookup.firstPhraseKey(atOrAfter: key + " "), after.utf8.starts(with: (key + " ").utf8)
+                else { break }
+            }
+        }
+        guard let longest else { return nil }
+        let takes = try lookup.takes(forPhraseKey: longest.key)
+        return takes.isEmpty ? nil : (longest.length, takes)
+    }
+
+    /// How many of `tokens` `found` has, whole and in order, right after `key` (which it starts with).
+    private static func tokenCount(of tokens: ArraySlice<Token>, continuing key: String, in found: String) -> Int {
+        var found = found
+        return found.withUTF8 { bytes in
+            var key = key
+            var position = key.utf8.count
+            guard position <= bytes.count, key.withUTF8({ bytes.prefix(position).elementsEqual($0) }) else { return 0 }
+            var count = 0
+            for token in tokens {
+                guard position < bytes.count, bytes[position] == UInt8(ascii: " ") else { break }
+                var text = token.text
+                let end = position + 1 + text.utf8.count
+                guard end <= bytes.count, end == bytes.count || bytes[end] == UInt8(ascii: " "),
+                    text.withUTF8({ bytes[(position + 1)..<end].elementsEqual($0) })
+                else { break }
+                position = end
+                count += 1
+            }
+            return count
+        }
     }
 }

@@ -81,6 +81,15 @@ public struct Planner<Lookup: PhraseLookup> {
             return takes[count % takes.count]
         }
         var warned: Set<String> = []
+        /// Each voice's look-ups so far, by voice index: a long text asks for the same phrases again and again.
+        var lookups: [Int: RememberedLookup<Lookup>] = [:]
+
+        mutating func lookup(_ index: Int, of voices: [PlannerVoice<Lookup>]) -> RememberedLookup<Lookup> {
+            if let remembered = lookups[index] { return remembered }
+            let remembered = RememberedLookup(voices[index].lookup)
+            lookups[index] = remembered
+            return remembered
+        }
 
         mutating func warn(_ warning: String) {
             if warned.insert(warning).inserted { warnings.append(warning) }
@@ -117,7 +126,9 @@ public struct Planner<Lookup: PhraseLookup> {
     }
 
     private func append(_ run: TextRun, to planning: inout Planning) throws {
-        let speaker = voices[voiceIndex(for: run.context, planning: &planning)]
+        let speakerIndex = voiceIndex(for: run.context, planning: &planning)
+        let speaker = voices[speakerIndex]
+        let lookup = planning.lookup(speakerIndex, of: voices)
         let tokens: [Token]
         switch run.context.sayAs?.interpretAs {
         case .characters, .spellOut: tokens = Tokenizer.characterTokens(in: run.text)
@@ -134,7 +145,7 @@ public struct Planner<Lookup: PhraseLookup> {
             }
         case nil: tokens = Tokenizer.tokens(in: run.text)
         }
-        for match in try Matcher.match(tokens, in: speaker.lookup) {
+        for match in try Matcher.match(tokens, in: lookup) {
             guard match.take == nil else {
                 try appendSegment(for: match, of: run, speaker: speaker, to: &planning)
                 continue
@@ -150,7 +161,7 @@ public struct Planner<Lookup: PhraseLookup> {
                     try appendSegment(for: Match(take: nil, tokens: unmatched), of: run, speaker: speaker, to: &planning)
                     unmatched = []
                 }
-                for wordMatch in try Matcher.match(words, in: speaker.lookup) {
+                for wordMatch in try Matcher.match(words, in: lookup) {
                     try appendSegment(for: wordMatch, of: run, speaker: speaker, to: &planning)
                 }
             }
@@ -274,5 +285,49 @@ public struct Planner<Lookup: PhraseLookup> {
         }
         planning.warn("no voice for xml:lang=\"\(context.language ?? "")\" in the pack; speaking with \(voices[startingVoice].voice.identifier)")
         return startingVoice
+    }
+}
+
+/// A voice's phrase look-ups, each asked of the pack once per plan and remembered for the rest of it.
+///
+/// A plan reads one snapshot of the pack (`VoicePack.reading`), so the answers cannot change while it lasts.
+final class RememberedLookup<Lookup: PhraseLookup>: PhraseLookup {
+    let lookup: Lookup
+    private var firstKeys: [KeyBytes: String?] = [:]
+    private var takesByKey: [KeyBytes: [ClipTake]] = [:]
+
+    init(_ lookup: Lookup) { self.lookup = lookup }
+
+    func firstPhraseKey(atOrAfter key: String) throws -> String? {
+        if let known = firstKeys[KeyBytes(key)] { return known }
+        let found = try lookup.firstPhraseKey(atOrAfter: key)
+        firstKeys[KeyBytes(key)] = .some(found)
+        return found
+    }
+
+    func takes(forPhraseKey key: String) throws -> [ClipTake] {
+        if let known = takesByKey[KeyBytes(key)] { return known }
+        let takes = try lookup.takes(forPhraseKey: key)
+        takesByKey[KeyBytes(key)] = takes
+        return takes
+    }
+}
+
+/// A phrase key hashed and compared as its UTF-8 bytes, as the pack compares it: keys are normalised already,
+/// and `String`'s own hashing would normalise them again.
+struct KeyBytes: Hashable {
+    var key: String
+
+    init(_ key: String) { self.key = key }
+
+    static func == (left: KeyBytes, right: KeyBytes) -> Bool {
+        var left = left.key
+        var right = right.key
+        return left.withUTF8 { leftBytes in right.withUTF8 { leftBytes.elementsEqual($0) } }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var key = key
+        key.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

@@ -21,36 +21,58 @@ enum RenderKernel {
         }
     }
 
-    /// Mixes frames `position…` of a crossfade `length` frames long into `destination`: `incoming` fades in,
-    /// `outgoing` (the previous clip's tail at the same place) fades out, with equal-power curves.
-    ///
-    /// Never throws and never allocates.
-    static func crossfade(
-        incoming: UnsafeBufferPointer<Float>, incomingGain: Float, outgoing: UnsafeBufferPointer<Float>,
-        outgoingGain: Float, position: Int, length: Int, into destination: UnsafeMutableBufferPointer<Float>
-    ) {
-        for index in 0..<min(destination.count, incoming.count, outgoing.count) {
-            let angle = Float.pi / 2 * Float(position + index + 1) / Float(length + 1)
-            destination[index] = incoming[index] * incomingGain * sinf(angle) + outgoing[index] * outgoingGain * cosf(angle)
-        }
-    }
-
     /// Writes zeros into `destination`. Never throws and never allocates.
     static func silence(_ destination: UnsafeMutableBufferPointer<Float>) {
         guard let base = destination.baseAddress else { return }
         base.update(repeating: 0, count: destination.count)
     }
 
-    /// Fades a clip's first `fadeIn` and last `fadeOut` frames linearly, over at most half its length each.
+    /// Multiplies `samples` by `gain` in place; a gain of exactly 1 leaves the bits as they are.
     ///
     /// Never throws and never allocates.
-    static func fadeEdges(_ clip: UnsafeMutableBufferPointer<Float>, fadeIn: Int, fadeOut: Int) {
-        let last = clip.count - 1
-        for index in 0..<min(fadeIn, clip.count / 2) {
-            clip[index] *= Float(index + 1) / Float(fadeIn + 1)
+    static func applyGain(_ gain: Float, to samples: UnsafeMutableBufferPointer<Float>) {
+        guard gain != 1 else { return }
+        for index in samples.indices { samples[index] *= gain }
+    }
+
+    /// Fades a clip's first `fadeIn` and last `fadeOut` frames linearly (each over at most half the clip), where
+    /// they fall in `frames`: the clip's frames from `offset` on, `clipFrameCount` in all.
+    ///
+    /// Never throws and never allocates.
+    static func fadeEdges(
+        _ frames: UnsafeMutableBufferPointer<Float>, clipFrameOffset offset: Int, clipFrameCount: Int, fadeIn: Int,
+        fadeOut: Int
+    ) {
+        let end = offset + frames.count
+        let fadeIn = min(fadeIn, clipFrameCount / 2)
+        if fadeIn > 0 {
+            let divisor = Float(fadeIn + 1)
+            for frame in offset..<max(offset, min(fadeIn, end)) {
+                frames[frame - offset] *= Float(frame + 1) / divisor
+            }
         }
-        for index in 0..<min(fadeOut, clip.count / 2) {
-            clip[last - index] *= Float(index + 1) / Float(fadeOut + 1)
+        let fadeOut = min(fadeOut, clipFrameCount / 2)
+        if fadeOut > 0 {
+            let divisor = Float(fadeOut + 1)
+            let last = clipFrameCount - 1
+            let first = max(offset, clipFrameCount - fadeOut)
+            for frame in first..<max(first, end) {
+                frames[frame - offset] *= Float(last - frame + 1) / divisor
+            }
+        }
+    }
+
+    /// Mixes frames `position…` of a crossfade `length` frames long: `incoming` (in place, gain applied) fades in
+    /// while `outgoing` (the previous clip's tail at the same place) fades out, with equal-power curves.
+    ///
+    /// Never throws and never allocates.
+    static func crossfade(
+        _ incoming: UnsafeMutableBufferPointer<Float>, outgoing: UnsafeBufferPointer<Float>, outgoingGain: Float,
+        position: Int, length: Int
+    ) {
+        for index in 0..<min(incoming.count, outgoing.count) {
+            let angle = Float.pi / 2 * Float(position + index + 1) / Float(length + 1)
+            incoming[index] = incoming[index] * sinf(angle) + outgoing[index] * outgoingGain * cosf(angle)
         }
     }
 }

@@ -119,16 +119,6 @@ public struct RenderPlan: Equatable, Sendable, CustomStringConvertible {
         segments.filter { if case .fallback = $0.kind { true } else { false } }
     }
 
-    /// The most frames any one clip of the plan has: the size of the renderer's clip buffer.
-    var longestClipFrameCount: Int {
-        segments.reduce(0) { longest, segment in
-            switch segment.kind {
-            case .phrase, .fallback: max(longest, segment.frameCount)
-            default: longest
-            }
-        }
-    }
-
     /// A marker for each phrase (clip or fallback), sentence, paragraph and `<mark>`, in frame order; where
     /// several start at one frame, the enclosing one comes first.
     ///

@@ -2,17 +2,18 @@ import Voicebank
 
 /// Where the renderer gets a clip's samples: a clip index reads them from the voice pack.
 public protocol ClipAudioSource: AnyObject {
-    /// Copies the frames `take` plays into `buffer` (large enough for them); returns the frames.
-    func readRenderReadyPCM(_ take: ClipTake, into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
+    /// Copies frames `start…` of what `take` plays into `buffer`, as many as fit; returns the frames copied
+    /// (fewer where the take ends).
+    func readRenderReadyPCM(_ take: ClipTake, from start: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
 }
 
 extension ClipIndex: ClipAudioSource {}
 
 /// Renders a plan by pull, like an Audio Unit render block: ask for frames until the request is complete.
 ///
-/// Each clip is read from the pack when the output reaches it, so the first frames are out before later clips
-/// are read. Two clip buffers, as long as the plan's longest clip, are allocated up front (a crossfade mixes the
-/// end of one clip into the start of the next); a pull allocates nothing.
+/// Each pull reads the frames it needs of the current clip straight into the caller's buffer, so the first
+/// frames are out before later clips are read and the audio is copied once. A crossfade reads the outgoing
+/// clip's tail into one small buffer made up front; nothing is allocated per pull or per clip.
 ///
 /// ```swift
 /// let renderer = Renderer(plan: plan, audio: index)
@@ -46,14 +47,10 @@ public final class Renderer {
     public let markers: [Marker]
     private var nextMarker = 0
     private let audio: ClipAudioSource
-    /// Clip segments alternate between the two buffers, so a clip's tail is still there for the next to mix.
-    private var buffers: (UnsafeMutableBufferPointer<Float>, UnsafeMutableBufferPointer<Float>)
-    private var loadedSegment: (Int?, Int?) = (nil, nil)
-    /// Per segment: which buffer a clip uses, the clip segment before it that it crossfades with, and how many
-    /// frames it writes of its own (all but the crossfade the next clip takes).
-    private let bufferIndex: [Int]
-    private let crossfadeFrom: [Int?]
-    private let ownFrameCount: [Int]
+    /// The plan's segments as the kernel needs them, worked out once.
+    private let steps: [Step]
+    /// The outgoing clip's tail during a crossfade.
+    private let tail: UnsafeMutableBufferPointer<Float>
     private var segmentIndex = 0
     /// Frames of the current segment already written.
     private var segmentPosition = 0
@@ -63,38 +60,74 @@ public final class Renderer {
         self.plan = plan
         self.markers = plan.markers
         self.audio = audio
-        let capacity = max(1, plan.longestClipFrameCount)
-        buffers = (.allocate(capacity: capacity), .allocate(capacity: capacity))
-        var bufferIndex: [Int] = []
-        var crossfadeFrom: [Int?] = []
-        var clipCount = 0
+        var steps: [Step] = []
         var previousClip: Int?
         for (index, segment) in plan.segments.enumerated() {
-            bufferIndex.append(clipCount % 2)
+            var step = Step(segment)
             switch segment.kind {
             case .phrase, .fallback:
-                crossfadeFrom.append(previousClip.flatMap { plan.segments[$0].overlapWithNext > 0 ? $0 : nil })
-                clipCount += 1
+                if let previous = previousClip, case .clip(let take) = steps[previous].source,
+                    plan.segments[previous].overlapWithNext > 0
+                {
+                    step.crossfade = Crossfade(
+                        outgoing: take, outgoingGain: steps[previous].gain, length: plan.segments[previous].overlapWithNext)
+                    step.fadeIn = 0
+                }
                 previousClip = index
             case .silence, .audio:
-                crossfadeFrom.append(nil)
                 previousClip = nil
             case .mark, .structureStart, .structureEnd:
-                crossfadeFrom.append(nil)
+                break
             }
+            steps.append(step)
         }
-        self.bufferIndex = bufferIndex
-        self.crossfadeFrom = crossfadeFrom
-        ownFrameCount = plan.segments.map { $0.frameCount - $0.overlapWithNext }
+        self.steps = steps
+        tail = .allocate(capacity: max(1, plan.segments.map(\.overlapWithNext).max() ?? 0))
     }
 
-    deinit {
-        buffers.0.deallocate()
-        buffers.1.deallocate()
+    deinit { tail.deallocate() }
+
+    /// What a pull needs of a segment: no strings to retain and no gain to work out on every pull.
+    private struct Step {
+        enum Source {
+            case clip(ClipTake)
+            case audio(index: Int)
+            case silence
+        }
+
+        var source: Source
+        /// Frames the segment writes itself: all but the crossfade the next clip takes over.
+        var ownFrameCount: Int
+        /// Frames the clip plays in all.
+        var clipFrameCount: Int
+        var gain: Float
+        var fadeIn: Int
+        var fadeOut: Int
+        /// The previous clip this one fades in over, if any.
+        var crossfade: Crossfade?
+
+        init(_ segment: PlanSegment) {
+            switch segment.kind {
+            case .phrase(let take), .fallback(let take): source = .clip(take)
+            case .audio(let index): source = .audio(index: index)
+            case .silence, .mark, .structureStart, .structureEnd: source = .silence
+            }
+            ownFrameCount = segment.frameCount - segment.overlapWithNext
+            clipFrameCount = segment.frameCount
+            gain = segment.gain
+            fadeIn = segment.edgeFadeFrames
+            fadeOut = segment.overlapWithNext == 0 ? segment.edgeFadeFrames : 0
+        }
+    }
+
+    private struct Crossfade {
+        var outgoing: ClipTake
+        var outgoingGain: Float
+        var length: Int
     }
 
     /// The request is done: every frame rendered, or cancelled.
-    public var isComplete: Bool { isCancelled || segmentIndex == plan.segments.count }
+    public var isComplete: Bool { isCancelled || segmentIndex == steps.count }
 
     /// Frames rendered so far.
     public private(set) var framePosition = 0
@@ -107,91 +140,74 @@ public final class Renderer {
     /// - Throws: what the clip source throws when a clip cannot be read (`VoicebankError`).
     public func render(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Pull {
         var written = 0
-        while written < buffer.count && !isComplete {
-            let segment = plan.segments[segmentIndex]
-            let remaining = ownFrameCount[segmentIndex] - segmentPosition
-            guard remaining > 0 else {
-                advance()
-                continue
-            }
-            let count = min(remaining, buffer.count - written)
-            let destination = UnsafeMutableBufferPointer(rebasing: buffer[written..<written + count])
-            switch segment.kind {
-            case .phrase(let take), .fallback(let take):
-                try renderClip(take, segment: segment, count: count, into: destination)
-            case .audio(let index):
-                plan.audio[index].withUnsafeBufferPointer { samples in
-                    RenderKernel.copy(
-                        UnsafeBufferPointer(rebasing: samples[segmentPosition..<segmentPosition + count]),
-                        gain: segment.gain, into: destination)
-                }
-            case .silence, .mark, .structureStart, .structureEnd:
-                RenderKernel.silence(destination)
-            }
-            written += count
-            segmentPosition += count
-            if segmentPosition == ownFrameCount[segmentIndex] { advance() }
+        // Locals, not the properties, in the loop: no exclusivity checks per step.
+        var index = segmentIndex
+        var position = segmentPosition
+        defer {
+            segmentIndex = index
+            segmentPosition = position
         }
-        // Step over what has no frames left (marks, structure ends), so the pull that writes the last frames
-        // already says the request is complete.
-        while !isComplete && ownFrameCount[segmentIndex] == segmentPosition { advance() }
+        if !isCancelled {
+            try steps.withUnsafeBufferPointer { steps in
+                while written < buffer.count && index < steps.count {
+                    let step = steps[index]
+                    let count = min(step.ownFrameCount - position, buffer.count - written)
+                    let destination = UnsafeMutableBufferPointer(rebasing: buffer[written..<written + count])
+                    switch step.source {
+                    case .clip(let take):
+                        try renderClip(take, step: step, position: position, into: destination)
+                    case .audio(let audioIndex):
+                        plan.audio[audioIndex].withUnsafeBufferPointer { samples in
+                            RenderKernel.copy(
+                                UnsafeBufferPointer(rebasing: samples[position..<position + count]), gain: step.gain,
+                                into: destination)
+                        }
+                    case .silence:
+                        RenderKernel.silence(destination)
+                    }
+                    written += count
+                    position += count
+                    if position == step.ownFrameCount {
+                        index += 1
+                        position = 0
+                    }
+                }
+                // Step over what has no frames left (marks, structure ends), so the pull that writes the last
+                // frames already says the request is complete.
+                while index < steps.count && steps[index].ownFrameCount == position {
+                    index += 1
+                    position = 0
+                }
+            }
+        }
         framePosition += written
         let firstMarker = nextMarker
-        let isFinished = !isCancelled && segmentIndex == plan.segments.count
+        let isFinished = !isCancelled && index == steps.count
         while nextMarker < markers.count && (markers[nextMarker].frame < framePosition || isFinished) {
             nextMarker += 1
         }
-        return Pull(frameCount: written, isComplete: isComplete, markers: firstMarker..<nextMarker)
+        return Pull(frameCount: written, isComplete: isCancelled || index == steps.count, markers: firstMarker..<nextMarker)
     }
 
     private func renderClip(
-        _ take: ClipTake, segment: PlanSegment, count: Int, into destination: UnsafeMutableBufferPointer<Float>
+        _ take: ClipTake, step: Step, position: Int, into destination: UnsafeMutableBufferPointer<Float>
     ) throws {
-        let clip = try load(take, segment: segmentIndex)
-        var done = 0
-        if let previous = crossfadeFrom[segmentIndex] {
-            // The first frames mix in the previous clip's tail, which the previous segment left unwritten.
-            let overlap = plan.segments[previous].overlapWithNext
-            let mixed = max(0, min(count, overlap - segmentPosition))
-            if mixed > 0 {
-                let outgoing = self.buffer(bufferIndex[previous])
-                let tailStart = plan.segments[previous].frameCount - overlap + segmentPosition
-                RenderKernel.crossfade(
-                    incoming: UnsafeBufferPointer(rebasing: clip[segmentPosition..<segmentPosition + mixed]),
-                    incomingGain: segment.gain,
-                    outgoing: UnsafeBufferPointer(rebasing: outgoing[tailStart..<tailStart + mixed]),
-                    outgoingGain: plan.segments[previous].gain, position: segmentPosition, length: overlap,
-                    into: UnsafeMutableBufferPointer(rebasing: destination[0..<mixed]))
-                done = mixed
-            }
-        }
-        let start = segmentPosition + done
-        RenderKernel.copy(
-            UnsafeBufferPointer(rebasing: clip[start..<segmentPosition + count]), gain: segment.gain,
-            into: UnsafeMutableBufferPointer(rebasing: destination[done..<count]))
-    }
-
-    private func buffer(_ index: Int) -> UnsafeMutableBufferPointer<Float> { index == 0 ? buffers.0 : buffers.1 }
-
-    private func advance() {
-        segmentIndex += 1
-        segmentPosition = 0
-    }
-
-    /// The buffer holding segment `index`'s clip, read from the pack and faded the first time it is reached.
-    private func load(_ take: ClipTake, segment index: Int) throws -> UnsafeMutableBufferPointer<Float> {
-        let slot = bufferIndex[index]
-        let buffer = self.buffer(slot)
-        guard (slot == 0 ? loadedSegment.0 : loadedSegment.1) != index else { return buffer }
-        let clip = UnsafeMutableBufferPointer(rebasing: buffer[0..<take.frameCount])
-        let frames = try audio.readRenderReadyPCM(take, into: clip)
+        let read = try audio.readRenderReadyPCM(take, from: position, into: destination)
         // A pack's frame count and blob agree; should they not, silence pads rather than stale samples.
-        if frames < take.frameCount { RenderKernel.silence(UnsafeMutableBufferPointer(rebasing: clip[frames...])) }
-        let segment = plan.segments[index]
+        if read < destination.count { RenderKernel.silence(UnsafeMutableBufferPointer(rebasing: destination[read...])) }
         RenderKernel.fadeEdges(
-            clip, fadeIn: crossfadeFrom[index] == nil ? segment.edgeFadeFrames : 0,
-            fadeOut: segment.overlapWithNext == 0 ? segment.edgeFadeFrames : 0)
-        if slot == 0 { loadedSegment.0 = index } else { loadedSegment.1 = index }
-        return buffer
+            destination, clipFrameOffset: position, clipFrameCount: step.clipFrameCount, fadeIn: step.fadeIn,
+            fadeOut: step.fadeOut)
+        RenderKernel.applyGain(step.gain, to: destination)
+        guard let crossfade = step.crossfade, position < crossfade.length else { return }
+        // The first frames mix in the previous clip's tail, which the previous step left unwritten.
+        let mixed = min(destination.count, crossfade.length - position)
+        let outgoing = UnsafeMutableBufferPointer(rebasing: tail[0..<mixed])
+        let tailStart = crossfade.outgoing.frameCount - crossfade.length + position
+        let tailRead = try audio.readRenderReadyPCM(crossfade.outgoing, from: tailStart, into: outgoing)
+        if tailRead < mixed { RenderKernel.silence(UnsafeMutableBufferPointer(rebasing: outgoing[tailRead...])) }
+        RenderKernel.crossfade(
+            UnsafeMutableBufferPointer(rebasing: destination[0..<mixed]), outgoing: UnsafeBufferPointer(outgoing),
+            outgoingGain: crossfade.outgoingGain, position: position, length: crossfade.length)
     }
 }

@@ -26,18 +26,17 @@ public final class Synthesizer {
     ) throws(ConcatSynthError) {
         self.pack = pack
         do throws(VoicebankError) {
-            let voices = try pack.voices()
-            guard let first = voices.first else { throw VoicebankError.noVoice(path: pack.path) }
-            let starting = try pack.resolveVoice(identifier ?? first.identifier)
-            var plannerVoices: [PlannerVoice<ClipIndex>] = []
-            for voice in voices {
-                let index = try pack.clipIndex(voice: voice.identifier)
-                plannerVoices.append(PlannerVoice(voice: voice, lookup: index, fallbacks: index.fallbackTakes))
+            let indexes = try pack.clipIndexes()
+            guard let first = indexes.first else { throw VoicebankError.noVoice(path: pack.path) }
+            let starting = identifier ?? first.voice.identifier
+            guard let startingIndex = indexes.first(where: { $0.voice.identifier == starting }) else {
+                throw VoicebankError.unknownVoice(
+                    identifier: starting, available: indexes.map(\.voice.identifier), path: pack.path)
             }
+            let plannerVoices = indexes.map { PlannerVoice(voice: $0.voice, lookup: $0, fallbacks: $0.fallbackTakes) }
             planner = Planner(
-                voices: plannerVoices, startingVoice: starting.identifier, audioSandbox: audioSandbox,
-                takeChoice: takeChoice)
-            voice = starting
+                voices: plannerVoices, startingVoice: starting, audioSandbox: audioSandbox, takeChoice: takeChoice)
+            voice = startingIndex.voice
         } catch {
             throw .voicebank(error)
         }
@@ -56,7 +55,7 @@ public final class Synthesizer {
             throw .ssml(error)
         }
         do {
-            return try planner.plan(document)
+            return try pack.reading { try planner.plan(document) }
         } catch let error as ConcatSynthError {
             throw error
         } catch let error as VoicebankError {

@@ -8,4 +8,18 @@ struct ConcatSynthCommand: ParsableCommand {
         abstract: "Speak SSML or text with a voice pack of recorded phrase clips.",
         discussion: BankOptions.discussion,
         subcommands: [Render.self, Voices.self])
+
+    /// A `render` whose arguments `RenderArguments.parse` reads and that validate runs without ArgumentParser's
+    /// parse, the largest cost of a short request's process; everything else (help, usage errors, other
+    /// subcommands) goes through ArgumentParser. Errors are reported the same way either way.
+    static func main() {
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.first == "render", let render = RenderArguments.parse(arguments.dropFirst()),
+            (try? render.validate()) != nil
+        {
+            do { try render.run() } catch { exit(withError: error) }
+            return
+        }
+        main(nil)
+    }
 }

@@ -1,6 +1,11 @@
 import ArgumentParser
 import CommandLineSupport
-import Foundation
+#if canImport(FoundationEssentials)
+    // JSONEncoder without the rest of Foundation (ICU), which would slow every command's start.
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import Voicebank
 
 extension ConcatSynthCommand {

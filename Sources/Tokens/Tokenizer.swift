@@ -51,11 +51,21 @@ public enum Tokenizer {
         var scalars = text.unicodeScalars.makeIterator()
         var next = scalars.next()
         var previousClass: CharacterClass = .separator
+        // Each other character is normalised through utf8proc once per text, however often it comes back.
+        var classes: [Unicode.Scalar: (String, CharacterClass)] = [:]
         while let scalar = next {
             next = scalars.next()
             let width = scalar.utf16.count
             defer { offset += width }
-            let (normalized, characterClass) = classify(scalar)
+            let (normalized, characterClass): (String, CharacterClass)
+            if scalar.value < 0x80 {
+                (normalized, characterClass) = classify(scalar)
+            } else if let known = classes[scalar] {
+                (normalized, characterClass) = known
+            } else {
+                (normalized, characterClass) = classify(scalar)
+                classes[scalar] = (normalized, characterClass)
+            }
             switch characterClass {
             case .separator:
                 builder.finish()
@@ -152,12 +162,15 @@ private struct TokenBuilder {
     private var start = 0
     private var end = 0
     private var isASCII = true
+    /// The text is one character's normalised form: normalising it again would change nothing.
+    private var isOneNormalizedPiece = false
 
     init(base: Int) { self.base = base }
 
     mutating func append(_ normalized: String, as newKind: Token.Kind, at offset: Int, width: Int) {
         // A character token is one character; any other kind goes on while the kind stays the same.
         if !text.isEmpty && (newKind != kind || kind == .character) { finish() }
+        isOneNormalizedPiece = text.isEmpty
         if text.isEmpty {
             kind = newKind
             start = offset
@@ -172,12 +185,13 @@ private struct TokenBuilder {
         guard !text.isEmpty else { return }
         text += normalized
         isASCII = false
+        isOneNormalizedPiece = false
         end = offset + width
     }
 
     mutating func finish() {
         guard !text.isEmpty else { return }
-        let composed = isASCII ? text : Tokenizer.normalize(text)
+        let composed = isASCII || isOneNormalizedPiece ? text : Tokenizer.normalize(text)
         tokens.append(Token(composed, kind, sourceRange: base + start..<base + end))
         text = ""
         isASCII = true

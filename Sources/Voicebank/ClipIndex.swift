@@ -25,43 +25,70 @@ public struct ClipTake: Equatable, Hashable, Sendable, CustomStringConvertible {
 /// ```swift
 /// let index = try pack.clipIndex(voice: "com.example.ann")
 /// index.takes(forPhraseKey: "good morning")   // [#12, #40], first imported first
+/// index.firstPhraseKey(atOrAfter: "good")      // "good", or "good morning" if there is no "good"
 /// ```
+///
+/// Opening one costs the same whatever the number of clips: every look-up is one walk down the pack's index.
 public final class ClipIndex {
     public let voice: Voice
-    /// The most tokens any phrase key of this voice has; the matcher never looks further ahead.
-    public let longestPhraseTokenCount: Int
     /// The voice's fallback clip takes, first imported first.
     public let fallbackTakes: [ClipTake]
     private let pack: VoicePack
-    private let takesByKey: Statement
+    private let voiceRowID: Int
+    // Prepared on first use: a request in one voice never pays for the pack's other voices.
+    private var takesByKeyStatement: Statement?
+    private var firstKeyStatement: Statement?
     private var blob: OpaquePointer?
+    /// The clip `blob` is open on.
+    private var blobClipID: Int?
 
     init(pack: VoicePack, voice: Voice, voiceRowID: Int) throws(VoicebankError) {
         self.pack = pack
         self.voice = voice
-        longestPhraseTokenCount = try pack.database.prepare(
-            "SELECT coalesce(max(token_count), 0) FROM clip WHERE voice_id = ? AND is_fallback = 0"
-        ).bind(.integer(voiceRowID)).firstInt() ?? 0
+        self.voiceRowID = voiceRowID
         let fallbacks = try pack.database.prepare(
             "SELECT \(Self.takeColumns) FROM clip WHERE voice_id = ? AND is_fallback = 1 ORDER BY id"
         ).bind(.integer(voiceRowID))
         var takes: [ClipTake] = []
         while try fallbacks.step() { takes.append(Self.take(fallbacks, target: voice.loudness)) }
         fallbackTakes = takes
-        takesByKey = try pack.database.prepare(
-            """
-            SELECT \(Self.takeColumns) FROM clip
-            WHERE voice_id = \(voiceRowID) AND is_fallback = 0 AND phrase_key = ? ORDER BY id
-            """)
+    }
+
+    private var takesByKey: Statement {
+        get throws(VoicebankError) {
+            if let takesByKeyStatement { return takesByKeyStatement }
+            let statement = try pack.database.prepare(
+                """
+                SELECT \(Self.takeColumns) FROM clip
+                WHERE voice_id = \(voiceRowID) AND is_fallback = 0 AND phrase_key = ? ORDER BY id
+                """)
+            takesByKeyStatement = statement
+            return statement
+        }
+    }
+
+    /// Answered from the clip_by_phrase index alone (phrase keys compare as UTF-8 bytes, SQLite's BINARY).
+    private var firstKeyAtOrAfter: Statement {
+        get throws(VoicebankError) {
+            if let firstKeyStatement { return firstKeyStatement }
+            let statement = try pack.database.prepare(
+                """
+                SELECT phrase_key FROM clip WHERE voice_id = \(voiceRowID) AND is_fallback = 0 AND phrase_key >= ?
+                ORDER BY phrase_key LIMIT 1
+                """)
+            firstKeyStatement = statement
+            return statement
+        }
     }
 
     deinit { if let blob { sqlite3_blob_close(blob) } }
 
     /// The takes of the phrase whose key is `key`, first imported first; empty when the voice has none.
     public func takes(forPhraseKey key: String) throws(VoicebankError) -> [ClipTake] {
-        try takesByKey.bind(.text(key))
+        let statement = try takesByKey
+        try statement.bind(.text(key))
         var takes: [ClipTake] = []
-        while try takesByKey.step() { takes.append(Self.take(takesByKey, target: voice.loudness)) }
+        while try statement.step() { takes.append(Self.take(statement, target: voice.loudness)) }
         return takes
     }
 
@@ -73,32 +100,52 @@ public final class ClipIndex {
             levelDecibels: target?.gainDecibels(loudness: row.optionalDouble(3), truePeak: row.optionalDouble(4)) ?? 0)
     }
 
-    /// Copies the frames a take plays into `buffer`, which must hold its frame count; returns the frames.
+    /// The voice's first phrase key (not a fallback's) that is `key` or sorts after it, in UTF-8 byte order.
+    public func firstPhraseKey(atOrAfter key: String) throws(VoicebankError) -> String? {
+        let statement = try firstKeyAtOrAfter
+        try statement.bind(.text(key))
+        return try statement.step() ? statement.text(0) : nil
+    }
+
+    /// Copies frames `start…` of what `take` plays (past its trimmed silence) into `buffer`, as many as fit;
+    /// returns the frames copied (fewer where the take ends).
     ///
-    /// Reads the blob in place (`sqlite3_blob_reopen`), so nothing is allocated per clip.
+    /// Reads the blob in place, reopening one handle on the next clip (`sqlite3_blob_reopen`), so nothing is
+    /// allocated per clip or per read.
     /// - Throws: `VoicebankError.unknownClip`, or `.sqlite` with SQLite's message.
-    public func readRenderReadyPCM(_ take: ClipTake, into buffer: UnsafeMutableBufferPointer<Float>) throws(VoicebankError) -> Int {
-        let clipID = take.clipID
+    public func readRenderReadyPCM(
+        _ take: ClipTake, from start: Int, into buffer: UnsafeMutableBufferPointer<Float>
+    ) throws(VoicebankError) -> Int {
+        let stored = try renderReadyFrameCount(clipID: take.clipID)
+        let first = take.firstFrame + start
+        let count = max(0, min(buffer.count, min(take.firstFrame + take.frameCount, stored) - first))
+        guard count > 0, let blob else { return 0 }
+        let size = MemoryLayout<Float>.size
+        try pack.database.check(
+            sqlite3_blob_read(blob, buffer.baseAddress, Int32(count * size), Int32(first * size)), sql: nil)
+        return count
+    }
+
+    /// Opens the blob handle on a clip's render-ready samples, unless it is open on them already; their frames.
+    private func renderReadyFrameCount(clipID: Int) throws(VoicebankError) -> Int {
         let database = pack.database
-        var status: Int32
-        if let blob {
-            status = sqlite3_blob_reopen(blob, sqlite3_int64(clipID))
-        } else {
-            status = sqlite3_blob_open(database.handle, "main", "clip", "pcm", sqlite3_int64(clipID), 0, &blob)
+        if blobClipID != clipID {
+            blobClipID = nil
+            var status: Int32
+            if let blob {
+                status = sqlite3_blob_reopen(blob, sqlite3_int64(clipID))
+            } else {
+                status = sqlite3_blob_open(database.handle, "main", "clip", "pcm", sqlite3_int64(clipID), 0, &blob)
+            }
+            guard status == SQLITE_OK, blob != nil else {
+                if let stale = blob { sqlite3_blob_close(stale) }
+                blob = nil
+                throw status == SQLITE_ERROR ? .unknownClip(id: clipID, path: pack.path)
+                    : .sqlite(path: pack.path, sql: nil, message: String(cString: sqlite3_errmsg(database.handle)))
+            }
+            blobClipID = clipID
         }
-        guard status == SQLITE_OK, let blob else {
-            if let stale = blob { sqlite3_blob_close(stale) }
-            self.blob = nil
-            throw status == SQLITE_ERROR ? .unknownClip(id: clipID, path: pack.path)
-                : .sqlite(path: pack.path, sql: nil, message: String(cString: sqlite3_errmsg(database.handle)))
-        }
-        let available = Int(sqlite3_blob_bytes(blob)) / MemoryLayout<Float>.size - take.firstFrame
-        let frameCount = max(0, min(take.frameCount, available))
-        precondition(frameCount <= buffer.count, "the caller's buffer is smaller than clip \(clipID)")
-        let offset = Int32(take.firstFrame * MemoryLayout<Float>.size)
-        try database.check(
-            sqlite3_blob_read(blob, buffer.baseAddress, Int32(frameCount * MemoryLayout<Float>.size), offset), sql: nil)
-        return frameCount
+        return Int(sqlite3_blob_bytes(blob)) / MemoryLayout<Float>.size
     }
 }
 
@@ -111,11 +158,23 @@ extension VoicePack {
         guard let rowID = try voiceRowID(voice.identifier) else { throw .noVoice(path: path) }
         return try ClipIndex(pack: self, voice: voice, voiceRowID: rowID)
     }
-}
 
-extension Statement {
-    /// Steps once and returns the first column of the row, if there is one.
-    func firstInt() throws(VoicebankError) -> Int? {
-        try step() ? int(0) : nil
+    /// Runs `body` inside one read transaction (unless one is open already): its look-ups see one snapshot of the
+    /// pack, and SQLite takes its locks once rather than once per statement.
+    ///
+    /// - Throws: what `body` throws, or `VoicebankError.sqlite` when the transaction cannot begin.
+    public func reading<Result>(_ body: () throws -> Result) throws -> Result {
+        guard sqlite3_get_autocommit(database.handle) != 0 else { return try body() }
+        try database.execute("BEGIN")
+        defer { sqlite3_exec(database.handle, "COMMIT", nil, nil, nil) }
+        return try body()
+    }
+
+    /// A clip index of every voice, in the pack's order, read with one query of the voices.
+    public func clipIndexes() throws(VoicebankError) -> [ClipIndex] {
+        let rows = try voiceRows()
+        var indexes: [ClipIndex] = []
+        for (rowID, voice) in rows { indexes.append(try ClipIndex(pack: self, voice: voice, voiceRowID: rowID)) }
+        return indexes
     }
 }

@@ -94,25 +94,30 @@ public final class VoicePack {
 
     /// The pack's voices, in the order they were added.
     public func voices() throws(VoicebankError) -> [Voice] {
+        try voiceRows().map(\.voice)
+    }
+
+    /// The voices with their row ids, in the order they were added.
+    func voiceRows() throws(VoicebankError) -> [(id: Int, voice: Voice)] {
         let statement = try database.prepare(
             """
             SELECT identifier, name, primary_languages, supported_languages, normal_rate, trim_threshold_db,
-                trim_pad_frames, edge_fade_frames, crossfade_frames, target_loudness_lufs, true_peak_ceiling_dbtp
+                trim_pad_frames, edge_fade_frames, crossfade_frames, target_loudness_lufs, true_peak_ceiling_dbtp, id
             FROM voice ORDER BY id
             """)
-        var voices: [Voice] = []
+        var rows: [(id: Int, voice: Voice)] = []
         while try statement.step() {
-            voices.append(
-                Voice(
-                    stored: statement.text(0), name: statement.text(1), primary: statement.text(2),
-                    supported: statement.text(3), normalRate: statement.double(4),
-                    trimming: statement.optionalDouble(5).map { Trimming(thresholdDecibels: $0, padFrames: statement.int(6)) },
-                    joins: Joins(edgeFadeFrames: statement.int(7), crossfadeFrames: statement.int(8)),
-                    loudness: statement.optionalDouble(9).map {
-                        LoudnessTarget(targetLUFS: $0, truePeakCeilingDBTP: statement.double(10))
-                    }))
+            let voice = Voice(
+                stored: statement.text(0), name: statement.text(1), primary: statement.text(2),
+                supported: statement.text(3), normalRate: statement.double(4),
+                trimming: statement.optionalDouble(5).map { Trimming(thresholdDecibels: $0, padFrames: statement.int(6)) },
+                joins: Joins(edgeFadeFrames: statement.int(7), crossfadeFrames: statement.int(8)),
+                loudness: statement.optionalDouble(9).map {
+                    LoudnessTarget(targetLUFS: $0, truePeakCeilingDBTP: statement.double(10))
+                })
+            rows.append((statement.int(11), voice))
         }
-        return voices
+        return rows
     }
 
     /// Adds a voice.

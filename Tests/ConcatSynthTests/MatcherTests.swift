@@ -15,7 +15,10 @@ struct DictionaryLookup: PhraseLookup {
 
     init(takes: [String: [ClipTake]]) { takesByKey = takes }
 
-    var longestPhraseTokenCount: Int { takesByKey.keys.map { $0.split(separator: " ").count }.max() ?? 0 }
+    func firstPhraseKey(atOrAfter key: String) throws -> String? {
+        takesByKey.keys.filter { !$0.utf8.lexicographicallyPrecedes(key.utf8) }
+            .min { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
 
     func takes(forPhraseKey key: String) throws -> [ClipTake] { takesByKey[key] ?? [] }
 }
@@ -63,5 +66,18 @@ struct DictionaryLookup: PhraseLookup {
     func empty() throws {
         #expect(try Matcher.match([], in: lookup).isEmpty)
         #expect(try Matcher.match(Tokenizer.tokens(in: "hello"), in: DictionaryLookup([:])).map(\.take) == [nil])
+    }
+
+    @Test("finds the longest phrase whatever keys sort between its tokens", arguments: [
+        ("a b c", "#2 \"a b c\""),
+        ("a b c d e", "#3 \"a b c d e\""),
+        ("a b c d x", "#2 \"a b c\", fallback \"d x\""),
+        ("a b x", "#1 \"a\", fallback \"b x\""),
+        ("a bb", "#1 \"a\", #5 \"bb\""),
+        ("ab c", "#6 \"ab c\""),
+    ])
+    func trieWalk(text: String, expected: String) throws {
+        let lookup = DictionaryLookup(["a": [1], "a b c": [2], "a b c d e": [3], "a b c d e f g": [4], "bb": [5], "ab c": [6], "a bz": [7]])
+        #expect(try Matcher.match(Tokenizer.tokens(in: text), in: lookup).map(\.description).joined(separator: ", ") == expected)
     }
 }

@@ -13,9 +13,10 @@ final class MemoryClips: ClipAudioSource {
 
     init(_ samples: [Int: [Float]]) { self.samples = samples }
 
-    func readRenderReadyPCM(_ take: ClipTake, into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
-        reads.append(take.clipID)
-        let clip = samples[take.clipID]![take.firstFrame..<(take.firstFrame + take.frameCount)]
+    func readRenderReadyPCM(_ take: ClipTake, from start: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        if reads.last != take.clipID { reads.append(take.clipID) }
+        let played = samples[take.clipID]![take.firstFrame..<(take.firstFrame + take.frameCount)]
+        let clip = played.dropFirst(start).prefix(buffer.count)
         _ = buffer.initialize(from: clip)
         return clip.count
     }
@@ -106,5 +107,21 @@ func pullAll(_ renderer: Renderer, blockSize: Int) throws -> (samples: [Float], 
         let factor = Float(pow10(decibels / 20))
         #expect(zip(plain, scaled).allSatisfy { abs($0 * factor - $1) <= 1e-6 })
         #expect(abs(scaled[150] / plain[150] - factor) < 1e-6)
+    }
+
+    @Test("the samples are the same whatever the pull size, fades and gain included")
+    func pullSizes() throws {
+        var soft = two
+        soft.volumeDecibels = -6
+        let segments = [one, pause, soft, one, two]
+        let whole = try pullAll(Renderer(plan: plan(segments), audio: clips), blockSize: 4_096).samples
+        for blockSize in [1, 3, 43, 44, 45, 100, 512] {
+            let pieces = try pullAll(Renderer(plan: plan(segments), audio: clips), blockSize: blockSize).samples
+            #expect(pieces == whole, "pulls of \(blockSize) frames")
+        }
+        // The fade's first and last factors, as a clip read whole would have them.
+        #expect(whole[0] == 0.5 * (1 / 45))
+        #expect(whole[299] == 0.5 * (1 / 45))
+        #expect(whole[1_300 + 100] == Float(100) / 400 * Float(pow10(-6.0 / 20)))
     }
 }

@@ -1,0 +1,137 @@
+import ArgumentParser
+import ConcatSynth
+import Voicebank
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+@main
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "concat-synth-bench",
+        abstract: "Measure concat-synth against the tools people use instead, and check issue 6's targets.",
+        discussion: """
+            Run it through tools/bench, which builds the release binaries first. It makes its own voice packs \
+            (100, 10,000 and 100,000 clips; about 3 GB on disk for a few minutes) in a temporary folder and \
+            removes them at the end. espeak-ng, flite and sox are the anchors of item 1; a missing one is reported \
+            as n/a. --smoke runs every item in a few seconds with tiny packs, for the test suite.
+            """)
+
+    @Flag(help: "Run every item once, with tiny packs and short texts, in a few seconds (the test suite's check).")
+    var smoke = false
+
+    @Option(help: "Runs of each whole-process measurement (items 1 and 5 use it; in-process items use ten times as many).")
+    var runs: Int = 20
+
+    @Option(help: ArgumentHelp("The VoiceOver requests to time.", valueName: "dir"))
+    var fixtures: String = Locations.voiceOverFixtures
+
+    @Option(help: ArgumentHelp("Where to make the temporary work folder.", valueName: "dir"))
+    var workDirectory: String = "/tmp"
+
+    @Flag(help: "Keep the work folder (packs, texts, sources) instead of removing it.")
+    var keep = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Keep the packs in this folder and use the ones already there (made by the same version of the benchmark).",
+            valueName: "dir"))
+    var packFolder: String?
+
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Run only these items (1 to 5); all of them by default.", valueName: "item"))
+    var only: [Int] = []
+
+    /// `--peak-rss-of FILE PROGRAM ARGUMENTS…` runs PROGRAM and writes its exit status and peak RSS in bytes to FILE:
+    /// a child inherits the high-water mark of the process that spawns it (Linux keeps it across the spawn and
+    /// exec), so item 5 measures from this small fresh process rather than from the benchmark with its packs.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard arguments.first == PeakRSS.helperFlag, arguments.count >= 3 else {
+            main(nil)
+            return
+        }
+        do {
+            let run = try spawnAndWait(arguments[2], Array(arguments[3...]), showingErrors: true)
+            try writeText("\(run.status) \(run.peakResidentBytes)\n", to: arguments[1])
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    func validate() throws {
+        if runs < 1 { throw ValidationError("--runs must be at least 1.") }
+        if let item = only.first(where: { !(1...5).contains($0) }) { throw ValidationError("--only \(item): the items are 1 to 5.") }
+    }
+
+    func run() throws {
+        let processRuns = smoke ? 1 : runs
+        let inProcessRuns = smoke ? 3 : runs * 10
+        let work = try WorkDirectory(base: workDirectory)
+        defer { if keep { print("\nwork folder kept: \(work.path)") } else { work.remove() } }
+
+        print("## concat-synth-bench\(smoke ? " --smoke" : "")\n")
+        print("Machine: \(machineDescription()). Binaries: \(Locations.binaries).")
+        let requests = try Request.all(fixtures: fixtures)
+        let factory = try PackFactory(requests: requests)
+        let coreCount = factory.core.count
+        let sizes = smoke ? [coreCount + 5, coreCount + 30, coreCount + 100] : [100, 10_000, 100_000]
+        precondition(coreCount < sizes[0], "the requests need \(coreCount) clips, more than the smallest pack holds")
+        var packs: [BenchPack] = []
+        for size in sizes {
+            let path = "\(packFolder ?? work.path)/pack-v\(PackFactory.version)-\(size).sqlite"
+            if packFolder != nil && fileSize(path) > 0 {
+                print("Pack of \(size.formatted) clips: \(decimal(Double(fileSize(path)) / 1_048_576, places: 0)) MB, kept from an earlier run.")
+            } else {
+                let elapsed = try seconds { try factory.makePack(clipCount: size, at: path) }
+                print("Pack of \(size.formatted) clips: \(decimal(Double(fileSize(path)) / 1_048_576, places: 0)) MB, made in \(decimal(elapsed, places: 1)) s.")
+            }
+            packs.append(BenchPack(clipCount: size, path: path))
+        }
+        print(
+            """
+            Each pack holds the \(coreCount) clips the requests speak (imported from the default pack's sources) and \
+            filler clips of \(decimal(PackFactory.fillerSeconds, places: 1)) s of real speech under made-up phrases of 1-4 words.
+            """)
+
+        var results: [TargetResult] = []
+        let items = Set(only.isEmpty ? Array(1...5) : only)
+        if items.contains(1) { results += try LatencyBench(requests: requests, runs: processRuns, work: work, largePack: packs.last!).run() }
+        if items.contains(2) { results += try InProcessBench(requests: requests, packs: packs, runs: inProcessRuns).run() }
+
+        let largest = packs.last!
+        let long = try longText(
+            speakingFor: smoke ? 10 : 600, with: Synthesizer(pack: VoicePack(path: largest.path, access: .readOnly)))
+        let longFile = work.file("long.txt")
+        try writeText(long.text, to: longFile)
+        if items.contains(3) {
+            results += try LongRenderBench(pack: largest, text: long.text, audioSeconds: long.seconds, runs: smoke ? 1 : 5).run()
+        }
+        if items.contains(4) { results += try ImportBench(clipCount: smoke ? 5 : 500, runs: smoke ? 1 : 3, work: work).run() }
+
+        let sentenceFile = work.file("sentence.txt")
+        try writeText(Request.sentence.text, to: sentenceFile)
+        if items.contains(5) { results += try MemoryBench(
+            packs: [packs.first!, largest],
+            requests: [
+                (Request.sentence.name, sentenceFile),
+                ("long text (\(decimal(long.seconds / 60, places: 1)) min)", longFile),
+            ], runs: smoke ? 1 : 3, work: work
+        ).run() }
+
+        var targets = Table("Targets (issue 6)", columns: ["target", "measured", "verdict"])
+        targets.printHeader()
+        for result in results { targets.add([result.target, result.measured, result.verdict]) }
+    }
+}
+
+/// The CPU model and how many cores this process may use, from /proc.
+func machineDescription() -> String {
+    let model = (try? readText("/proc/cpuinfo"))?.split(separator: "\n")
+        .first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingPrefix(" ") ?? "unknown CPU"
+    return "\(model), \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) cores"
+}

@@ -1,0 +1,35 @@
+import Testing
+
+import TestSupport
+
+/// The benchmark (tools/bench) is not run by the suite, but its --smoke mode is, so that it cannot rot.
+@Suite struct BenchSmokeTests {
+    let bench = Binary("concat-synth-bench")
+
+    @Test("--smoke runs every item with tiny packs and prints every table and target")
+    func smoke() throws {
+        let directory = TemporaryDirectory("concat-synth-bench")
+        let result = try bench.run(["--smoke", "--work-directory", directory.path])
+
+        #expect(result.status == 0, "\(result.standardError)")
+        let output = result.standardOutput
+        for title in [
+            "### 1. Whole-process latency", "### 1b. The same runs' CPU time", "### 1c. Floors",
+            "### 2. In-process time to first audio", "### 3. Long render",
+            "### 4. Import of 5 clips", "### 5. Peak RSS", "### Targets (issue 6)",
+        ] {
+            #expect(output.contains(title), "no table \(title)")
+        }
+        let rows = output.split(separator: "\n").filter { $0.hasPrefix("| ") }
+        for request in ["basic", "inline-break", "say-as-characters", "split-1", "split-2", "split-3", "wwdc-hello", "six-word sentence"] {
+            #expect(rows.filter { $0.hasPrefix("| \(request) |") }.count >= 2, "items 1 and 2 have a row for \(request)")
+        }
+        let targets = rows.filter { $0.hasSuffix("| met |") || $0.hasSuffix("| NOT met |") || $0.hasSuffix("| n/a |") }
+        #expect(targets.count == 6, "six targets with a verdict:\n\(output)")
+        // An anchor that is not installed is n/a, never a failure; the figures of our own tools are always there.
+        let inProcess = try #require(rows.first { $0.hasPrefix("| six-word sentence |") && !$0.contains("x |") })
+        #expect(!inProcess.contains("n/a"))
+        #expect(rows.contains { $0.hasPrefix("| voicebank import") && !$0.contains("n/a") })
+        #expect(rows.contains { $0.hasPrefix("| concat-synth: plan and render") && !$0.contains("n/a") })
+    }
+}
