@@ -56,8 +56,8 @@ public struct ImportProgress: Sendable {
 extension VoicePack {
     /// Imports files into a voice as one transaction: all of them are stored, or none.
     ///
-    /// Files are read and converted on every core, `parallelism` at a time, and stored in the order given, so the
-    /// pack is the same whatever the parallelism. Each clip's render-ready copy has its DC offset removed and is
+    /// Files are read and converted on `parallelism` threads ahead of the one that stores them, in the order given,
+    /// so the pack is the same whatever the parallelism. Each clip's render-ready copy has its DC offset removed and is
     /// trimmed by the voice's trimming setting (the whole conversion is kept). A file whose voice, phrase and
     /// audio equal a clip's already in the pack is skipped and reported, not stored twice; the same phrase with
     /// other audio is a new take of it.
@@ -92,52 +92,45 @@ extension VoicePack {
                 SELECT id FROM clip WHERE voice_id = ?1 AND content_hash = ?2 AND phrase_key = ?3
                     AND is_fallback = ?4 AND original_pcm = ?5 ORDER BY id LIMIT 1
                 """)
-            // A few files per core at a time: enough to keep every core busy, few enough to bound memory.
-            let chunkSize = max(1, parallelism) * 4
-            var completed = 0
-            for chunkStart in stride(from: 0, to: requests.count, by: chunkSize) {
-                let chunk = Array(requests[chunkStart..<min(chunkStart + chunkSize, requests.count)])
-                let prepared = Self.prepare(
-                    chunk, converter: converter, trimming: target.trimming, parallelism: parallelism)
-                for (request, result) in zip(chunk, prepared) {
-                    defer {
-                        completed += 1
-                        progress(ImportProgress(completed: completed, total: requests.count, path: request.path))
-                    }
-                    let clip: PreparedClip
-                    let tokens: [Token]
-                    let played: Range<Int>
-                    let loudness: Loudness
-                    switch result {
-                    case .success(let value): (clip, tokens, played, loudness) = (value.clip, value.tokens, value.played, value.loudness)
-                    case .failure(let error):
-                        // Only a file's own problem is kept going past; a database failure always ends the run.
-                        guard keepGoing else { throw error }
-                        report.failed.append(.init(path: request.path, error: error))
-                        continue
-                    }
-                    let key = tokens.map(\.text).joined(separator: " ")
-                    let hash = Self.contentHash(clip.original.bytes)
-                    try sameContent.bind(
-                        .integer(voiceID), .integer(hash), .text(key), .integer(request.isFallback ? 1 : 0),
-                        .blob(clip.original.bytes))
-                    if try sameContent.step() {
-                        report.skipped.append(.init(path: request.path, existing: try self.clip(id: sameContent.int(0))))
-                        continue
-                    }
-                    try insert.bind(
-                        .integer(voiceID), .text(request.phrase ?? ImportRequest.phrase(forFileAt: request.path)),
-                        .text(key), .integer(tokens.count), .integer(request.isFallback ? 1 : 0),
-                        .text(Self.fileName(request.path)), .text(clip.source.container), .text(clip.source.sampleFormat),
-                        .integer(clip.source.sampleRate), .integer(clip.source.channelCount),
-                        .integer(clip.source.frameCount), .text(clip.original.encoding.rawValue),
-                        .blob(clip.original.bytes), .integer(hash), .text(clip.converter.rawValue),
-                        .integer(played.lowerBound), .integer(played.count), .floats(clip.renderReady),
-                        loudness.clipLUFS.map { .real($0) },
-                        .real(loudness.truePeakDBTP.isFinite ? loudness.truePeakDBTP : -200)
-                    ).run()
-                    report.imported.append(try self.clip(id: database.lastInsertedRowID))
+            let trimming = target.trimming
+            let pipeline = PreparationPipeline(count: requests.count, workerCount: parallelism) { index in
+                Self.prepare(requests[index], converter: converter, trimming: trimming)
+            }
+            defer { pipeline.finish() }
+            for (index, request) in requests.enumerated() {
+                defer { progress(ImportProgress(completed: index + 1, total: requests.count, path: request.path)) }
+                let prepared: Prepared
+                switch pipeline.next() {
+                case .success(let value): prepared = value
+                case .failure(let error):
+                    // Only a file's own problem is kept going past; a database failure always ends the run.
+                    guard keepGoing else { throw error }
+                    report.failed.append(.init(path: request.path, error: error))
+                    continue
                 }
+                let (clip, tokens, played, loudness, hash) = (
+                    prepared.clip, prepared.tokens, prepared.played, prepared.loudness, prepared.contentHash
+                )
+                let key = tokens.map(\.text).joined(separator: " ")
+                try sameContent.bind(
+                    .integer(voiceID), .integer(hash), .text(key), .integer(request.isFallback ? 1 : 0),
+                    .blob(clip.original.bytes))
+                if try sameContent.step() {
+                    report.skipped.append(.init(path: request.path, existing: try self.clip(id: sameContent.int(0))))
+                    continue
+                }
+                try insert.bind(
+                    .integer(voiceID), .text(request.phrase ?? ImportRequest.phrase(forFileAt: request.path)),
+                    .text(key), .integer(tokens.count), .integer(request.isFallback ? 1 : 0),
+                    .text(Self.fileName(request.path)), .text(clip.source.container), .text(clip.source.sampleFormat),
+                    .integer(clip.source.sampleRate), .integer(clip.source.channelCount),
+                    .integer(clip.source.frameCount), .text(clip.original.encoding.rawValue),
+                    .blob(clip.original.bytes), .integer(hash), .text(clip.converter.rawValue),
+                    .integer(played.lowerBound), .integer(played.count), .floats(clip.renderReady),
+                    loudness.clipLUFS.map { .real($0) },
+                    .real(loudness.truePeakDBTP.isFinite ? loudness.truePeakDBTP : -200)
+                ).run()
+                report.imported.append(try self.clip(id: database.lastInsertedRowID))
             }
             return report
         }
@@ -151,43 +144,31 @@ extension VoicePack {
         var played: Range<Int>
         /// The loudness of what plays.
         var loudness: Loudness
+        var contentHash: Int
     }
 
-    /// Reads, converts, conditions and measures each file on up to `parallelism` threads; results in the order
-    /// given.
+    /// Reads, converts, conditions and measures one file: the part of an import that runs on every core.
     static func prepare(
-        _ requests: [ImportRequest], converter: Converter, trimming: Trimming?, parallelism: Int
-    ) -> [Result<Prepared, VoicebankError>] {
-        let results = UnsafeMutableBufferPointer<Result<Prepared, VoicebankError>?>.allocate(capacity: requests.count)
-        results.initialize(repeating: nil)
-        defer { results.deallocate() }
-        // Each iteration writes its own slot only.
-        nonisolated(unsafe) let slots = results
-        let work: @Sendable (Int) -> Void = { index in
-            slots[index] = Result { () throws(VoicebankError) in
-                let request = requests[index]
-                let phrase = request.phrase ?? ImportRequest.phrase(forFileAt: request.path)
-                let tokens = Tokenizer.tokens(in: phrase)
-                guard !tokens.isEmpty || request.isFallback else {
-                    throw .emptyPhrase(file: request.path, phrase: phrase)
-                }
-                do throws(AudioIOError) {
-                    var clip = try PreparedClip(path: request.path, converter: converter)
-                    ClipConditioning.removeDC(&clip.renderReady)
-                    let played = ClipConditioning.playedRange(clip.renderReady, trimming: trimming)
-                    let loudness = try Loudness(Array(clip.renderReady[played]))
-                    return Prepared(clip: clip, tokens: tokens, played: played, loudness: loudness)
-                } catch {
-                    throw .audio(error)
-                }
+        _ request: ImportRequest, converter: Converter, trimming: Trimming?
+    ) -> Result<Prepared, VoicebankError> {
+        Result { () throws(VoicebankError) in
+            let phrase = request.phrase ?? ImportRequest.phrase(forFileAt: request.path)
+            let tokens = Tokenizer.tokens(in: phrase)
+            guard !tokens.isEmpty || request.isFallback else {
+                throw .emptyPhrase(file: request.path, phrase: phrase)
+            }
+            do throws(AudioIOError) {
+                var clip = try PreparedClip(path: request.path, converter: converter)
+                ClipConditioning.removeDC(&clip.renderReady)
+                let played = ClipConditioning.playedRange(clip.renderReady, trimming: trimming)
+                let loudness = try Loudness(Array(clip.renderReady[played]))
+                return Prepared(
+                    clip: clip, tokens: tokens, played: played, loudness: loudness,
+                    contentHash: contentHash(clip.original.bytes))
+            } catch {
+                throw .audio(error)
             }
         }
-        if parallelism <= 1 || requests.count == 1 {
-            for index in requests.indices { work(index) }
-        } else {
-            DispatchQueue.concurrentPerform(iterations: requests.count, execute: work)
-        }
-        return results.map { $0! }
     }
 
     static func fileName(_ path: String) -> String {
