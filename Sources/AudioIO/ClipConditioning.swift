@@ -32,7 +32,7 @@ public enum ClipConditioning {
     /// `nil` trimming keeps every clip whole.
     public static func playedRange(_ samples: [Float], trimming: Trimming?) -> Range<Int> {
         guard let trimming else { return 0..<samples.count }
-        let threshold = Float(pow10(trimming.thresholdDecibels / 20))
+        let threshold = Float(Decibels.amplitude(trimming.thresholdDecibels))
         guard let first = samples.firstIndex(where: { abs($0) >= threshold }),
             let last = samples.lastIndex(where: { abs($0) >= threshold })
         else { return 0..<samples.count }
@@ -40,13 +40,12 @@ public enum ClipConditioning {
     }
 }
 
-/// 10^x without Foundation.
-func pow10(_ exponent: Double) -> Double {
-    #if canImport(Glibc)
-        return Glibc.pow(10, exponent)
-    #else
-        return Darwin.pow(10, exponent)
-    #endif
+/// Levels in decibels and the amplitudes they stand for.
+public enum Decibels {
+    /// The amplitude factor of a level: 10^(dB/20); 0 for -infinity (silent).
+    public static func amplitude(_ decibels: Double) -> Double {
+        decibels == -.infinity ? 0 : pow(10, decibels / 20)
+    }
 }
 
 #if canImport(Glibc)

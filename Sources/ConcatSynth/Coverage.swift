@@ -73,27 +73,15 @@ public struct CoverageReport: Equatable, Sendable, CustomStringConvertible {
 /// // text 1: hello | [bob] | good morning
 /// ```
 public final class CoverageAnalyzer {
-    private let planner: Planner<ClipIndex>
-    private let reader = SSMLReader(sampleRate: 22_050)
-    public let voice: Voice
+    private let synthesizer: Synthesizer
+    public var voice: Voice { synthesizer.voice }
 
     /// - Throws: `ConcatSynthError.voicebank` when the pack has no such voice, or no voice at all.
     public init(pack: VoicePack, voice identifier: String? = nil) throws(ConcatSynthError) {
-        do throws(VoicebankError) {
-            let voices = try pack.voices()
-            guard let first = voices.first else { throw VoicebankError.noVoice(path: pack.path) }
-            voice = try pack.resolveVoice(identifier ?? first.identifier)
-            var plannerVoices: [PlannerVoice<ClipIndex>] = []
-            for voice in voices {
-                let index = try pack.clipIndex(voice: voice.identifier)
-                // A stand-in take for a voice without a fallback clip: planned, never rendered.
-                let fallback = index.fallbackTakes.first ?? ClipTake(clipID: -1, frameCount: 0)
-                plannerVoices.append(PlannerVoice(voice: voice, lookup: index, fallback: fallback))
-            }
-            planner = Planner(voices: plannerVoices, startingVoice: voice.identifier)
-        } catch {
-            throw .voicebank(error)
-        }
+        // A stand-in take for a voice without a fallback clip: planned, never rendered.
+        synthesizer = try Synthesizer(
+            pack: pack, voice: identifier, audioSandbox: .closed, takeChoice: .first,
+            standInFallback: ClipTake(clipID: -1, frameCount: 0))
     }
 
     /// Plans each input (SSML, or plain text when it does not start with `<`) and gathers the fallbacks.
@@ -108,7 +96,7 @@ public final class CoverageAnalyzer {
         var wordCounts: [String: Int] = [:]
         var wordOrder: [String] = []
         for (name, text) in inputs {
-            let plan = try self.plan(text, lenient: lenient)
+            let plan = try synthesizer.plan(text, lenient: lenient)
             report.warnings += plan.warnings.map { "\(name): \($0)" }
             var pieces: [CoverageReport.Piece] = []
             for segment in plan.segments {
@@ -137,24 +125,6 @@ public final class CoverageAnalyzer {
         report.fallbackPhrases = Self.sorted(phraseOrder, phraseCounts)
         report.fallbackWords = Self.sorted(wordOrder, wordCounts)
         return report
-    }
-
-    private func plan(_ text: String, lenient: Bool) throws(ConcatSynthError) -> RenderPlan {
-        let document: SSMLDocument
-        do throws(SSMLError) {
-            document = try reader.read(text, lenient: lenient)
-        } catch {
-            throw .ssml(error)
-        }
-        do {
-            return try planner.plan(document)
-        } catch let error as ConcatSynthError {
-            throw error
-        } catch let error as VoicebankError {
-            throw .voicebank(error)
-        } catch {
-            preconditionFailure("a clip index throws only VoicebankError: \(error)")
-        }
     }
 
     /// Most frequent first; equal counts keep the order of first appearance.

@@ -1,3 +1,4 @@
+import AudioIO
 import SSML
 import Voicebank
 
@@ -60,7 +61,7 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
         case .phrase(let take), .fallback(let take): level = take.levelDecibels
         default: level = 0
         }
-        return volumeDecibels == -.infinity ? 0 : Float(pow10((volumeDecibels + level) / 20))
+        return Float(Decibels.amplitude(volumeDecibels + level))
     }
 
     public var description: String {
@@ -216,18 +217,3 @@ func jsonString(_ text: String) -> String {
     }
     return escaped + "\""
 }
-
-/// 10^x without Foundation.
-func pow10(_ exponent: Double) -> Double {
-    #if canImport(Glibc)
-        return Glibc.pow(10, exponent)
-    #else
-        return Darwin.pow(10, exponent)
-    #endif
-}
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif

@@ -20,9 +20,19 @@ public final class Synthesizer {
     /// - Throws: `ConcatSynthError.voicebank` when the pack has no such voice, or no voice at all.
     ///   `audioSandbox` says which files `<audio>` may play (none by default).
     ///   `takeChoice` says which take of a phrase plays.
-    public init(
+    public convenience init(
         pack: VoicePack, voice identifier: String? = nil, audioSandbox: AudioSandbox = .closed,
         takeChoice: TakeChoice = .rotate
+    ) throws(ConcatSynthError) {
+        try self.init(
+            pack: pack, voice: identifier, audioSandbox: audioSandbox, takeChoice: takeChoice, standInFallback: nil)
+    }
+
+    /// - Parameter standInFallback: planned for the words of a voice with no fallback clip, instead of the error;
+    ///   for analysing a pack (coverage), never for rendering.
+    init(
+        pack: VoicePack, voice identifier: String?, audioSandbox: AudioSandbox, takeChoice: TakeChoice,
+        standInFallback: ClipTake?
     ) throws(ConcatSynthError) {
         self.pack = pack
         do throws(VoicebankError) {
@@ -33,7 +43,10 @@ public final class Synthesizer {
                 throw VoicebankError.unknownVoice(
                     identifier: starting, available: indexes.map(\.voice.identifier), path: pack.path)
             }
-            let plannerVoices = indexes.map { PlannerVoice(voice: $0.voice, lookup: $0, fallbacks: $0.fallbackTakes) }
+            let plannerVoices = indexes.map { index in
+                let fallbacks = index.fallbackTakes.isEmpty ? standInFallback.map { [$0] } ?? [] : index.fallbackTakes
+                return PlannerVoice(voice: index.voice, lookup: index, fallbacks: fallbacks)
+            }
             planner = Planner(
                 voices: plannerVoices, startingVoice: starting, audioSandbox: audioSandbox, takeChoice: takeChoice)
             voice = startingIndex.voice

@@ -104,7 +104,7 @@ func pullAll(_ renderer: Renderer, blockSize: Int) throws -> (samples: [Float], 
         let plain = try pullAll(Renderer(plan: plan([one]), audio: clips), blockSize: 4_096).samples
         let scaled = try pullAll(Renderer(plan: plan([loud]), audio: clips), blockSize: 4_096).samples
 
-        let factor = Float(pow10(decibels / 20))
+        let factor = Float(Decibels.amplitude(decibels))
         #expect(zip(plain, scaled).allSatisfy { abs($0 * factor - $1) <= 1e-6 })
         #expect(abs(scaled[150] / plain[150] - factor) < 1e-6)
     }
@@ -122,6 +122,6 @@ func pullAll(_ renderer: Renderer, blockSize: Int) throws -> (samples: [Float], 
         // The fade's first and last factors, as a clip read whole would have them.
         #expect(whole[0] == 0.5 * (1 / 45))
         #expect(whole[299] == 0.5 * (1 / 45))
-        #expect(whole[1_300 + 100] == Float(100) / 400 * Float(pow10(-6.0 / 20)))
+        #expect(whole[1_300 + 100] == Float(100) / 400 * Float(Decibels.amplitude(-6)))
     }
 }
