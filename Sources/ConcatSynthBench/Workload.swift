@@ -20,7 +20,8 @@ struct Locations {
     static var defaultPack: String { VoicePackLocation.defaultPackPath }
     static var clipSources: String { repository + "/voicebank/sources" }
     /// The project's shared folder sits beside the repository (CI clones it there too).
-    static var voiceOverFixtures: String { repository + "/../shared/fixtures/voiceover" }
+    /// A copy of the project's shared fixtures (shared/fixtures/voiceover), kept in the repository.
+    static var voiceOverFixtures: String { repository + "/Tests/Fixtures/voiceover" }
 
     /// The folder of the running executable, where SwiftPM puts `concat-synth` and `voicebank` too.
     static let binaries: String = {

@@ -7,41 +7,30 @@ import TestSupport
 import Tokens
 import Voicebank
 
-/// The requests VoiceOver sent in the seed articles (shared/fixtures/voiceover/), as literals.
+/// The requests VoiceOver sent in the seed articles: Tests/Fixtures/voiceover, a copy of shared/fixtures/voiceover.
 enum VoiceOverFixture {
-    static let all: [(name: String, ssml: String)] = [
-        ("basic", #"<speak><prosody rate="400.0%" volume="-1.0dB">カスタムのアクションを選択するには、上または下にスワイプします。その後ダブルタップしてアクティベートします。</prosody></speak>"#),
-        ("inline-break", """
-            <speak>
-              <prosody rate="400.0%" volume="-1.0dB">
-                Otoya 拡張 ,<break time="178ms" /> 101 ドット 5 MB使用
-              </prosody>
-            </speak>
-            """),
-        ("say-as-characters", """
-            <speak>
-              <prosody rate="400.0%" volume="-1.0dB">
-                <say-as interpret-as="characters">声</say-as>
-              </prosody>
-            </speak>
-            """),
-        ("split-1", #"<speak><prosody rate="400.0%" volume="-1.0dB">設定</prosody></speak>"#),
-        ("split-2", #"<speak><prosody rate="400.0%" volume="-1.0dB"><break time="400ms" /></prosody></speak>"#),
-        ("split-3", #"<speak><prosody rate="400.0%" volume="-1.0dB">開くにはダブルタップします</prosody></speak>"#),
-        ("wwdc-hello", """
-            <speak>
-                Hello
-                <break time="1s"/>
-                <prosody rate="200%">nice to meet you!</prosody>
-            </speak>
-            """),
-    ]
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/voiceover").path
+
+    static let all: [(name: String, ssml: String)] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".ssml") }.sorted().map { name in
+            (String(name.dropLast(".ssml".count)), try! String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8))
+        }
+    }()
 }
 
 @Suite struct RenderCommandTests {
     let concatSynth = Binary("concat-synth")
     let directory = TemporaryDirectory("concat-synth-cli")
     let defaultPack = VoicePackLocation.defaultPackPath
+
+    @Test("the VoiceOver fixtures are all there")
+    func fixtureFiles() {
+        #expect(VoiceOverFixture.all.map(\.name) == [
+            "basic", "inline-break", "say-as-characters", "split-1", "split-2", "split-3", "wwdc-hello",
+        ])
+    }
 
     @Test("every VoiceOver fixture renders with the default pack, as long as its planned clips and breaks", arguments: VoiceOverFixture.all.map(\.name))
     func fixtures(name: String) throws {
