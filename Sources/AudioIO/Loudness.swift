@@ -18,8 +18,9 @@ public struct Loudness: Equatable, Sendable, CustomStringConvertible {
     /// the ungated BS.1770 loudness over all its samples (a word shorter than one 400 ms block still has one);
     /// `nil` for silence. What loudness normalisation levels clips by.
     public var clipLUFS: Double?
-    /// True peak in dBTP (4× oversampled at 22050 Hz); `-infinity` for digital silence.
-    public var truePeakDBTP: Double
+    /// True peak in dBTP (4× oversampled at 22050 Hz); `-infinity` for digital silence; `nil` when not measured
+    /// (the oversampling is most of what measuring costs).
+    public var truePeakDBTP: Double?
     /// The highest absolute sample in dBFS; `-infinity` for digital silence.
     public var samplePeakDBFS: Double
     public var frameCount: Int
@@ -29,7 +30,7 @@ public struct Loudness: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         (integratedLUFS.map { "\(rounded($0)) LUFS" } ?? "no integrated loudness")
-            + ", true peak \(truePeakDBTP == -.infinity ? "-inf" : "\(rounded(truePeakDBTP))") dBTP"
+            + (truePeakDBTP.map { ", true peak \($0 == -.infinity ? "-inf" : "\(rounded($0))") dBTP" } ?? "")
     }
 
     /// Measures mono samples; one meter per call, so clips never share gating history.
@@ -39,14 +40,16 @@ public struct Loudness: Equatable, Sendable, CustomStringConvertible {
     /// loudness.integratedLUFS                      // -23.1, or nil for a 0.3 s clip
     /// ```
     /// - Throws: `AudioIOError.loudnessMeter` with libebur128's error.
-    public init(_ samples: [Float], sampleRate: Int = RenderFormat.sampleRate) throws(AudioIOError) {
-        let meter = try LoudnessMeter(sampleRate: sampleRate)
+    public init(
+        _ samples: [Float], sampleRate: Int = RenderFormat.sampleRate, measuringTruePeak: Bool = true
+    ) throws(AudioIOError) {
+        let meter = try LoudnessMeter(sampleRate: sampleRate, measuringTruePeak: measuringTruePeak)
         try samples.withUnsafeBufferPointer { (buffer) throws(AudioIOError) in try meter.add(buffer) }
         self = try meter.loudness()
     }
 
     init(
-        integratedLUFS: Double?, clipLUFS: Double?, truePeakDBTP: Double, samplePeakDBFS: Double, frameCount: Int,
+        integratedLUFS: Double?, clipLUFS: Double?, truePeakDBTP: Double?, samplePeakDBFS: Double, frameCount: Int,
         sampleRate: Int
     ) {
         self.integratedLUFS = integratedLUFS
@@ -65,11 +68,14 @@ public final class LoudnessMeter {
     public let sampleRate: Int
     private var state: UnsafeMutablePointer<ebur128_state>?
     private var frameCount = 0
+    private let measuresTruePeak: Bool
 
     /// - Throws: `AudioIOError.loudnessMeter` when libebur128 cannot make a meter for the rate.
-    public init(sampleRate: Int = RenderFormat.sampleRate) throws(AudioIOError) {
+    public init(sampleRate: Int = RenderFormat.sampleRate, measuringTruePeak: Bool = true) throws(AudioIOError) {
         self.sampleRate = sampleRate
-        let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue | EBUR128_MODE_SAMPLE_PEAK.rawValue)
+        self.measuresTruePeak = measuringTruePeak
+        let truePeak = measuringTruePeak ? EBUR128_MODE_TRUE_PEAK.rawValue : 0
+        let mode = Int32(EBUR128_MODE_I.rawValue | truePeak | EBUR128_MODE_SAMPLE_PEAK.rawValue)
         guard sampleRate > 0, let state = ebur128_init(1, UInt(sampleRate), mode) else {
             throw .loudnessMeter(reason: "libebur128 cannot measure at \(sampleRate) Hz")
         }
@@ -91,7 +97,7 @@ public final class LoudnessMeter {
         var truePeak = 0.0
         var samplePeak = 0.0
         try check(ebur128_loudness_global(state, &integrated), "integrated loudness")
-        try check(ebur128_true_peak(state, 0, &truePeak), "true peak")
+        if measuresTruePeak { try check(ebur128_true_peak(state, 0, &truePeak), "true peak") }
         try check(ebur128_sample_peak(state, 0, &samplePeak), "sample peak")
         // libebur128 answers -HUGE_VAL when no 400 ms block passes the gates.
         let blockFrames = Loudness.minimumSeconds * Double(sampleRate)
@@ -108,7 +114,7 @@ public final class LoudnessMeter {
             clip = momentary.isFinite && scaled > -70 ? scaled : nil
         }
         return Loudness(
-            integratedLUFS: hasBlocks ? integrated : nil, clipLUFS: clip, truePeakDBTP: Self.decibels(truePeak),
+            integratedLUFS: hasBlocks ? integrated : nil, clipLUFS: clip, truePeakDBTP: measuresTruePeak ? Self.decibels(truePeak) : nil,
             samplePeakDBFS: Self.decibels(samplePeak), frameCount: frameCount, sampleRate: sampleRate)
     }
 

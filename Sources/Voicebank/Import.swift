@@ -93,8 +93,11 @@ extension VoicePack {
                     AND is_fallback = ?4 AND original_pcm = ?5 ORDER BY id LIMIT 1
                 """)
             let trimming = target.trimming
+            // True peak only matters under a loudness target; measuring it is most of the meter's cost.
+            let measuringTruePeak = target.loudness != nil
             let pipeline = PreparationPipeline(count: requests.count, workerCount: parallelism) { index in
-                Self.prepare(requests[index], converter: converter, trimming: trimming)
+                Self.prepare(
+                    requests[index], converter: converter, trimming: trimming, measuringTruePeak: measuringTruePeak)
             }
             defer { pipeline.finish() }
             for (index, request) in requests.enumerated() {
@@ -128,7 +131,7 @@ extension VoicePack {
                     .blob(clip.original.bytes), .integer(hash), .text(clip.converter.rawValue),
                     .integer(played.lowerBound), .integer(played.count), .floats(clip.renderReady),
                     loudness.clipLUFS.map { .real($0) },
-                    .real(loudness.truePeakDBTP.isFinite ? loudness.truePeakDBTP : -200)
+                    loudness.storedTruePeak
                 ).run()
                 report.imported.append(try self.clip(id: database.lastInsertedRowID))
             }
@@ -149,7 +152,7 @@ extension VoicePack {
 
     /// Reads, converts, conditions and measures one file: the part of an import that runs on every core.
     static func prepare(
-        _ request: ImportRequest, converter: Converter, trimming: Trimming?
+        _ request: ImportRequest, converter: Converter, trimming: Trimming?, measuringTruePeak: Bool
     ) -> Result<Prepared, VoicebankError> {
         Result { () throws(VoicebankError) in
             let phrase = request.phrase ?? ImportRequest.phrase(forFileAt: request.path)
@@ -161,7 +164,7 @@ extension VoicePack {
                 var clip = try PreparedClip(path: request.path, converter: converter)
                 ClipConditioning.removeDC(&clip.renderReady)
                 let played = ClipConditioning.playedRange(clip.renderReady, trimming: trimming)
-                let loudness = try Loudness(Array(clip.renderReady[played]))
+                let loudness = try Loudness(Array(clip.renderReady[played]), measuringTruePeak: measuringTruePeak)
                 return Prepared(
                     clip: clip, tokens: tokens, played: played, loudness: loudness,
                     contentHash: contentHash(clip.original.bytes))

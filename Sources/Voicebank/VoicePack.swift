@@ -175,7 +175,8 @@ public final class VoicePack {
             let unmeasured = try database.prepare(
                 """
                 SELECT clip.id, substr(pcm, trim_start * 4 + 1, frame_count * 4) FROM clip
-                JOIN voice ON voice.id = clip.voice_id WHERE voice.identifier = ? AND is_loudness_measured = 0
+                JOIN voice ON voice.id = clip.voice_id
+                WHERE voice.identifier = ? AND (is_loudness_measured = 0 OR true_peak_dbtp IS NULL)
                 """
             ).bind(.text(voice.identifier))
             let update = try database.prepare(
@@ -183,7 +184,7 @@ public final class VoicePack {
             while try unmeasured.step() {
                 let loudness = try Self.measure(unmeasured.floats(1))
                 try update.bind(
-                    loudness.clipLUFS.map { .real($0) }, .real(loudness.truePeakDBTP.isFinite ? loudness.truePeakDBTP : -200),
+                    loudness.clipLUFS.map { .real($0) }, loudness.storedTruePeak,
                     .integer(unmeasured.int(0))
                 ).run()
             }
@@ -212,8 +213,12 @@ public final class VoicePack {
         return result
     }
 
-    static func measure(_ samples: [Float]) throws(VoicebankError) -> Loudness {
-        do throws(AudioIOError) { return try Loudness(samples) } catch { throw .audio(error) }
+    static func measure(_ samples: [Float], measuringTruePeak: Bool = true) throws(VoicebankError) -> Loudness {
+        do throws(AudioIOError) {
+            return try Loudness(samples, measuringTruePeak: measuringTruePeak)
+        } catch {
+            throw .audio(error)
+        }
     }
 
     /// Sets how a voice's clips meet in renders.
@@ -255,10 +260,10 @@ public final class VoicePack {
             while try clips.step() {
                 let samples = clips.floats(1)
                 let played = ClipConditioning.playedRange(samples, trimming: trimming)
-                let loudness = try Self.measure(Array(samples[played]))
+                let loudness = try Self.measure(Array(samples[played]), measuringTruePeak: voice.loudness != nil)
                 try update.bind(
                     .integer(played.lowerBound), .integer(played.count), loudness.clipLUFS.map { .real($0) },
-                    .real(loudness.truePeakDBTP.isFinite ? loudness.truePeakDBTP : -200), .integer(clips.int(0))
+                    loudness.storedTruePeak, .integer(clips.int(0))
                 ).run()
             }
         }

@@ -12,7 +12,7 @@ import TestSupport
 
         let integrated = try #require(loudness.integratedLUFS)
         #expect(abs(integrated - -23.01) < 0.1)
-        #expect(abs(loudness.truePeakDBTP - -20) < 0.2)
+        #expect(abs(try #require(loudness.truePeakDBTP) - -20) < 0.2)
         #expect(abs(loudness.samplePeakDBFS - -20) < 0.1)
         #expect(loudness.frameCount == 44_100)
     }
@@ -60,5 +60,15 @@ import TestSupport
         #expect(longLUFS == long.integratedLUFS)
         #expect(abs(shortLUFS - longLUFS) < 0.2)
         #expect(try Loudness([Float](repeating: 0, count: 4_410)).clipLUFS == nil)
+    }
+
+    @Test("true peak is measured only when asked for; the loudness is the same either way")
+    func truePeakOptional() throws {
+        let sine = Signal.sine(frequency: 997, amplitude: 0.1, sampleRate: 22_050, frameCount: 22_050)
+        let without = try Loudness(sine, measuringTruePeak: false)
+        let with = try Loudness(sine)
+        #expect(without.truePeakDBTP == nil)
+        #expect(with.truePeakDBTP != nil)
+        #expect(without.clipLUFS == with.clipLUFS)
     }
 }
