@@ -81,6 +81,8 @@ public struct Planner<Lookup: PhraseLookup> {
             return takes[count % takes.count]
         }
         var warned: Set<String> = []
+        /// Numbers read as words so far, by language and digits: a long text says the same numbers again.
+        var numberWords: [String: [Token]?] = [:]
         /// Each voice's look-ups so far, by voice index: a long text asks for the same phrases again and again.
         var lookups: [Int: RememberedLookup<Lookup>] = [:]
 
@@ -153,7 +155,8 @@ public struct Planner<Lookup: PhraseLookup> {
             // Digits no clip covers are read as a number, in words the voice may have; the rest falls back.
             var unmatched: [Token] = []
             for token in match.tokens {
-                guard token.kind == .number, let words = numberTokens(token, language: speaker.voice) else {
+                guard token.kind == .number, let words = numberTokens(token, language: speaker.voice, planning: &planning)
+                else {
                     unmatched.append(token)
                     continue
                 }
@@ -246,14 +249,19 @@ public struct Planner<Lookup: PhraseLookup> {
     }
 
     /// A digit run read as a cardinal number in the voice's language, as tokens that point at the digits.
-    private func numberTokens(_ token: Token, language voice: Voice) -> [Token]? {
+    private func numberTokens(_ token: Token, language voice: Voice, planning: inout Planning) -> [Token]? {
         let language = voice.primaryLanguages.first ?? ""
-        guard let words = try? Verbalizer.words(for: token.text, as: .cardinal, format: nil, language: language) else {
-            return nil
+        let key = language + " " + token.text
+        let words: [Token]?
+        if let remembered = planning.numberWords[key] {
+            words = remembered
+        } else {
+            words = (try? Verbalizer.words(for: token.text, as: .cardinal, format: nil, language: language)).map {
+                Tokenizer.tokens(in: $0.joined(separator: " "))
+            }
+            planning.numberWords[key] = words
         }
-        return Tokenizer.tokens(in: words.joined(separator: " ")).map {
-            Token($0.text, $0.kind, sourceRange: token.sourceRange)
-        }
+        return words?.map { Token($0.text, $0.kind, sourceRange: token.sourceRange) }
     }
 
     /// The voice a run is spoken in: the one `<voice name>` names (identifier or name), else the best for its

@@ -230,14 +230,24 @@ extension Tokenizer {
 extension Tokenizer {
     /// Tokens' texts as a person reads them: words apart, CJK characters together (`hello world`, `設定`,
     /// `mb 使用` → `mb 使用`). Phrase keys always use single spaces; this is for messages and markers.
-    public static func displayText(_ tokens: some Sequence<Token>) -> String {
-        var text = ""
-        var previous: Token.Kind?
-        for token in tokens {
-            if let previous, !(previous == .character && token.kind == .character) { text += " " }
-            text += token.text
-            previous = token.kind
+    public static func displayText(_ tokens: some Collection<Token>) -> String {
+        // One buffer of the right size: this runs for every segment of a plan.
+        let byteCount = tokens.reduce(tokens.count) { $0 + $1.text.utf8.count }
+        return String(unsafeUninitializedCapacity: byteCount) { buffer in
+            var position = 0
+            var previous: Token.Kind?
+            for token in tokens {
+                if let previous, !(previous == .character && token.kind == .character) {
+                    buffer[position] = UInt8(ascii: " ")
+                    position += 1
+                }
+                for byte in token.text.utf8 {
+                    buffer[position] = byte
+                    position += 1
+                }
+                previous = token.kind
+            }
+            return position
         }
-        return text
     }
 }
