@@ -67,8 +67,11 @@ let package = Package(
         .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
         .testTarget(name: "SSMLTests", dependencies: ["SSML"]),
         .testTarget(name: "VerbalizationTests", dependencies: ["Verbalization"]),
-        .testTarget(name: "ConcatSynthTests", dependencies: ["ConcatSynth", "SSML", "Tokens", "Voicebank", "AudioIO", "TestSupport"]),
-        .testTarget(name: "ConcatSynthCLITests", dependencies: ["ConcatSynth", "Voicebank", "AudioIO", "Tokens", "TestSupport"]),
+        .testTarget(
+            name: "ConcatSynthTests",
+            dependencies: ["ConcatSynth", "SSML", "Tokens", "Voicebank", "AudioIO", "TestSupport"]),
+        .testTarget(
+            name: "ConcatSynthCLITests", dependencies: ["ConcatSynth", "Voicebank", "AudioIO", "Tokens", "TestSupport"]),
         .testTarget(name: "VoicebankTests", dependencies: ["Voicebank", "AudioIO", "CSQLite", "TestSupport"]),
         .testTarget(name: "ConcatSynthBenchTests", dependencies: ["TestSupport"]),
         .testTarget(name: "VoicebankCLITests", dependencies: ["Voicebank", "AudioIO", "CSQLite", "TestSupport"]),

@@ -24,23 +24,28 @@ public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unreadable(let path, let reason):
-            return "cannot read audio file \(path): \(reason); expected a file libsndfile reads (AIFF, AIFF-C, WAV, FLAC, Ogg, CAF, …)"
+            return
+                "cannot read audio file \(path): \(reason); expected a file libsndfile reads (AIFF, AIFF-C, WAV, FLAC, Ogg, CAF, …)"
         case .empty(let path):
             return "audio file \(path) has no audio frames; expected a recording at least one frame long"
         case .unsupportedChannelCount(let path, let channelCount):
             return "audio file \(path) has \(channelCount) channels; expected 1 to \(AudioLimits.maximumChannelCount)"
         case .unsupportedSampleRate(let path, let sampleRate):
-            return "audio file \(path) has a sample rate of \(sampleRate) Hz; expected \(AudioLimits.sampleRates.lowerBound) to \(AudioLimits.sampleRates.upperBound) Hz"
+            return
+                "audio file \(path) has a sample rate of \(sampleRate) Hz; expected \(AudioLimits.sampleRates.lowerBound) to \(AudioLimits.sampleRates.upperBound) Hz"
         case .tooLong(let path, let seconds):
-            return "audio file \(path) lasts \(Int(seconds)) s; expected a clip of at most \(AudioLimits.maximumSeconds) s"
+            return
+                "audio file \(path) lasts \(Int(seconds)) s; expected a clip of at most \(AudioLimits.maximumSeconds) s"
         case .truncated(let path, let expectedFrames, let readFrames):
-            return "audio file \(path) ended after \(readFrames) of its \(expectedFrames) frames; expected a complete file"
+            return
+                "audio file \(path) ended after \(readFrames) of its \(expectedFrames) frames; expected a complete file"
         case .conversionFailed(let reason):
             return "sample-rate conversion failed: \(reason)"
         case .unwritable(let path, let reason):
             return "cannot write audio file \(path): \(reason)"
         case .unknownOutputExtension(let path):
-            return "cannot tell the output format of \(path); expected a name ending in .wav, .aiff, .aif, .caf, .flac or .raw"
+            return
+                "cannot tell the output format of \(path); expected a name ending in .wav, .aiff, .aif, .caf, .flac or .raw"
         case .loudnessMeter(let reason):
             return "loudness measurement failed: \(reason)"
         }

@@ -114,7 +114,8 @@ public final class LoudnessMeter {
             clip = momentary.isFinite && scaled > -70 ? scaled : nil
         }
         return Loudness(
-            integratedLUFS: hasBlocks ? integrated : nil, clipLUFS: clip, truePeakDBTP: measuresTruePeak ? Self.decibels(truePeak) : nil,
+            integratedLUFS: hasBlocks ? integrated : nil, clipLUFS: clip,
+            truePeakDBTP: measuresTruePeak ? Self.decibels(truePeak) : nil,
             samplePeakDBFS: Self.decibels(samplePeak), frameCount: frameCount, sampleRate: sampleRate)
     }
 

@@ -1,7 +1,7 @@
 import CSndFile
 
 #if _endian(big)
-#error("AudioIO stores samples little-endian by copying native memory; a big-endian host needs byte swaps")
+    #error("AudioIO stores samples little-endian by copying native memory; a big-endian host needs byte swaps")
 #endif
 
 /// What a source file is: its container and sample format, rate, channels and length.

@@ -26,13 +26,17 @@ public struct AudioSandbox: Sendable {
         public var description: String {
             switch self {
             case .noDirectoryAllowed(let source):
-                return "<audio src=\"\(source)\"> is not played: no audio directory is allowed (--allow-audio DIR); its fallback content is spoken"
+                return
+                    "<audio src=\"\(source)\"> is not played: no audio directory is allowed (--allow-audio DIR); its fallback content is spoken"
             case .url(let source):
-                return "<audio src=\"\(source)\"> is not played: URLs are not fetched, only local files in an allowed directory; its fallback content is spoken"
+                return
+                    "<audio src=\"\(source)\"> is not played: URLs are not fetched, only local files in an allowed directory; its fallback content is spoken"
             case .outside(let source, let resolved):
-                return "<audio src=\"\(source)\"> is not played: \(resolved) is outside the allowed directories; its fallback content is spoken"
+                return
+                    "<audio src=\"\(source)\"> is not played: \(resolved) is outside the allowed directories; its fallback content is spoken"
             case .missing(let source):
-                return "<audio src=\"\(source)\"> is not played: no such file in the allowed directories; its fallback content is spoken"
+                return
+                    "<audio src=\"\(source)\"> is not played: no such file in the allowed directories; its fallback content is spoken"
             case .unreadable(let source, let reason):
                 return "<audio src=\"\(source)\"> is not played: \(reason); its fallback content is spoken"
             }

@@ -17,11 +17,14 @@ public enum ConcatSynthError: Error, Equatable, CustomStringConvertible {
         case .ssml(let error): return error.description
         case .voicebank(let error): return error.description
         case .noFallbackClip(let voice, let words):
-            return "voice \(voice) has no clip for \"\(words)\" and no fallback clip; expected a pack whose voice has one (voicebank import --fallback FILE)"
+            return
+                "voice \(voice) has no clip for \"\(words)\" and no fallback clip; expected a pack whose voice has one (voicebank import --fallback FILE)"
         case .audioDirectory(let path):
-            return "cannot allow audio from \(path): it is not an existing directory; expected --allow-audio DIR naming a folder of audio files"
+            return
+                "cannot allow audio from \(path): it is not an existing directory; expected --allow-audio DIR naming a folder of audio files"
         case .fallbackInStrictMode(let voice, let words):
-            return "voice \(voice) has no clip for \(words.map { "\"\($0)\"" }.joined(separator: ", ")); --strict accepts only requests the voice's clips cover"
+            return
+                "voice \(voice) has no clip for \(words.map { "\"\($0)\"" }.joined(separator: ", ")); --strict accepts only requests the voice's clips cover"
         }
     }
 }

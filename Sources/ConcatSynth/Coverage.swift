@@ -87,9 +87,12 @@ public final class CoverageAnalyzer {
     /// Plans each input (SSML, or plain text when it does not start with `<`) and gathers the fallbacks.
     ///
     /// - Throws: `ConcatSynthError.ssml` for malformed SSML (unless `lenient`), `.voicebank`.
-    public func analyze(_ inputs: [(name: String, text: String)], lenient: Bool = false) throws(ConcatSynthError) -> CoverageReport {
+    public func analyze(_ inputs: [(name: String, text: String)], lenient: Bool = false) throws(ConcatSynthError)
+        -> CoverageReport
+    {
         var report = CoverageReport(
-            voice: voice.identifier, inputs: [], fallbackPhrases: [], fallbackWords: [], tokenCount: 0, coveredTokenCount: 0,
+            voice: voice.identifier, inputs: [], fallbackPhrases: [], fallbackWords: [], tokenCount: 0,
+            coveredTokenCount: 0,
             warnings: [])
         var phraseCounts: [String: Int] = [:]
         var phraseOrder: [String] = []
@@ -130,7 +133,10 @@ public final class CoverageAnalyzer {
     /// Most frequent first; equal counts keep the order of first appearance.
     private static func sorted(_ order: [String], _ counts: [String: Int]) -> [CoverageReport.Count] {
         order.enumerated()
-            .sorted { ($0.element == $1.element) ? false : (counts[$0.element]!, -$0.offset) > (counts[$1.element]!, -$1.offset) }
+            .sorted {
+                ($0.element == $1.element)
+                    ? false : (counts[$0.element]!, -$0.offset) > (counts[$1.element]!, -$1.offset)
+            }
             .map { CoverageReport.Count(text: $0.element, count: counts[$0.element]!) }
     }
 }

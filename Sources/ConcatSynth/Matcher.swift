@@ -94,7 +94,8 @@ public enum Matcher {
                 longest = (next - tokens.startIndex, key)
             } else if !found.utf8.starts(with: (key + " ").utf8) {
                 // Keys have no characters below the space, so this is rare; ask from the space on to be sure.
-                guard let after = try lookup.firstPhraseKey(atOrAfter: key + " "), after.utf8.starts(with: (key + " ").utf8)
+                guard let after = try lookup.firstPhraseKey(atOrAfter: key + " "),
+                    after.utf8.starts(with: (key + " ").utf8)
                 else { break }
             }
         }

@@ -142,7 +142,8 @@ public struct Planner<Lookup: PhraseLookup> {
             switch sayAsTokens(run, speaker: speaker.voice) {
             case .success(let words): tokens = words
             case .failure(let error):
-                planning.warn("<say-as interpret-as=\"\(run.context.sayAs!.interpretAs.rawValue)\"> read as plain text: \(error)")
+                planning.warn(
+                    "<say-as interpret-as=\"\(run.context.sayAs!.interpretAs.rawValue)\"> read as plain text: \(error)")
                 tokens = Tokenizer.tokens(in: run.text)
             }
         case nil: tokens = Tokenizer.tokens(in: run.text)
@@ -155,13 +156,15 @@ public struct Planner<Lookup: PhraseLookup> {
             // Digits no clip covers are read as a number, in words the voice may have; the rest falls back.
             var unmatched: [Token] = []
             for token in match.tokens {
-                guard token.kind == .number, let words = numberTokens(token, language: speaker.voice, planning: &planning)
+                guard token.kind == .number,
+                    let words = numberTokens(token, language: speaker.voice, planning: &planning)
                 else {
                     unmatched.append(token)
                     continue
                 }
                 if !unmatched.isEmpty {
-                    try appendSegment(for: Match(take: nil, tokens: unmatched), of: run, speaker: speaker, to: &planning)
+                    try appendSegment(
+                        for: Match(take: nil, tokens: unmatched), of: run, speaker: speaker, to: &planning)
                     unmatched = []
                 }
                 for wordMatch in try Matcher.match(words, in: lookup) {
@@ -203,7 +206,8 @@ public struct Planner<Lookup: PhraseLookup> {
     /// Overlaps each clip with the next where both voices crossfade and nothing sounding (a silence, an
     /// `<audio>`) lies between them: by the smaller voice's crossfade, at most half of either clip.
     private func crossfade(_ segments: inout [PlanSegment]) {
-        let crossfades = Dictionary(uniqueKeysWithValues: voices.map { ($0.voice.identifier, $0.voice.joins.crossfadeFrames) })
+        let crossfades = Dictionary(
+            uniqueKeysWithValues: voices.map { ($0.voice.identifier, $0.voice.joins.crossfadeFrames) })
         var previousClip: Int?
         for index in segments.indices {
             switch segments[index].kind {
@@ -228,7 +232,9 @@ public struct Planner<Lookup: PhraseLookup> {
         guard let first = run.text.utf16.dropFirst(leading).first, first == 0x2B || first == 0xFF0B,
             let verbalizer = Verbalizer.forLanguage(voice.primaryLanguages.first ?? "")
         else { return [] }
-        return Tokenizer.tokens(in: verbalizer.plusSign).map { Token($0.text, $0.kind, sourceRange: leading..<leading + 1) }
+        return Tokenizer.tokens(in: verbalizer.plusSign).map {
+            Token($0.text, $0.kind, sourceRange: leading..<leading + 1)
+        }
     }
 
     /// The words of a `say-as` number, ordinal, date or time in the voice's language,
@@ -241,7 +247,8 @@ public struct Planner<Lookup: PhraseLookup> {
         }
         let language = voice.primaryLanguages.first ?? ""
         return Result { () throws(VerbalizationError) in
-            let words = try Verbalizer.words(for: run.text, as: interpretation, format: sayAs.format, language: language)
+            let words = try Verbalizer.words(
+                for: run.text, as: interpretation, format: sayAs.format, language: language)
             return Tokenizer.tokens(in: words.joined(separator: " ")).map {
                 Token($0.text, $0.kind, sourceRange: 0..<run.text.utf16.count)
             }
@@ -284,14 +291,20 @@ public struct Planner<Lookup: PhraseLookup> {
             { $0.primaryLanguages.contains { $0.lowercased() == tag } },
             { $0.supportedLanguages.contains { $0.lowercased() == tag } },
             { $0.primaryLanguages.contains { $0.lowercased().split(separator: "-").first.map(String.init) == subtag } },
-            { $0.supportedLanguages.contains { $0.lowercased().split(separator: "-").first.map(String.init) == subtag } },
+            {
+                $0.supportedLanguages.contains {
+                    $0.lowercased().split(separator: "-").first.map(String.init) == subtag
+                }
+            },
         ]
         // The starting voice wins a tie, so a request in the starting voice's language never switches voice.
         for matches in matchers {
             if matches(voices[startingVoice].voice) { return startingVoice }
             if let index = voices.firstIndex(where: { matches($0.voice) }) { return index }
         }
-        planning.warn("no voice for xml:lang=\"\(context.language ?? "")\" in the pack; speaking with \(voices[startingVoice].voice.identifier)")
+        planning.warn(
+            "no voice for xml:lang=\"\(context.language ?? "")\" in the pack; speaking with \(voices[startingVoice].voice.identifier)"
+        )
         return startingVoice
     }
 }

@@ -133,17 +133,26 @@ public struct RenderPlan: Equatable, Sendable, CustomStringConvertible {
             switch segment.kind {
             case .phrase, .fallback:
                 let range = segment.sourceRange ?? 0..<0
-                markers.append(Marker(kind: .phrase, text: segment.text, frame: frame, frameCount: segment.frameCount, textRange: range))
+                markers.append(
+                    Marker(
+                        kind: .phrase, text: segment.text, frame: frame, frameCount: segment.frameCount,
+                        textRange: range))
                 for level in open.indices {
                     open[level].words.append(segment.text)
-                    open[level].range = open[level].range.map { min($0.lowerBound, range.lowerBound)..<max($0.upperBound, range.upperBound) } ?? range
+                    open[level].range =
+                        open[level].range.map {
+                            min($0.lowerBound, range.lowerBound)..<max($0.upperBound, range.upperBound)
+                        } ?? range
                 }
             case .mark(let name):
-                markers.append(Marker(kind: .mark, text: name, frame: frame, frameCount: 0, textRange: segment.sourceRange ?? 0..<0))
+                markers.append(
+                    Marker(
+                        kind: .mark, text: name, frame: frame, frameCount: 0, textRange: segment.sourceRange ?? 0..<0))
             case .structureStart(let structure):
                 open.append((markers.count, [], nil))
                 markers.append(
-                    Marker(kind: structure == .sentence ? .sentence : .paragraph, text: "", frame: frame, frameCount: 0,
+                    Marker(
+                        kind: structure == .sentence ? .sentence : .paragraph, text: "", frame: frame, frameCount: 0,
                         textRange: segment.sourceRange ?? 0..<0))
             case .structureEnd:
                 guard let (index, words, range) = open.popLast() else { break }

@@ -4,7 +4,8 @@ import Voicebank
 public protocol ClipAudioSource: AnyObject {
     /// Copies frames `start…` of what `take` plays into `buffer`, as many as fit; returns the frames copied
     /// (fewer where the take ends).
-    func readRenderReadyPCM(_ take: ClipTake, from start: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
+    func readRenderReadyPCM(_ take: ClipTake, from start: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws
+        -> Int
 }
 
 extension ClipIndex: ClipAudioSource {}
@@ -70,7 +71,8 @@ public final class Renderer {
                     plan.segments[previous].overlapWithNext > 0
                 {
                     step.crossfade = Crossfade(
-                        outgoing: take, outgoingGain: steps[previous].gain, length: plan.segments[previous].overlapWithNext)
+                        outgoing: take, outgoingGain: steps[previous].gain,
+                        length: plan.segments[previous].overlapWithNext)
                     step.fadeIn = 0
                 }
                 previousClip = index
@@ -186,7 +188,8 @@ public final class Renderer {
         while nextMarker < markers.count && (markers[nextMarker].frame < framePosition || isFinished) {
             nextMarker += 1
         }
-        return Pull(frameCount: written, isComplete: isCancelled || index == steps.count, markers: firstMarker..<nextMarker)
+        return Pull(
+            frameCount: written, isComplete: isCancelled || index == steps.count, markers: firstMarker..<nextMarker)
     }
 
     private func renderClip(

@@ -23,7 +23,8 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Run every item once, with tiny packs and short texts, in a few seconds (the test suite's check).")
     var smoke = false
 
-    @Option(help: "Runs of each whole-process measurement (items 1 and 5 use it; in-process items use ten times as many).")
+    @Option(
+        help: "Runs of each whole-process measurement (items 1 and 5 use it; in-process items use ten times as many).")
     var runs: Int = 20
 
     @Option(help: ArgumentHelp("The VoiceOver requests to time.", valueName: "dir"))
@@ -65,7 +66,9 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         if runs < 1 { throw ValidationError("--runs must be at least 1.") }
-        if let item = only.first(where: { !(1...5).contains($0) }) { throw ValidationError("--only \(item): the items are 1 to 5.") }
+        if let item = only.first(where: { !(1...5).contains($0) }) {
+            throw ValidationError("--only \(item): the items are 1 to 5.")
+        }
     }
 
     func run() throws {
@@ -85,10 +88,14 @@ struct BenchCommand: ParsableCommand {
         for size in sizes {
             let path = "\(packFolder ?? work.path)/pack-v\(PackFactory.version)-\(size).sqlite"
             if packFolder != nil && fileSize(path) > 0 {
-                print("Pack of \(size.formatted) clips: \(decimal(Double(fileSize(path)) / 1_048_576, places: 0)) MB, kept from an earlier run.")
+                print(
+                    "Pack of \(size.formatted) clips: \(decimal(Double(fileSize(path)) / 1_048_576, places: 0)) MB, kept from an earlier run."
+                )
             } else {
                 let elapsed = try seconds { try factory.makePack(clipCount: size, at: path) }
-                print("Pack of \(size.formatted) clips: \(decimal(Double(fileSize(path)) / 1_048_576, places: 0)) MB, made in \(decimal(elapsed, places: 1)) s.")
+                print(
+                    "Pack of \(size.formatted) clips: \(decimal(Double(fileSize(path)) / 1_048_576, places: 0)) MB, made in \(decimal(elapsed, places: 1)) s."
+                )
             }
             packs.append(BenchPack(clipCount: size, path: path))
         }
@@ -100,8 +107,12 @@ struct BenchCommand: ParsableCommand {
 
         var results: [TargetResult] = []
         let items = Set(only.isEmpty ? Array(1...5) : only)
-        if items.contains(1) { results += try LatencyBench(requests: requests, runs: processRuns, work: work, largePack: packs.last!).run() }
-        if items.contains(2) { results += try InProcessBench(requests: requests, packs: packs, runs: inProcessRuns).run() }
+        if items.contains(1) {
+            results += try LatencyBench(requests: requests, runs: processRuns, work: work, largePack: packs.last!).run()
+        }
+        if items.contains(2) {
+            results += try InProcessBench(requests: requests, packs: packs, runs: inProcessRuns).run()
+        }
 
         let largest = packs.last!
         let long = try longText(
@@ -109,19 +120,25 @@ struct BenchCommand: ParsableCommand {
         let longFile = work.file("long.txt")
         try writeText(long.text, to: longFile)
         if items.contains(3) {
-            results += try LongRenderBench(pack: largest, text: long.text, audioSeconds: long.seconds, runs: smoke ? 1 : 5).run()
+            results += try LongRenderBench(
+                pack: largest, text: long.text, audioSeconds: long.seconds, runs: smoke ? 1 : 5
+            ).run()
         }
-        if items.contains(4) { results += try ImportBench(clipCount: smoke ? 5 : 500, runs: smoke ? 1 : 3, work: work).run() }
+        if items.contains(4) {
+            results += try ImportBench(clipCount: smoke ? 5 : 500, runs: smoke ? 1 : 3, work: work).run()
+        }
 
         let sentenceFile = work.file("sentence.txt")
         try writeText(Request.sentence.text, to: sentenceFile)
-        if items.contains(5) { results += try MemoryBench(
-            packs: [packs.first!, largest],
-            requests: [
-                (Request.sentence.name, sentenceFile),
-                ("long text (\(decimal(long.seconds / 60, places: 1)) min)", longFile),
-            ], runs: smoke ? 1 : 3, work: work
-        ).run() }
+        if items.contains(5) {
+            results += try MemoryBench(
+                packs: [packs.first!, largest],
+                requests: [
+                    (Request.sentence.name, sentenceFile),
+                    ("long text (\(decimal(long.seconds / 60, places: 1)) min)", longFile),
+                ], runs: smoke ? 1 : 3, work: work
+            ).run()
+        }
 
         var targets = Table("Targets (issue 6)", columns: ["target", "measured", "verdict"])
         targets.printHeader()
@@ -131,7 +148,8 @@ struct BenchCommand: ParsableCommand {
 
 /// The CPU model and how many cores this process may use, from /proc.
 func machineDescription() -> String {
-    let model = (try? readText("/proc/cpuinfo"))?.split(separator: "\n")
+    let model =
+        (try? readText("/proc/cpuinfo"))?.split(separator: "\n")
         .first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingPrefix(" ") ?? "unknown CPU"
     return "\(model), \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) cores"
 }

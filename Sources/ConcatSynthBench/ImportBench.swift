@@ -32,7 +32,8 @@ struct ImportBench {
                 samples[frame] = Int16(value * 32_767)
             }
             let path = "\(folder)/tone_\(index).aiff"
-            let writer = try AudioFileWriter(path: path, format: AudioFileFormat(.aiff, .pcm16), sampleRate: Self.sourceRate)
+            let writer = try AudioFileWriter(
+                path: path, format: AudioFileFormat(.aiff, .pcm16), sampleRate: Self.sourceRate)
             try writer.write(samples)
             try writer.commit()
             files.append(path)
@@ -45,7 +46,12 @@ struct ImportBench {
         var conversions = Samples()
         for _ in 0..<runs {
             unlink(pack)
-            try runChecked(voicebank, ["create", "--bank", pack, "--voice", "org.concatsynth.tones", "--name", "Tones", "--language", "en-US"])
+            try runChecked(
+                voicebank,
+                [
+                    "create", "--bank", pack, "--voice", "org.concatsynth.tones", "--name", "Tones", "--language",
+                    "en-US",
+                ])
             let time = try spawnAndWait(voicebank, ["import", "--bank", pack] + files, showingErrors: true)
             guard time.status == 0 else { throw BenchError(description: "voicebank import exited \(time.status)") }
             imports.append(audioSeconds / time.seconds)
@@ -58,7 +64,9 @@ struct ImportBench {
             columns: ["what", "x-realtime"])
         table.printHeader()
         table.add(["voicebank import (whole process, one transaction)", Unit.timesRealtime.summary(imports)])
-        table.add(["anchor: libsamplerate best sinc, 24000 → 22050 Hz, one core", Unit.timesRealtime.summary(conversions)])
+        table.add([
+            "anchor: libsamplerate best sinc, 24000 → 22050 Hz, one core", Unit.timesRealtime.summary(conversions),
+        ])
         let measured = ratio(imports, conversions)
         table.add(["ratio (≥ 1.7)", formatRatio(measured)])
         return [
@@ -83,7 +91,9 @@ struct ImportBench {
                     src_ratio: ratio)
                 return src_simple(&data, Int32(SRC_SINC_BEST_QUALITY), 1)
             }
-            guard status == 0 else { throw BenchError(description: "libsamplerate: \(String(cString: src_strerror(status)))") }
+            guard status == 0 else {
+                throw BenchError(description: "libsamplerate: \(String(cString: src_strerror(status)))")
+            }
         }
         return now() - start
     }

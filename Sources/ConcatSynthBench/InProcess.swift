@@ -41,7 +41,8 @@ struct InProcessBench {
             var open = Samples()
             var synthesizer: Synthesizer?
             for _ in 0..<3 {
-                open.append(try seconds { synthesizer = try Synthesizer(pack: VoicePack(path: pack.path, access: .readOnly)) })
+                open.append(
+                    try seconds { synthesizer = try Synthesizer(pack: VoicePack(path: pack.path, access: .readOnly)) })
             }
             opening.append(open)
             var packFirst: [Samples] = []
@@ -49,7 +50,9 @@ struct InProcessBench {
             for request in requests {
                 let plan = try synthesizer!.plan(request.text)
                 if !plan.fallbacks.isEmpty {
-                    print("note: \(request.name) needs the fallback clip in the \(pack.label)-clip pack: \(plan.fallbacks.map(\.text))")
+                    print(
+                        "note: \(request.name) needs the fallback clip in the \(pack.label)-clip pack: \(plan.fallbacks.map(\.text))"
+                    )
                 }
                 var first = Samples()
                 var all = Samples()
@@ -78,7 +81,8 @@ struct InProcessBench {
             "2. In-process time to first audio (\(Self.blockFrameCount)-frame pull) and to the whole request (µs, median (min–max) of \(runs) runs)",
             columns: ["request"] + labels.map { "first audio, \($0) clips" } + labels.map { "whole, \($0) clips" })
         table.printHeader()
-        table.add(["(open pack and voice)"] + opening.map { Unit.milliseconds.summary($0) + " ms" } + labels.map { _ in "" })
+        table.add(
+            ["(open pack and voice)"] + opening.map { Unit.milliseconds.summary($0) + " ms" } + labels.map { _ in "" })
         var worst = 0.0
         for (index, request) in requests.enumerated() {
             table.add(

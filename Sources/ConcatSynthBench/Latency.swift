@@ -25,7 +25,11 @@ struct SoxPipeline {
                 converted.append(target)
                 position += take.frameCount
             case .silence where segment.frameCount > 0:
-                if pads.last?.position == position { pads[pads.count - 1].frames += segment.frameCount } else { pads.append((segment.frameCount, position)) }
+                if pads.last?.position == position {
+                    pads[pads.count - 1].frames += segment.frameCount
+                } else {
+                    pads.append((segment.frameCount, position))
+                }
             default: break
             }
         }
@@ -35,7 +39,9 @@ struct SoxPipeline {
             commands.append(["-n"] + format + [output, "trim", "0", seconds(total)])
         } else {
             // A pad with no position goes at the end: sox's lengths may differ from ours by a frame.
-            let padding = pads.map { $0.position == position ? seconds($0.frames) : "\(seconds($0.frames))@\(seconds($0.position))" }
+            let padding = pads.map {
+                $0.position == position ? seconds($0.frames) : "\(seconds($0.frames))@\(seconds($0.position))"
+            }
             commands.append(converted + [output] + (padding.isEmpty ? [] : ["pad"] + padding))
         }
         self.commands = commands
@@ -55,8 +61,10 @@ extension LatencyBench {
         let output = work.file("floor.wav")
         var floors: [(String, String, [String])] = [
             ("/bin/true (a C program)", "/bin/true", []),
-            ("concat-synth render of <speak/> (start, open the pack, write an empty WAV)", concatSynth,
-             ["render", "--voice", "org.concatsynth.en", "-o", output, "<speak/>"]),
+            (
+                "concat-synth render of <speak/> (start, open the pack, write an empty WAV)", concatSynth,
+                ["render", "--voice", "org.concatsynth.en", "-o", output, "<speak/>"]
+            ),
         ]
         if let sox { floors.insert(("sox --version (sox's start with its libraries)", sox, ["--version"]), at: 1) }
         for (name, executable, arguments) in floors {
@@ -64,7 +72,9 @@ extension LatencyBench {
             var cpu = Samples()
             for round in 0..<(runs + 1) {
                 let time = try spawnAndWait(executable, arguments)
-                guard time.status == 0 else { throw BenchError(description: "\(executable) \(arguments) exited \(time.status)") }
+                guard time.status == 0 else {
+                    throw BenchError(description: "\(executable) \(arguments) exited \(time.status)")
+                }
                 if round > 0 {
                     latency.append(time.seconds)
                     cpu.append(time.cpuSeconds)
@@ -108,9 +118,17 @@ struct LatencyBench {
             var ours: [String] = ["render", "--voice", request.defaultPackVoice, "-o", output]
             if let file = request.file { ours += ["--file", file] } else { ours.append(request.text) }
             var espeakArguments = (request.isSSML ? ["-m"] : []) + ["-v", request.espeakVoice, "-w", output]
-            if let file = request.file { espeakArguments += ["-f", file] } else { espeakArguments.append(request.text) }
+            if let file = request.file {
+                espeakArguments += ["-f", file]
+            } else {
+                espeakArguments.append(request.text)
+            }
             var fliteArguments = request.isSSML ? ["-ssml"] : []
-            if let file = request.file { fliteArguments += ["-f", file] } else { fliteArguments += ["-t", request.text] }
+            if let file = request.file {
+                fliteArguments += ["-f", file]
+            } else {
+                fliteArguments += ["-t", request.text]
+            }
             fliteArguments += ["-o", output]
             let pipeline = try SoxPipeline(request: request, pack: pack, output: output, scratch: scratch)
             var large = ["render", "--bank", largePack.path, "-o", output]
@@ -129,13 +147,17 @@ struct LatencyBench {
             for round in 0..<(runs + 1) {
                 let isWarmUp = round == 0
                 let time = try spawnAndWait(concatSynth, ours)
-                guard time.status == 0 else { throw BenchError(description: "concat-synth \(ours) exited \(time.status)") }
+                guard time.status == 0 else {
+                    throw BenchError(description: "concat-synth \(ours) exited \(time.status)")
+                }
                 if !isWarmUp {
                     oursSamples.append(time.seconds)
                     oursCPU.append(time.cpuSeconds)
                 }
                 let largeTime = try spawnAndWait(concatSynth, large)
-                guard largeTime.status == 0 else { throw BenchError(description: "concat-synth \(large) exited \(largeTime.status)") }
+                guard largeTime.status == 0 else {
+                    throw BenchError(description: "concat-synth \(large) exited \(largeTime.status)")
+                }
                 if !isWarmUp { largeSamples.append(largeTime.seconds) }
                 if let espeak {
                     let time = try spawnAndWait(espeak, espeakArguments)

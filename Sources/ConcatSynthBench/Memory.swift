@@ -3,10 +3,13 @@ enum PeakRSS {
     static let helperFlag = "--peak-rss-of"
 
     /// The exit status and peak RSS in bytes of `executable` run with `arguments`.
-    static func measure(_ executable: String, _ arguments: [String], work: WorkDirectory) throws -> (status: Int32, bytes: Int) {
+    static func measure(_ executable: String, _ arguments: [String], work: WorkDirectory) throws -> (
+        status: Int32, bytes: Int
+    ) {
         let result = work.file("peak-rss.txt")
         let helper = try spawnAndWait(
-            Locations.binaries + "/concat-synth-bench", [helperFlag, result, executable] + arguments, showingErrors: true)
+            Locations.binaries + "/concat-synth-bench", [helperFlag, result, executable] + arguments,
+            showingErrors: true)
         guard helper.status == 0 else { throw BenchError(description: "the peak RSS helper exited \(helper.status)") }
         let fields = try readText(result).split(separator: " ")
         guard fields.count == 2, let status = Int32(fields[0]), let bytes = Int(fields[1].prefix { $0.isNumber }) else {
@@ -40,9 +43,12 @@ struct MemoryBench {
             for _ in 0..<runs {
                 for (index, pack) in packs.enumerated() {
                     let run = try PeakRSS.measure(
-                        concatSynth, ["render", "--bank", pack.path, "-o", work.file("memory.wav"), "--file", request.file],
+                        concatSynth,
+                        ["render", "--bank", pack.path, "-o", work.file("memory.wav"), "--file", request.file],
                         work: work)
-                    guard run.status == 0 else { throw BenchError(description: "concat-synth render exited \(run.status)") }
+                    guard run.status == 0 else {
+                        throw BenchError(description: "concat-synth render exited \(run.status)")
+                    }
                     perPack[index].append(Double(run.bytes) / 1_048_576)
                 }
             }
@@ -52,7 +58,8 @@ struct MemoryBench {
         }
         return [
             TargetResult(
-                target: "peak RSS with the \(packs.last!.label)-clip pack within 10 MB of the \(packs.first!.label)-clip pack's",
+                target:
+                    "peak RSS with the \(packs.last!.label)-clip pack within 10 MB of the \(packs.first!.label)-clip pack's",
                 measured: "+\(Unit.megabytes.format(worst)) MB", isMet: worst <= 10)
         ]
     }

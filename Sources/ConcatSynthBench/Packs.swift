@@ -94,7 +94,8 @@ struct PackFactory {
             }
         }
         let insert = try database.prepare(
-            "INSERT INTO clip (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM clip WHERE id = ?7")
+            "INSERT INTO clip (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM clip WHERE id = ?7"
+        )
         try database.execute("BEGIN")
         for index in 0..<count {
             // 1 to 4 made-up words per phrase ("qab", "qxyz"): none is a word of the requests.

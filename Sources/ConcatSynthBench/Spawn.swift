@@ -35,11 +35,15 @@ func spawnAndWait(_ executable: String, _ arguments: [String], showingErrors: Bo
     var pid: pid_t = 0
     let start = now()
     let status = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
-    guard status == 0 else { throw BenchError(description: "cannot run \(executable): \(String(cString: strerror(status)))") }
+    guard status == 0 else {
+        throw BenchError(description: "cannot run \(executable): \(String(cString: strerror(status)))")
+    }
     var exitStatus: Int32 = 0
     var usage = rusage()
     while wait4(pid, &exitStatus, 0, &usage) < 0 {
-        guard errno == EINTR else { throw BenchError(description: "wait4 for \(executable): \(String(cString: strerror(errno)))") }
+        guard errno == EINTR else {
+            throw BenchError(description: "wait4 for \(executable): \(String(cString: strerror(errno)))")
+        }
     }
     let elapsed = now() - start
     // WEXITSTATUS / WIFEXITED are macros Swift cannot import.

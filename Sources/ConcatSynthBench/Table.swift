@@ -17,7 +17,8 @@ struct Table {
     }
 
     mutating func add(_ cells: [String]) {
-        precondition(cells.count == columns.count, "a row of \(cells.count) cells in a table of \(columns.count) columns")
+        precondition(
+            cells.count == columns.count, "a row of \(cells.count) cells in a table of \(columns.count) columns")
         rows.append(cells)
         print("| " + cells.joined(separator: " | ") + " |")
         fflushStandardOutput()

@@ -50,7 +50,8 @@ struct LongRenderBench {
                 var blob: OpaquePointer?
                 defer { if let blob { sqlite3_blob_close(blob) } }
                 for take in reads {
-                    let status = blob == nil
+                    let status =
+                        blob == nil
                         ? sqlite3_blob_open(raw.handle, "main", "clip", "pcm", sqlite3_int64(take.clipID), 0, &blob)
                         : sqlite3_blob_reopen(blob, sqlite3_int64(take.clipID))
                     try raw.check(status, "opening the blob of clip \(take.clipID)")

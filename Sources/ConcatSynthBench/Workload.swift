@@ -57,7 +57,9 @@ struct Request {
         defer { closedir(folder) }
         var names: [String] = []
         while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name.hasSuffix(".ssml") { names.append(name) }
         }
         for name in names.sorted() {
@@ -117,7 +119,9 @@ struct WorkDirectory {
 
     func subdirectory(_ name: String) throws -> String {
         let directory = file(name)
-        guard mkdir(directory, 0o755) == 0 || errno == EEXIST else { throw BenchError(description: "cannot make \(directory)") }
+        guard mkdir(directory, 0o755) == 0 || errno == EEXIST else {
+            throw BenchError(description: "cannot make \(directory)")
+        }
         return directory
     }
 

@@ -1,6 +1,6 @@
 import ArgumentParser
-import CommandLineSupport
 import AudioIO
+import CommandLineSupport
 import ConcatSynth
 import Voicebank
 
@@ -51,7 +51,8 @@ extension ConcatSynthCommand {
                 valueName: "dir"))
         var audioDirectories: [String] = []
 
-        @Option(help: "Which take of a phrase plays: rotate (the n-th time a phrase is spoken, its n-th take) or first.")
+        @Option(
+            help: "Which take of a phrase plays: rotate (the n-th time a phrase is spoken, its n-th take) or first.")
         var takes: TakeChoice = .rotate
 
         @Flag(help: "Report on standard error how hard the joins between clips step (see JoinClickMeasure).")
@@ -70,7 +71,8 @@ extension ConcatSynthCommand {
         var arguments: RenderArguments {
             RenderArguments(
                 bank: bank.bank, voice: voice, output: output, file: file, markers: markers,
-                audioDirectories: audioDirectories, takes: takes, joinReport: joinReport, strict: strict, lenient: lenient,
+                audioDirectories: audioDirectories, takes: takes, joinReport: joinReport, strict: strict,
+                lenient: lenient,
                 text: text)
         }
 
@@ -98,13 +100,16 @@ struct RenderArguments {
     func validate() throws {
         if file != nil && !text.isEmpty { throw ValidationError("Give the request as TEXT or as --file, not both.") }
         if output == nil && FileDescriptor.standardOutput.isTerminal {
-            throw ValidationError("Missing -o FILE (.wav, .aiff, .caf, .flac, .raw), or -o - to write raw Float32 to a pipe.")
+            throw ValidationError(
+                "Missing -o FILE (.wav, .aiff, .caf, .flac, .raw), or -o - to write raw Float32 to a pipe.")
         }
         if file == nil && (text.isEmpty || text == ["-"]) && FileDescriptor.standardInput.isTerminal {
             throw ValidationError("Missing the text to speak: give TEXT, --file FILE, or pipe it to standard input.")
         }
         if let output, output != "-" {
-            do { _ = try AudioFileFormat.renderOutput(forPath: output) } catch { throw ValidationError(error.description) }
+            do { _ = try AudioFileFormat.renderOutput(forPath: output) } catch {
+                throw ValidationError(error.description)
+            }
         }
     }
 
@@ -197,7 +202,8 @@ enum RequestError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .unreadable(let path): return "cannot read the request file \(path); expected a readable UTF-8 text or SSML file"
+        case .unreadable(let path):
+            return "cannot read the request file \(path); expected a readable UTF-8 text or SSML file"
         case .notUTF8(let source): return "the request in \(source) is not valid UTF-8; expected UTF-8 text or SSML"
         case .unwritableMarkers(let path, let reason): return "cannot write the markers file \(path): \(reason)"
         }

@@ -1,12 +1,13 @@
 import ArgumentParser
 import CommandLineSupport
+import Voicebank
+
 #if canImport(FoundationEssentials)
     // JSONEncoder without the rest of Foundation (ICU), which would slow every command's start.
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import Voicebank
 
 extension ConcatSynthCommand {
     struct Voices: ParsableCommand {

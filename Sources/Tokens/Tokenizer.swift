@@ -222,7 +222,8 @@ extension Tokenizer {
         return tokens(in: text, utf16Offset: utf16Offset).flatMap { token -> [Token] in
             guard token.kind == .number else { return [token] }
             let range = (token.sourceRange.lowerBound - utf16Offset)..<(token.sourceRange.upperBound - utf16Offset)
-            return characterTokens(in: String(decoding: utf16[range], as: UTF16.self), utf16Offset: token.sourceRange.lowerBound)
+            return characterTokens(
+                in: String(decoding: utf16[range], as: UTF16.self), utf16Offset: token.sourceRange.lowerBound)
         }
     }
 }

@@ -140,7 +140,8 @@ public final class ClipIndex {
             guard status == SQLITE_OK, blob != nil else {
                 if let stale = blob { sqlite3_blob_close(stale) }
                 blob = nil
-                throw status == SQLITE_ERROR ? .unknownClip(id: clipID, path: pack.path)
+                throw status == SQLITE_ERROR
+                    ? .unknownClip(id: clipID, path: pack.path)
                     : .sqlite(path: pack.path, sql: nil, message: String(cString: sqlite3_errmsg(database.handle)))
             }
             blobClipID = clipID

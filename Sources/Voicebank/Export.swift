@@ -53,7 +53,8 @@ extension VoicePack {
             throw .fileSystem(path: target, reason: "it is a file; expected a new or empty folder to export into")
         }
         if exists && !(Files.entries(target) ?? []).isEmpty {
-            throw .fileSystem(path: target, reason: "the folder is not empty; expected a new or empty folder to export into")
+            throw .fileSystem(
+                path: target, reason: "the folder is not empty; expected a new or empty folder to export into")
         }
         let voices = identifier == nil ? try self.voices() : [try resolveVoice(identifier)]
         let staging = Files.hiddenSibling(of: target)
@@ -88,7 +89,8 @@ extension VoicePack {
             let name = Self.uniqueName(stem: Self.stem(of: clip.sourceName), extension: fileExtension, used: &usedNames)
             do throws(AudioIOError) {
                 let writer = try AudioFileWriter(
-                    path: staging + "/" + voice.identifier + "/" + name, format: format, sampleRate: clip.source.sampleRate,
+                    path: staging + "/" + voice.identifier + "/" + name, format: format,
+                    sampleRate: clip.source.sampleRate,
                     channelCount: original.channelCount)
                 switch original.encoding {
                 case .int16: try writer.write(original.bytes.reinterpreted(as: Int16.self))
@@ -102,12 +104,18 @@ extension VoicePack {
             }
             var phrase = clip.phrase
             if phrase.unicodeScalars.contains(where: { $0 == "\t" || $0 == "\n" || $0 == "\r" }) {
-                phrase = String(String.UnicodeScalarView(phrase.unicodeScalars.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 }))
-                warnings.append("clip #\(clip.id)'s phrase has tabs or line breaks, written as spaces in the transcript (its phrase key is the same)")
+                phrase = String(
+                    String.UnicodeScalarView(
+                        phrase.unicodeScalars.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 }))
+                warnings.append(
+                    "clip #\(clip.id)'s phrase has tabs or line breaks, written as spaces in the transcript (its phrase key is the same)"
+                )
             }
             let converter = try self.converter(clipID: clip.id)
             if converter != Converter.best.rawValue {
-                warnings.append("clip #\(clip.id) was converted with --converter \(converter); import \(name) with it to get the same render-ready samples")
+                warnings.append(
+                    "clip #\(clip.id) was converted with --converter \(converter); import \(name) with it to get the same render-ready samples"
+                )
             }
             transcript += "\(name)\t\(phrase)\t\(clip.isFallback ? "fallback" : "")\n"
             files.append((clip, name))
@@ -138,10 +146,15 @@ extension VoicePack {
         let sourceExtension = clip.sourceName.split(separator: ".").last.map { $0.lowercased() } ?? ""
         let container = clip.source.container
         if container.hasPrefix("AIFF") {
-            return (AudioFileFormat(.aiff, encoding), ["aiff", "aif", "aifc"].contains(sourceExtension) ? sourceExtension : "aiff")
+            return (
+                AudioFileFormat(.aiff, encoding),
+                ["aiff", "aif", "aifc"].contains(sourceExtension) ? sourceExtension : "aiff"
+            )
         }
         if container.hasPrefix("CAF") { return (AudioFileFormat(.caf, encoding), "caf") }
-        if container.hasPrefix("FLAC"), encoding == .pcm16 || encoding == .pcm24 { return (AudioFileFormat(.flac, encoding), "flac") }
+        if container.hasPrefix("FLAC"), encoding == .pcm16 || encoding == .pcm24 {
+            return (AudioFileFormat(.flac, encoding), "flac")
+        }
         return (AudioFileFormat(.wav, encoding), "wav")
     }
 
@@ -178,26 +191,34 @@ extension VoicePack {
             let voice = exported.voice
             let extra = voice.supportedLanguages.filter { !voice.primaryLanguages.contains($0) }
             lines.append(
-                (["voicebank create --bank \"$bank\" --voice", shellQuoted(voice.identifier), "--name", shellQuoted(voice.name)]
+                ([
+                    "voicebank create --bank \"$bank\" --voice", shellQuoted(voice.identifier), "--name",
+                    shellQuoted(voice.name),
+                ]
                     + voice.primaryLanguages.map { "--language \(shellQuoted($0))" }
                     + extra.map { "--supported-language \(shellQuoted($0))" }
                     + ["--normal-rate \(voice.normalRate)"]).joined(separator: " "))
             // Trimming and joins before the import, so it trims as the voice did; milliseconds at 22050 Hz give
             // back the same frame counts for the usual settings (2 ms is 44 frames, 30 ms 661).
-            let milliseconds = { (frames: Int) in "\((frames * 1000 + RenderFormat.sampleRate / 2) / RenderFormat.sampleRate)ms" }
-            let trimming = voice.trimming.map {
-                "--trim-threshold=\($0.thresholdDecibels)dB --trim-pad=\(milliseconds($0.padFrames))"
-            } ?? "--no-trim"
+            let milliseconds = { (frames: Int) in
+                "\((frames * 1000 + RenderFormat.sampleRate / 2) / RenderFormat.sampleRate)ms"
+            }
+            let trimming =
+                voice.trimming.map {
+                    "--trim-threshold=\($0.thresholdDecibels)dB --trim-pad=\(milliseconds($0.padFrames))"
+                } ?? "--no-trim"
             lines.append(
                 "voicebank configure --bank \"$bank\" --voice \(shellQuoted(voice.identifier)) \(trimming) "
-                    + "--edge-fade=\(milliseconds(voice.joins.edgeFadeFrames)) --crossfade=\(milliseconds(voice.joins.crossfadeFrames))")
+                    + "--edge-fade=\(milliseconds(voice.joins.edgeFadeFrames)) --crossfade=\(milliseconds(voice.joins.crossfadeFrames))"
+            )
             lines.append(
                 "voicebank import --bank \"$bank\" --voice \(shellQuoted(voice.identifier)) --strict-transcript "
                     + "--transcript \"$here\"/\(shellQuoted(voice.identifier + "/transcript.tsv"))")
             if let loudness = voice.loudness {
                 lines.append(
                     "voicebank configure --bank \"$bank\" --voice \(shellQuoted(voice.identifier)) "
-                        + "--target-loudness=\(loudness.targetLUFS) --true-peak-ceiling=\(loudness.truePeakCeilingDBTP)")
+                        + "--target-loudness=\(loudness.targetLUFS) --true-peak-ceiling=\(loudness.truePeakCeilingDBTP)"
+                )
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -222,7 +243,8 @@ extension Array where Element == UInt8 {
         let count = self.count / MemoryLayout<T>.size
         return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             self.withUnsafeBytes { raw in
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[..<(count * MemoryLayout<T>.size)]))
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: raw[..<(count * MemoryLayout<T>.size)]))
             }
             initialized = count
         }

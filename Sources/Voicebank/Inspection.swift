@@ -153,7 +153,13 @@ extension VoicePack {
         var problems: [PackProblem] = []
         let integrity = try integrityCheck()
         if integrity != ["ok"] {
-            problems += integrity.map { PackProblem(kind: .integrity, message: "SQLite reports \"\($0)\"; restore the pack from a copy or rebuild it (voicebank export, then rebuild.sh)") }
+            problems += integrity.map {
+                PackProblem(
+                    kind: .integrity,
+                    message:
+                        "SQLite reports \"\($0)\"; restore the pack from a copy or rebuild it (voicebank export, then rebuild.sh)"
+                )
+            }
         }
         for voice in try voices() {
             let measured = try measuredLoudness(voice: voice.identifier)
@@ -161,7 +167,9 @@ extension VoicePack {
                 problems.append(
                     PackProblem(
                         kind: .noFallback, voice: voice.identifier,
-                        message: "no fallback clip, so words no clip covers cannot be spoken; add one with voicebank import --fallback"))
+                        message:
+                            "no fallback clip, so words no clip covers cannot be spoken; add one with voicebank import --fallback"
+                    ))
             }
             problems += try duplicateTakes(voice: voice.identifier)
             let phraseLoudness = measured.filter { !$0.clip.isFallback }.compactMap(\.loudness.clipLUFS).sorted()
@@ -194,22 +202,33 @@ extension VoicePack {
             problems.append(
                 PackProblem(
                     kind: .duplicateTake, voice: identifier, clipID: statement.int(0),
-                    message: "\"\(statement.text(2))\" has the same phrase key and audio as clip #\(statement.int(1)); remove one with voicebank remove --clip \(statement.int(0))"))
+                    message:
+                        "\"\(statement.text(2))\" has the same phrase key and audio as clip #\(statement.int(1)); remove one with voicebank remove --clip \(statement.int(0))"
+                ))
         }
         return problems
     }
 
-    private func clipProblems(_ clip: Clip, loudness: Loudness, voiceMedian: Double?) throws(VoicebankError) -> [PackProblem] {
+    private func clipProblems(_ clip: Clip, loudness: Loudness, voiceMedian: Double?) throws(VoicebankError)
+        -> [PackProblem]
+    {
         var problems: [PackProblem] = []
         func report(_ kind: PackProblem.Kind, _ message: String) {
-            problems.append(PackProblem(kind: kind, voice: clip.voice, clipID: clip.id, message: "\"\(clip.phrase)\" \(message)"))
+            problems.append(
+                PackProblem(kind: kind, voice: clip.voice, clipID: clip.id, message: "\"\(clip.phrase)\" \(message)"))
         }
         if loudness.samplePeakDBFS < VerifyLimits.silentPeakDBFS {
-            report(.silent, "is silent: its peak is \(decibelText(loudness.samplePeakDBFS)) dBFS, below \(Int(VerifyLimits.silentPeakDBFS)) dBFS; record it again")
+            report(
+                .silent,
+                "is silent: its peak is \(decibelText(loudness.samplePeakDBFS)) dBFS, below \(Int(VerifyLimits.silentPeakDBFS)) dBFS; record it again"
+            )
         }
         let original = try originalPCM(clipID: clip.id)
         if let run = Self.firstClippedRun(original) {
-            report(.clipped, "is clipped: \(run.count) samples at full scale from frame \(run.frame) of the original; record it again more softly")
+            report(
+                .clipped,
+                "is clipped: \(run.count) samples at full scale from frame \(run.frame) of the original; record it again more softly"
+            )
         }
         if !clip.isFallback, let integrated = loudness.clipLUFS, let voiceMedian,
             abs(integrated - voiceMedian) > VerifyLimits.loudnessToleranceLU
@@ -217,30 +236,39 @@ extension VoicePack {
             let difference = integrated - voiceMedian
             report(
                 .loudness,
-                "is \(decibelText(abs(difference))) LU \(difference > 0 ? "louder" : "quieter") than the voice's median (\(decibelText(integrated)) against \(decibelText(voiceMedian)) LUFS); more than \(Int(VerifyLimits.loudnessToleranceLU)) LU stands out when spoken")
+                "is \(decibelText(abs(difference))) LU \(difference > 0 ? "louder" : "quieter") than the voice's median (\(decibelText(integrated)) against \(decibelText(voiceMedian)) LUFS); more than \(Int(VerifyLimits.loudnessToleranceLU)) LU stands out when spoken"
+            )
         }
         if !clip.isFallback {
             let key = Tokenizer.tokens(in: clip.phrase).map(\.text).joined(separator: " ")
             if clip.phraseKey.isEmpty {
-                report(.phraseKey, "has an empty phrase key, so it can never be matched; remove it and import it with --text PHRASE")
+                report(
+                    .phraseKey,
+                    "has an empty phrase key, so it can never be matched; remove it and import it with --text PHRASE")
             } else if key != clip.phraseKey {
-                report(.phraseKey, "has the phrase key \"\(clip.phraseKey)\", but the phrase normalises to \"\(key)\"; remove it and import it again")
+                report(
+                    .phraseKey,
+                    "has the phrase key \"\(clip.phraseKey)\", but the phrase normalises to \"\(key)\"; remove it and import it again"
+                )
             }
         }
         let expected = SampleRateConversion.convertedFrameCount(
             clip.source.frameCount, from: max(1, clip.source.sampleRate), to: RenderFormat.sampleRate)
         // The stored conversion is whole; what plays is a trimmed stretch of it.
         let renderReadyCount = try blobSize("pcm", clipID: clip.id) / MemoryLayout<Float>.size
-        let trimStart = try database.prepare("SELECT trim_start FROM clip WHERE id = ?").bind(.integer(clip.id)).firstInt() ?? 0
+        let trimStart =
+            try database.prepare("SELECT trim_start FROM clip WHERE id = ?").bind(.integer(clip.id)).firstInt() ?? 0
         if renderReadyCount != expected || trimStart < 0 || trimStart + clip.frameCount > renderReadyCount {
             report(
                 .length,
-                "has \(renderReadyCount) render-ready frames playing \(clip.frameCount) from frame \(trimStart), but \(clip.source.frameCount) frames at \(clip.source.sampleRate) Hz make \(expected); remove it and import it again")
+                "has \(renderReadyCount) render-ready frames playing \(clip.frameCount) from frame \(trimStart), but \(clip.source.frameCount) frames at \(clip.source.sampleRate) Hz make \(expected); remove it and import it again"
+            )
         }
         if original.bytes.count != clip.source.frameCount * original.channelCount * original.encoding.byteCount {
             report(
                 .length,
-                "keeps \(original.bytes.count) bytes of original audio, not the \(clip.source.frameCount) frames × \(original.channelCount) channels × \(original.encoding.byteCount) bytes its source had; remove it and import it again")
+                "keeps \(original.bytes.count) bytes of original audio, not the \(clip.source.frameCount) frames × \(original.channelCount) channels × \(original.encoding.byteCount) bytes its source had; remove it and import it again"
+            )
         }
         return problems
     }
@@ -259,7 +287,9 @@ extension VoicePack {
             values = original.bytes.reinterpreted(as: Int16.self).map { $0 >= 32_767 ? 1 : $0 <= -32_767 ? -1 : 0 }
         case .int32:
             // ±0x7FFFFF00 is the 24-bit maximum, left-justified.
-            values = original.bytes.reinterpreted(as: Int32.self).map { $0 >= 0x7FFF_FF00 ? 1 : $0 <= -0x7FFF_FF00 ? -1 : 0 }
+            values = original.bytes.reinterpreted(as: Int32.self).map {
+                $0 >= 0x7FFF_FF00 ? 1 : $0 <= -0x7FFF_FF00 ? -1 : 0
+            }
         case .float32:
             values = original.bytes.reinterpreted(as: Float.self).map { $0 >= 1 ? 1 : $0 <= -1 ? -1 : 0 }
         case .float64:
@@ -282,7 +312,9 @@ extension VoicePack {
                 if count >= VerifyLimits.clippedRunLength {
                     // Extend to the end of the run for the report.
                     var end = frame + 1
-                    while end * channels + channel < values.count && values[end * channels + channel] == sign { end += 1 }
+                    while end * channels + channel < values.count && values[end * channels + channel] == sign {
+                        end += 1
+                    }
                     return (start, end - start)
                 }
             }

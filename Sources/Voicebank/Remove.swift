@@ -26,7 +26,9 @@ extension VoicePack {
                 for phrase in phrases {
                     let key = Tokenizer.tokens(in: phrase).map(\.text).joined(separator: " ")
                     let takes = voiceClips.filter { $0.phraseKey == key || ($0.isFallback && $0.phrase == phrase) }
-                    guard !takes.isEmpty else { throw .unknownPhrase(phrase: phrase, voice: target.identifier, path: path) }
+                    guard !takes.isEmpty else {
+                        throw .unknownPhrase(phrase: phrase, voice: target.identifier, path: path)
+                    }
                     for take in takes where seen.insert(take.id).inserted { removing.append(take) }
                 }
             }

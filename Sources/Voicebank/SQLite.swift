@@ -116,9 +116,13 @@ final class Statement {
             case .real(let number): status = sqlite3_bind_double(handle, index, number)
             case .text(let text): status = sqlite3_bind_text(handle, index, text, -1, transient)
             case .blob(let bytes):
-                status = bytes.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, UInt64($0.count), transient) }
+                status = bytes.withUnsafeBytes {
+                    sqlite3_bind_blob64(handle, index, $0.baseAddress, UInt64($0.count), transient)
+                }
             case .floats(let samples):
-                status = samples.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, UInt64($0.count), transient) }
+                status = samples.withUnsafeBytes {
+                    sqlite3_bind_blob64(handle, index, $0.baseAddress, UInt64($0.count), transient)
+                }
             }
             try database.check(status, sql: sql)
         }
@@ -170,7 +174,8 @@ final class Statement {
         let count = Int(sqlite3_column_bytes(handle, column)) / MemoryLayout<Float>.size
         guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }
         return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: count * 4))
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(
+                from: UnsafeRawBufferPointer(start: pointer, count: count * 4))
             initialized = count
         }
     }

@@ -116,7 +116,8 @@ public struct Transcript: Equatable, Sendable {
         if first.contains("|") { return .pipe }
         if first.contains(":") { return .colon }
         throw .transcript(
-            path: path, line: nil, reason: "cannot tell its format from the first line \"\(first.prefix(60))\"; \(expectedFormats)")
+            path: path, line: nil,
+            reason: "cannot tell its format from the first line \"\(first.prefix(60))\"; \(expectedFormats)")
     }
 
     /// Lines split at LF, CRLF or CR, each with its 1-based number.
@@ -154,7 +155,9 @@ public struct Transcript: Equatable, Sendable {
 
     /// RFC 4180 records: fields separated by commas, a field in double quotes may hold commas, line breaks
     /// and `""` for a quote. Empty lines are skipped.
-    private static func csvRecords(_ text: String, path: String) throws(VoicebankError) -> [(number: Int, fields: [String])] {
+    private static func csvRecords(_ text: String, path: String) throws(VoicebankError) -> [(
+        number: Int, fields: [String]
+    )] {
         var records: [(Int, [String])] = []
         var fields: [String] = []
         var field = String.UnicodeScalarView()
@@ -185,7 +188,9 @@ public struct Transcript: Equatable, Sendable {
                         afterQuote = true
                     }
                 } else {
-                    if scalar == "\n" || (scalar == "\r" && (index >= scalars.count || scalars[index] != "\n")) { line += 1 }
+                    if scalar == "\n" || (scalar == "\r" && (index >= scalars.count || scalars[index] != "\n")) {
+                        line += 1
+                    }
                     field.append(scalar)
                 }
                 continue
@@ -209,13 +214,17 @@ public struct Transcript: Equatable, Sendable {
                 if afterQuote {
                     throw .transcript(
                         path: path, line: line,
-                        reason: "text after a closing quote; expected a comma or the end of the line (write \"\" for a quote inside quotes)")
+                        reason:
+                            "text after a closing quote; expected a comma or the end of the line (write \"\" for a quote inside quotes)"
+                    )
                 }
                 field.append(scalar)
             }
         }
         if isQuoted {
-            throw .transcript(path: path, line: recordLine, reason: "a quote is never closed; expected a closing \" before the end of the file")
+            throw .transcript(
+                path: path, line: recordLine,
+                reason: "a quote is never closed; expected a closing \" before the end of the file")
         }
         return records
     }
@@ -226,13 +235,17 @@ public struct Transcript: Equatable, Sendable {
     ) throws(VoicebankError) -> [Line] {
         let separator = format == .csv ? "," : "<TAB>"
         guard let header = records.first else {
-            throw .transcript(path: path, line: nil, reason: "it is empty; expected a header file\(separator)text and a line per file")
+            throw .transcript(
+                path: path, line: nil, reason: "it is empty; expected a header file\(separator)text and a line per file"
+            )
         }
         let names = header.fields.map { $0.trimmingSpaces.lowercased() }
         guard let fileColumn = names.firstIndex(of: "file"), let textColumn = names.firstIndex(of: "text") else {
             throw .transcript(
                 path: path, line: header.number,
-                reason: "the header \"\(header.fields.joined(separator: format == .csv ? "," : "\t").prefix(60))\" names no file and text columns; expected a \(format.rawValue) header file\(separator)text")
+                reason:
+                    "the header \"\(header.fields.joined(separator: format == .csv ? "," : "\t").prefix(60))\" names no file and text columns; expected a \(format.rawValue) header file\(separator)text"
+            )
         }
         let roleColumn = names.firstIndex(of: "role")
         var lines: [Line] = []
@@ -240,11 +253,14 @@ public struct Transcript: Equatable, Sendable {
             guard record.fields.count > max(fileColumn, textColumn) else {
                 throw .transcript(
                     path: path, line: record.number,
-                    reason: "\(record.fields.count) column\(record.fields.count == 1 ? "" : "s"); expected file\(separator)text as the header says")
+                    reason:
+                        "\(record.fields.count) column\(record.fields.count == 1 ? "" : "s"); expected file\(separator)text as the header says"
+                )
             }
             let file = record.fields[fileColumn]
             guard !file.trimmingSpaces.isEmpty else {
-                throw .transcript(path: path, line: record.number, reason: "no file name; expected the audio file the line is about")
+                throw .transcript(
+                    path: path, line: record.number, reason: "no file name; expected the audio file the line is about")
             }
             var isFallback = false
             if let roleColumn, roleColumn < record.fields.count {
@@ -253,10 +269,12 @@ public struct Transcript: Equatable, Sendable {
                 case "fallback": isFallback = true
                 case let role:
                     throw .transcript(
-                        path: path, line: record.number, reason: "unknown role \"\(role)\"; expected fallback, clip or nothing")
+                        path: path, line: record.number,
+                        reason: "unknown role \"\(role)\"; expected fallback, clip or nothing")
                 }
             }
-            lines.append(Line(file: file, text: record.fields[textColumn], isFallback: isFallback, lineNumber: record.number))
+            lines.append(
+                Line(file: file, text: record.fields[textColumn], isFallback: isFallback, lineNumber: record.number))
         }
         return lines
     }
@@ -266,7 +284,9 @@ public struct Transcript: Equatable, Sendable {
         for (number, line) in splitLines(text) where !line.trimmingSpaces.isEmpty {
             let fields = line.split(separator: "|", omittingEmptySubsequences: false)
             guard fields.count >= 2, !fields[0].isEmpty else {
-                throw .transcript(path: path, line: number, reason: "\"\(line.prefix(60))\" is not id|text; expected an id, a | and the text")
+                throw .transcript(
+                    path: path, line: number,
+                    reason: "\"\(line.prefix(60))\" is not id|text; expected an id, a | and the text")
             }
             lines.append(Line(file: String(fields[0]), text: String(fields[1]), lineNumber: number))
         }
@@ -280,7 +300,8 @@ public struct Transcript: Equatable, Sendable {
             if trimmed.isEmpty || trimmed.hasPrefix(";") || trimmed.hasPrefix("#") { continue }
             guard let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex else {
                 throw .transcript(
-                    path: path, line: number, reason: "\"\(trimmed.prefix(60))\" is not name: text; expected a file name, a colon and the text")
+                    path: path, line: number,
+                    reason: "\"\(trimmed.prefix(60))\" is not name: text; expected a file name, a colon and the text")
             }
             lines.append(
                 Line(
@@ -326,12 +347,16 @@ public struct Transcript: Equatable, Sendable {
             guard matches.count == 1 else {
                 throw .transcript(
                     path: path, line: lines[matches[1]].lineNumber,
-                    reason: "the file \(file) is named by line \(lines[matches[0]].lineNumber) and by this one; expected one line per file")
+                    reason:
+                        "the file \(file) is named by line \(lines[matches[0]].lineNumber) and by this one; expected one line per file"
+                )
             }
             if let other = fileByLine[match], other != file {
                 throw .transcript(
                     path: path, line: lines[match].lineNumber,
-                    reason: "\"\(lines[match].file)\" names both \(other) and \(file); expected a name with its folder (such as folder/name) that names one file")
+                    reason:
+                        "\"\(lines[match].file)\" names both \(other) and \(file); expected a name with its folder (such as folder/name) that names one file"
+                )
             }
             fileByLine[match] = file
         }

@@ -67,7 +67,8 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         "\(identifier) \"\(name)\" \(primaryLanguages.joined(separator: ","))"
-            + (supportedLanguages == primaryLanguages ? "" : " (also \(supportedLanguages.dropFirst(primaryLanguages.count).joined(separator: ",")))")
+            + (supportedLanguages == primaryLanguages
+                ? "" : " (also \(supportedLanguages.dropFirst(primaryLanguages.count).joined(separator: ",")))")
             + (normalRate == 1 ? "" : ", normal rate \(normalRate)")
     }
 
@@ -75,9 +76,11 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
         let parts = identifier.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count >= 2
             && parts.allSatisfy { part in
-                !part.isEmpty && part.utf8.allSatisfy { byte in
-                    (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D || byte == 0x5F
-                }
+                !part.isEmpty
+                    && part.utf8.allSatisfy { byte in
+                        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D
+                            || byte == 0x5F
+                    }
             }
     }
 

@@ -110,7 +110,9 @@ public final class VoicePack {
             let voice = Voice(
                 stored: statement.text(0), name: statement.text(1), primary: statement.text(2),
                 supported: statement.text(3), normalRate: statement.double(4),
-                trimming: statement.optionalDouble(5).map { Trimming(thresholdDecibels: $0, padFrames: statement.int(6)) },
+                trimming: statement.optionalDouble(5).map {
+                    Trimming(thresholdDecibels: $0, padFrames: statement.int(6))
+                },
                 joins: Joins(edgeFadeFrames: statement.int(7), crossfadeFrames: statement.int(8)),
                 loudness: statement.optionalDouble(9).map {
                     LoudnessTarget(targetLUFS: $0, truePeakCeilingDBTP: statement.double(10))
@@ -138,7 +140,8 @@ public final class VoicePack {
             ).bind(
                 .text(voice.identifier), .text(voice.name), .text(voice.primaryLanguages.joined(separator: ",")),
                 .text(voice.supportedLanguages.joined(separator: ",")), .real(voice.normalRate),
-                voice.trimming.map { .real($0.thresholdDecibels) }, .integer(voice.trimming?.padFrames ?? Trimming.standard.padFrames),
+                voice.trimming.map { .real($0.thresholdDecibels) },
+                .integer(voice.trimming?.padFrames ?? Trimming.standard.padFrames),
                 .integer(voice.joins.edgeFadeFrames), .integer(voice.joins.crossfadeFrames),
                 voice.loudness.map { .real($0.targetLUFS) }, .real(voice.loudness?.truePeakCeilingDBTP ?? -1)
             ).run()
@@ -163,15 +166,21 @@ public final class VoicePack {
     /// - Throws: `VoicebankError.invalidLoudnessTarget` for a target outside `LoudnessTarget.targets` or a ceiling
     ///   above 0 dBTP; `.unknownVoice`.
     @discardableResult
-    public func setLoudnessTarget(_ target: LoudnessTarget?, voice identifier: String) throws(VoicebankError) -> [ClipLoudness] {
+    public func setLoudnessTarget(_ target: LoudnessTarget?, voice identifier: String) throws(VoicebankError)
+        -> [ClipLoudness]
+    {
         if let target, !LoudnessTarget.targets.contains(target.targetLUFS) || target.truePeakCeilingDBTP > 0 {
             throw .invalidLoudnessTarget(target)
         }
         return try database.transaction { () throws(VoicebankError) in
             let voice = try resolveVoice(identifier)
-            try database.prepare("UPDATE voice SET target_loudness_lufs = ?, true_peak_ceiling_dbtp = ? WHERE identifier = ?")
-                .bind(target.map { .real($0.targetLUFS) }, .real(target?.truePeakCeilingDBTP ?? -1), .text(voice.identifier))
-                .run()
+            try database.prepare(
+                "UPDATE voice SET target_loudness_lufs = ?, true_peak_ceiling_dbtp = ? WHERE identifier = ?"
+            )
+            .bind(
+                target.map { .real($0.targetLUFS) }, .real(target?.truePeakCeilingDBTP ?? -1), .text(voice.identifier)
+            )
+            .run()
             let unmeasured = try database.prepare(
                 """
                 SELECT clip.id, substr(pcm, trim_start * 4 + 1, frame_count * 4) FROM clip
@@ -245,7 +254,8 @@ public final class VoicePack {
             let voice = try resolveVoice(identifier)
             try database.prepare("UPDATE voice SET trim_threshold_db = ?, trim_pad_frames = ? WHERE identifier = ?")
                 .bind(
-                    trimming.map { .real($0.thresholdDecibels) }, .integer(trimming?.padFrames ?? Trimming.standard.padFrames),
+                    trimming.map { .real($0.thresholdDecibels) },
+                    .integer(trimming?.padFrames ?? Trimming.standard.padFrames),
                     .text(voice.identifier)
                 ).run()
             let clips = try database.prepare(

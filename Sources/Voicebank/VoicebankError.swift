@@ -30,15 +30,18 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .noPack(let path):
-            return "no voice pack at \(path); create one with `voicebank create --bank \(path) --voice ID --name NAME --language TAG`"
+            return
+                "no voice pack at \(path); create one with `voicebank create --bank \(path) --voice ID --name NAME --language TAG`"
         case .notAVoicePack(let path, let reason):
             return "\(path) is not a voice pack: \(reason); expected a file made by `voicebank create`"
         case .newerSchema(let path, let version, let supported):
-            return "voice pack \(path) has schema version \(version), newer than this voicebank reads (up to \(supported)); update concat-synth to open it"
+            return
+                "voice pack \(path) has schema version \(version), newer than this voicebank reads (up to \(supported)); update concat-synth to open it"
         case .sqlite(let path, let sql, let message):
             return "SQLite failed on \(path): \(message)" + (sql.map { " (in `\($0.prefix(80))`)" } ?? "")
         case .invalidIdentifier(let identifier):
-            return "invalid voice identifier \"\(identifier)\"; expected a reverse-DNS name such as com.example.voice.en"
+            return
+                "invalid voice identifier \"\(identifier)\"; expected a reverse-DNS name such as com.example.voice.en"
         case .invalidLanguage(let tag):
             return "invalid language tag \"\(tag)\"; expected a BCP 47 tag such as en-US or ja-JP"
         case .emptyName:
@@ -46,21 +49,28 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
         case .noLanguage:
             return "no language given; expected at least one --language TAG such as en-US"
         case .invalidNormalRate(let rate):
-            return "invalid normal rate \(rate); expected a multiple of SSML's default rate from \(Voice.normalRates.lowerBound) to \(Voice.normalRates.upperBound), such as 4 (or 400%) for a voice that VoiceOver drives at rate=\"400.0%\""
+            return
+                "invalid normal rate \(rate); expected a multiple of SSML's default rate from \(Voice.normalRates.lowerBound) to \(Voice.normalRates.upperBound), such as 4 (or 400%) for a voice that VoiceOver drives at rate=\"400.0%\""
         case .invalidJoins(let joins):
-            return "invalid joins (\(joins)); expected edge fades and a crossfade of 0 to \(Joins.maximumFrames) frames (0 to 500 ms)"
+            return
+                "invalid joins (\(joins)); expected edge fades and a crossfade of 0 to \(Joins.maximumFrames) frames (0 to 500 ms)"
         case .invalidLoudnessTarget(let target):
-            return "invalid loudness target (\(target)); expected a target from -70 to 0 LUFS such as -20, and a true-peak ceiling of at most 0 dBTP such as -1"
+            return
+                "invalid loudness target (\(target)); expected a target from -70 to 0 LUFS such as -20, and a true-peak ceiling of at most 0 dBTP such as -1"
         case .duplicateVoice(let identifier, let path):
             return "voice \(identifier) is already in \(path); expected an identifier not yet in the pack"
         case .noVoice(let path):
-            return "voice pack \(path) has no voice yet; add one with `voicebank create --bank \(path) --voice ID --name NAME --language TAG`"
+            return
+                "voice pack \(path) has no voice yet; add one with `voicebank create --bank \(path) --voice ID --name NAME --language TAG`"
         case .unknownVoice(let identifier, let available, let path):
-            return "no voice \(identifier) in \(path); expected one of: \(available.isEmpty ? "(none)" : available.joined(separator: ", "))"
+            return
+                "no voice \(identifier) in \(path); expected one of: \(available.isEmpty ? "(none)" : available.joined(separator: ", "))"
         case .ambiguousVoice(let available, let path):
-            return "voice pack \(path) has several voices; expected --voice with one of: \(available.joined(separator: ", "))"
+            return
+                "voice pack \(path) has several voices; expected --voice with one of: \(available.joined(separator: ", "))"
         case .emptyPhrase(let file, let phrase):
-            return "the phrase \"\(phrase)\" of \(file) has no words once normalised; expected --text with a phrase that has letters, digits or CJK characters"
+            return
+                "the phrase \"\(phrase)\" of \(file) has no words once normalised; expected --text with a phrase that has letters, digits or CJK characters"
         case .audio(let error):
             return error.description
         case .unknownClip(let id, let path):
@@ -70,11 +80,14 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
         case .transcript(let path, let line, let reason):
             return "transcript \(path)\(line.map { " line \($0)" } ?? ""): \(reason)"
         case .noAudioFiles(let folder):
-            return "folder \(folder) holds no audio files; expected files ending in \(Files.audioExtensions.sorted().map { "." + $0 }.joined(separator: ", "))"
+            return
+                "folder \(folder) holds no audio files; expected files ending in \(Files.audioExtensions.sorted().map { "." + $0 }.joined(separator: ", "))"
         case .unknownPhrase(let phrase, let voice, let path):
-            return "no clip with the phrase \"\(phrase)\" in voice \(voice) of \(path); `voicebank list` shows the phrases"
+            return
+                "no clip with the phrase \"\(phrase)\" in voice \(voice) of \(path); `voicebank list` shows the phrases"
         case .lastFallback(let voice, let path):
-            return "that would remove the last fallback clip of voice \(voice) in \(path), and words no clip covers could not be spoken; import another with `voicebank import --fallback` first, or give --allow-no-fallback"
+            return
+                "that would remove the last fallback clip of voice \(voice) in \(path), and words no clip covers could not be spoken; import another with `voicebank import --fallback` first, or give --allow-no-fallback"
         }
     }
 }

@@ -11,7 +11,9 @@ struct RateArgument: ExpressibleByArgument {
 
     init?(argument: String) {
         let isPercent = argument.hasSuffix("%")
-        guard let number = Double(isPercent ? String(argument.dropLast()) : argument), number.isFinite else { return nil }
+        guard let number = Double(isPercent ? String(argument.dropLast()) : argument), number.isFinite else {
+            return nil
+        }
         multiple = isPercent ? number / 100 : number
     }
 }
@@ -57,7 +59,9 @@ extension VoicebankCommand {
         @Option(help: ArgumentHelp("The voice to change; needed when the pack has several.", valueName: "id"))
         var voice: String?
 
-        @Option(help: ArgumentHelp("The SSML rate the clips play at as recorded: a multiple or a percentage.", valueName: "rate"))
+        @Option(
+            help: ArgumentHelp(
+                "The SSML rate the clips play at as recorded: a multiple or a percentage.", valueName: "rate"))
         var normalRate: RateArgument?
 
         @Option(
@@ -75,12 +79,15 @@ extension VoicebankCommand {
 
         @Option(
             parsing: .unconditional,
-            help: ArgumentHelp("Play every clip at this loudness (LUFS, e.g. -20), under the true-peak ceiling.", valueName: "LUFS"))
+            help: ArgumentHelp(
+                "Play every clip at this loudness (LUFS, e.g. -20), under the true-peak ceiling.", valueName: "LUFS"))
         var targetLoudness: DecibelArgument?
 
         @Option(
             parsing: .unconditional,
-            help: ArgumentHelp("The highest true peak loudness normalisation may raise a clip to (dBTP; -1 by default).", valueName: "dBTP"))
+            help: ArgumentHelp(
+                "The highest true peak loudness normalisation may raise a clip to (dBTP; -1 by default).",
+                valueName: "dBTP"))
         var truePeakCeiling: DecibelArgument?
 
         @Flag(help: "Play clips at their recorded level.")
@@ -89,18 +96,24 @@ extension VoicebankCommand {
         @Option(help: ArgumentHelp("Fade each clip in and out over this long (e.g. 2ms; 0 for none).", valueName: "ms"))
         var edgeFade: MillisecondsArgument?
 
-        @Option(help: ArgumentHelp("Overlap adjacent clips by this long, one fading into the next (e.g. 10ms; 0 for none).", valueName: "ms"))
+        @Option(
+            help: ArgumentHelp(
+                "Overlap adjacent clips by this long, one fading into the next (e.g. 10ms; 0 for none).",
+                valueName: "ms"))
         var crossfade: MillisecondsArgument?
 
         func validate() throws {
-            if normalRate == nil && trimThreshold == nil && trimPad == nil && !noTrim && edgeFade == nil && crossfade == nil
+            if normalRate == nil && trimThreshold == nil && trimPad == nil && !noTrim && edgeFade == nil
+                && crossfade == nil
                 && targetLoudness == nil && truePeakCeiling == nil && !noLoudnessTarget
             {
                 throw ValidationError(
-                    "Nothing to change: give --normal-rate, --trim-threshold, --trim-pad, --no-trim, --edge-fade, --crossfade, --target-loudness, --true-peak-ceiling or --no-loudness-target.")
+                    "Nothing to change: give --normal-rate, --trim-threshold, --trim-pad, --no-trim, --edge-fade, --crossfade, --target-loudness, --true-peak-ceiling or --no-loudness-target."
+                )
             }
             if noLoudnessTarget && (targetLoudness != nil || truePeakCeiling != nil) {
-                throw ValidationError("--no-loudness-target goes with neither --target-loudness nor --true-peak-ceiling.")
+                throw ValidationError(
+                    "--no-loudness-target goes with neither --target-loudness nor --true-peak-ceiling.")
             }
             if noTrim && (trimThreshold != nil || trimPad != nil) {
                 throw ValidationError("--no-trim goes with neither --trim-threshold nor --trim-pad.")
@@ -126,16 +139,22 @@ extension VoicebankCommand {
                 if !noLoudnessTarget {
                     let current = target.loudness
                     guard let lufs = targetLoudness?.decibels ?? current?.targetLUFS else {
-                        throw ValidationError("--true-peak-ceiling needs a target: give --target-loudness LUFS as well.")
+                        throw ValidationError(
+                            "--true-peak-ceiling needs a target: give --target-loudness LUFS as well.")
                     }
                     loudness = LoudnessTarget(
-                        targetLUFS: lufs, truePeakCeilingDBTP: truePeakCeiling?.decibels ?? current?.truePeakCeilingDBTP ?? -1)
+                        targetLUFS: lufs,
+                        truePeakCeilingDBTP: truePeakCeiling?.decibels ?? current?.truePeakCeilingDBTP ?? -1)
                 }
                 let after = try pack.setLoudnessTarget(loudness, voice: target.identifier)
-                print("loudness of \(after.count) clips: before \(spread(before.isEmpty ? after : before, played: !before.isEmpty)), after \(spread(after, played: true))")
+                print(
+                    "loudness of \(after.count) clips: before \(spread(before.isEmpty ? after : before, played: !before.isEmpty)), after \(spread(after, played: true))"
+                )
             }
             if edgeFade != nil || crossfade != nil {
-                let frames = { (duration: MillisecondsArgument) in duration.milliseconds * RenderFormat.sampleRate / 1000 }
+                let frames = { (duration: MillisecondsArgument) in
+                    duration.milliseconds * RenderFormat.sampleRate / 1000
+                }
                 try pack.setJoins(
                     Joins(
                         edgeFadeFrames: edgeFade.map(frames) ?? target.joins.edgeFadeFrames,

@@ -21,7 +21,9 @@ extension VoicebankCommand {
         @Option(help: ArgumentHelp("The starting voice; the pack's first voice if not given.", valueName: "id"))
         var voice: String?
 
-        @Option(name: .customLong("file"), help: ArgumentHelp("A file of text or SSML; repeat for several.", valueName: "file"), completion: .file())
+        @Option(
+            name: .customLong("file"),
+            help: ArgumentHelp("A file of text or SSML; repeat for several.", valueName: "file"), completion: .file())
         var files: [String] = []
 
         @Flag(help: "Print a JSON object instead of text.")
@@ -38,17 +40,22 @@ extension VoicebankCommand {
         }
 
         func run() throws {
-            var inputs: [(name: String, text: String)] = texts.enumerated().map { ("text \($0.offset + 1)", $0.element) }
+            var inputs: [(name: String, text: String)] = texts.enumerated().map {
+                ("text \($0.offset + 1)", $0.element)
+            }
             for file in files {
                 guard let data = FileManager.default.contents(atPath: file) else {
-                    throw VoicebankError.fileSystem(path: file, reason: "it cannot be read; expected a text or SSML file")
+                    throw VoicebankError.fileSystem(
+                        path: file, reason: "it cannot be read; expected a text or SSML file")
                 }
                 inputs.append((file, String(decoding: data, as: UTF8.self)))
             }
             let analyzer = try CoverageAnalyzer(pack: bank.open(.readOnly), voice: voice)
             for input in inputs {
                 // Each input on its own first (planning is cheap), so that an SSML error names its input.
-                do { _ = try analyzer.analyze([input], lenient: lenient) } catch { throw InputError(input: input.name, error: error) }
+                do { _ = try analyzer.analyze([input], lenient: lenient) } catch {
+                    throw InputError(input: input.name, error: error)
+                }
             }
             let report = try analyzer.analyze(inputs, lenient: lenient)
             if json {

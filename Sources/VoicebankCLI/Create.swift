@@ -28,7 +28,9 @@ extension VoicebankCommand {
             help: ArgumentHelp("A further language the voice can speak; repeat for several.", valueName: "tag"))
         var supportedLanguages: [String] = []
 
-        @Option(help: ArgumentHelp("The SSML rate the clips play at as recorded: a multiple or a percentage.", valueName: "rate"))
+        @Option(
+            help: ArgumentHelp(
+                "The SSML rate the clips play at as recorded: a multiple or a percentage.", valueName: "rate"))
         var normalRate = RateArgument(argument: "100%")!
 
         func validate() throws {

@@ -26,7 +26,9 @@ extension VoicebankCommand {
             let pack = try bank.open(.readOnly)
             let report = try pack.export(to: folder, voice: voice)
             for exported in report.voices {
-                print("exported \(exported.files.count) clips of \(exported.voice.identifier) to \(exported.folder) (transcript \(exported.transcript))")
+                print(
+                    "exported \(exported.files.count) clips of \(exported.voice.identifier) to \(exported.folder) (transcript \(exported.transcript))"
+                )
             }
             print("rebuild the pack with: \(report.script) NEW.sqlite")
             var standardError = StandardError()

@@ -1,7 +1,7 @@
 import ArgumentParser
+import AudioIO
 import CommandLineSupport
 import Foundation
-import AudioIO
 import Voicebank
 
 extension Converter: ExpressibleByArgument {}
@@ -24,7 +24,8 @@ extension VoicebankCommand {
         @Option(help: ArgumentHelp("The voice to add to; needed when the pack has several.", valueName: "id"))
         var voice: String?
 
-        @Option(help: ArgumentHelp("The phrase of every file imported, instead of the file names.", valueName: "phrase"))
+        @Option(
+            help: ArgumentHelp("The phrase of every file imported, instead of the file names.", valueName: "phrase"))
         var text: String?
 
         @Flag(help: "Import the files as the voice's fallback clip, spoken for words no clip covers.")
@@ -49,7 +50,8 @@ extension VoicebankCommand {
         var strictTranscript = false
 
         @Argument(
-            help: ArgumentHelp("The audio files to import; a folder imports every audio file in it.", valueName: "file"),
+            help: ArgumentHelp(
+                "The audio files to import; a folder imports every audio file in it.", valueName: "file"),
             completion: .file())
         var files: [String] = []
 
@@ -70,7 +72,9 @@ extension VoicebankCommand {
                 print("imported \(clip.sourceName) as \(describe(clip))")
             }
             for skipped in report.skipped {
-                print("skipped \(skipped.path): the same audio is clip #\(skipped.existing.id) \"\(skipped.existing.phrase)\"")
+                print(
+                    "skipped \(skipped.path): the same audio is clip #\(skipped.existing.id) \"\(skipped.existing.phrase)\""
+                )
             }
             var standardError = StandardError()
             for failed in report.failed {
@@ -115,7 +119,9 @@ struct ProgressDisplay {
             let filled = width * progress.completed / progress.total
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
             let name = progress.path.split(separator: "/").last.map(String.init) ?? progress.path
-            print("\r\u{1B}[K[\(bar)] \(progress.completed)/\(progress.total) \(name.prefix(40))", terminator: "", to: &standardError)
+            print(
+                "\r\u{1B}[K[\(bar)] \(progress.completed)/\(progress.total) \(name.prefix(40))", terminator: "",
+                to: &standardError)
             isDrawn = true
         } else {
             let tenth = 10 * progress.completed / progress.total

@@ -32,7 +32,9 @@ extension VoicebankCommand {
                     + "\(summary.voices.count) voice\(summary.voices.count == 1 ? "" : "s")")
             for voice in summary.voices {
                 print("\(voice.voice.identifier) \"\(voice.voice.name)\"")
-                print("  languages: \(voice.voice.supportedLanguages.joined(separator: ", ")) (primary: \(voice.voice.primaryLanguages.joined(separator: ", ")))")
+                print(
+                    "  languages: \(voice.voice.supportedLanguages.joined(separator: ", ")) (primary: \(voice.voice.primaryLanguages.joined(separator: ", ")))"
+                )
                 print("  normal rate: \(Int((voice.voice.normalRate * 100).rounded()))%")
                 print(
                     "  clips: \(voice.phraseClipCount) phrase\(voice.phraseClipCount == 1 ? "" : "s"), "
@@ -42,8 +44,10 @@ extension VoicebankCommand {
                     print(
                         "  loudness: min \(formatLUFS(loudness.minimumLUFS)), median \(formatLUFS(loudness.medianLUFS)), "
                             + "max \(formatLUFS(loudness.maximumLUFS)) LUFS over \(loudness.measuredClipCount) clips"
-                            + (loudness.shortClipCount > 0 ? ", \(loudness.shortClipCount) of them under 400 ms and measured looped" : "")
-                            + (loudness.unmeasuredClipCount > 0 ? "; \(loudness.unmeasuredClipCount) silent, not measured" : ""))
+                            + (loudness.shortClipCount > 0
+                                ? ", \(loudness.shortClipCount) of them under 400 ms and measured looped" : "")
+                            + (loudness.unmeasuredClipCount > 0
+                                ? "; \(loudness.unmeasuredClipCount) silent, not measured" : ""))
                 } else {
                     print("  loudness: not measured (no phrase clip that is not silent)")
                 }
@@ -92,13 +96,16 @@ struct InfoJSON: Encodable {
         fileBytes = summary.fileByteCount
         voices = summary.voices.map { voice in
             VoiceInfo(
-                identifier: voice.voice.identifier, name: voice.voice.name, primaryLanguages: voice.voice.primaryLanguages,
+                identifier: voice.voice.identifier, name: voice.voice.name,
+                primaryLanguages: voice.voice.primaryLanguages,
                 supportedLanguages: voice.voice.supportedLanguages, normalRate: voice.voice.normalRate,
                 phraseClips: voice.phraseClipCount, fallbackClips: voice.fallbackClipCount,
-                hasFallback: voice.fallbackClipCount > 0, durationSeconds: (voice.durationSeconds * 1000).rounded() / 1000,
+                hasFallback: voice.fallbackClipCount > 0,
+                durationSeconds: (voice.durationSeconds * 1000).rounded() / 1000,
                 loudness: voice.loudness.map {
                     Loudness(
-                        minimumLUFS: ($0.minimumLUFS * 100).rounded() / 100, medianLUFS: ($0.medianLUFS * 100).rounded() / 100,
+                        minimumLUFS: ($0.minimumLUFS * 100).rounded() / 100,
+                        medianLUFS: ($0.medianLUFS * 100).rounded() / 100,
                         maximumLUFS: ($0.maximumLUFS * 100).rounded() / 100, measuredClips: $0.measuredClipCount,
                         shortClips: $0.shortClipCount, silentClips: $0.unmeasuredClipCount)
                 })

@@ -15,20 +15,27 @@ extension VoicebankCommand {
 
         @OptionGroup var bank: BankOptions
 
-        @Option(help: ArgumentHelp("The voice whose phrases --phrase names; needed when the pack has several.", valueName: "id"))
+        @Option(
+            help: ArgumentHelp(
+                "The voice whose phrases --phrase names; needed when the pack has several.", valueName: "id"))
         var voice: String?
 
-        @Option(name: .customLong("clip"), help: ArgumentHelp("A clip id to remove; repeat for several.", valueName: "id"))
+        @Option(
+            name: .customLong("clip"), help: ArgumentHelp("A clip id to remove; repeat for several.", valueName: "id"))
         var clipIDs: [Int] = []
 
-        @Option(name: .customLong("phrase"), help: ArgumentHelp("A phrase whose takes to remove; repeat for several.", valueName: "text"))
+        @Option(
+            name: .customLong("phrase"),
+            help: ArgumentHelp("A phrase whose takes to remove; repeat for several.", valueName: "text"))
         var phrases: [String] = []
 
         @Flag(help: "Allow removing a voice's last fallback clip.")
         var allowNoFallback = false
 
         func validate() throws {
-            if clipIDs.isEmpty && phrases.isEmpty { throw ValidationError("Nothing to remove: give --clip ID or --phrase TEXT.") }
+            if clipIDs.isEmpty && phrases.isEmpty {
+                throw ValidationError("Nothing to remove: give --clip ID or --phrase TEXT.")
+            }
             if voice != nil && phrases.isEmpty {
                 throw ValidationError("--voice applies to --phrase only; clip ids are unique in the pack.")
             }
@@ -36,9 +43,12 @@ extension VoicebankCommand {
 
         func run() throws {
             let pack = try bank.open(.readWrite)
-            let removed = try pack.removeClips(ids: clipIDs, phrases: phrases, voice: voice, allowNoFallback: allowNoFallback)
+            let removed = try pack.removeClips(
+                ids: clipIDs, phrases: phrases, voice: voice, allowNoFallback: allowNoFallback)
             for clip in removed {
-                print("removed #\(clip.id) \(clip.voice) \"\(clip.phrase)\"\(clip.isFallback ? " (fallback)" : "") from \(clip.sourceName)")
+                print(
+                    "removed #\(clip.id) \(clip.voice) \"\(clip.phrase)\"\(clip.isFallback ? " (fallback)" : "") from \(clip.sourceName)"
+                )
             }
             print("\(removed.count) clip\(removed.count == 1 ? "" : "s") removed from \(pack.path)")
         }

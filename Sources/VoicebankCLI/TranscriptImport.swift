@@ -5,7 +5,8 @@ import Voicebank
 extension VoicebankCommand.Import {
     func validateTranscriptOptions() throws {
         if files.isEmpty && transcript == nil {
-            throw ValidationError("Missing audio files to import (files, folders, or --transcript FILE alone for its folder).")
+            throw ValidationError(
+                "Missing audio files to import (files, folders, or --transcript FILE alone for its folder).")
         }
         if transcript != nil && text != nil {
             throw ValidationError("--text and --transcript both give phrases; use one of them.")
@@ -20,7 +21,9 @@ extension VoicebankCommand.Import {
     /// `--strict-transcript` an error.
     func importRequests() throws -> [ImportRequest] {
         guard let transcript else {
-            return try ImportRequest.audioFiles(files).map { ImportRequest(path: $0, phrase: text, isFallback: fallback) }
+            return try ImportRequest.audioFiles(files).map {
+                ImportRequest(path: $0, phrase: text, isFallback: fallback)
+            }
         }
         let parsed = try Transcript(path: transcript)
         // With no files, the transcript's own folder: `voicebank import --transcript exported/ann/transcript.tsv`.
@@ -41,7 +44,8 @@ extension VoicebankCommand.Import {
         guard !assignment.requests.isEmpty else {
             throw VoicebankError.transcript(
                 path: transcript, line: nil,
-                reason: "it names none of the \(assignment.unlistedFiles.count) files given (\(summary(assignment.unlistedFiles))); "
+                reason:
+                    "it names none of the \(assignment.unlistedFiles.count) files given (\(summary(assignment.unlistedFiles))); "
                     + "expected lines naming them by file name, with or without extension and folders")
         }
         var standardError = StandardError()
@@ -49,7 +53,9 @@ extension VoicebankCommand.Import {
             print("warning: \(transcript) has no line for \(file); not imported", to: &standardError)
         }
         for line in assignment.missingFiles {
-            print("warning: \(transcript) line \(line.lineNumber) names \(line.file), which is not among the files given", to: &standardError)
+            print(
+                "warning: \(transcript) line \(line.lineNumber) names \(line.file), which is not among the files given",
+                to: &standardError)
         }
         return assignment.requests
     }

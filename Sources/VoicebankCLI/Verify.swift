@@ -33,7 +33,9 @@ extension VoicebankCommand {
             }
             var standardError = StandardError()
             print(
-                problems.isEmpty ? "\(pack.path): no problems found" : "\(pack.path): \(problems.count) problem\(problems.count == 1 ? "" : "s") found",
+                problems.isEmpty
+                    ? "\(pack.path): no problems found"
+                    : "\(pack.path): \(problems.count) problem\(problems.count == 1 ? "" : "s") found",
                 to: &standardError)
             if !problems.isEmpty { throw ExitCode.failure }
         }

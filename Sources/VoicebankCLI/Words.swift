@@ -23,7 +23,8 @@ extension Interpretation: ExpressibleByArgument {
 extension VoicebankCommand {
     struct Words: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the words a voice needs to say numbers, ordinals, dates, times, digits or telephone numbers.",
+            abstract:
+                "List the words a voice needs to say numbers, ordinals, dates, times, digits or telephone numbers.",
             discussion: """
                 concat-synth reads <say-as interpret-as="cardinal|ordinal|date|time|digits|telephone"> and digits in \
                 running text as words in the voice's language, then matches them like any text. Record a clip for \
@@ -39,7 +40,9 @@ extension VoicebankCommand {
         @Option(name: .customLong("for"), help: "What the words are for.")
         var category: Interpretation
 
-        @Option(help: ArgumentHelp("The language, as a BCP 47 tag; the voice's first language if not given.", valueName: "tag"))
+        @Option(
+            help: ArgumentHelp(
+                "The language, as a BCP 47 tag; the voice's first language if not given.", valueName: "tag"))
         var language: String?
 
         @Option(help: ArgumentHelp("The voice whose language and clips to use.", valueName: "id"))
@@ -52,7 +55,9 @@ extension VoicebankCommand {
             if language == nil && voice == nil {
                 throw ValidationError("Give --language TAG, or --voice ID to use a voice's language.")
             }
-            if missing && voice == nil { throw ValidationError("--missing needs --voice ID: the voice whose clips to check.") }
+            if missing && voice == nil {
+                throw ValidationError("--missing needs --voice ID: the voice whose clips to check.")
+            }
         }
 
         func run() throws {
@@ -64,7 +69,8 @@ extension VoicebankCommand {
             }
             guard let tag, let verbalizer = Verbalizer.forLanguage(tag) else {
                 throw ValidationError(
-                    "No words for language \(tag ?? "(none)"): expected one of \(Verbalizer.supportedLanguages.joined(separator: ", ")).")
+                    "No words for language \(tag ?? "(none)"): expected one of \(Verbalizer.supportedLanguages.joined(separator: ", "))."
+                )
             }
             for word in verbalizer.vocabulary(for: category) {
                 let isCovered = try index.map { try !$0.takes(forPhraseKey: Tokenizer.phraseKey(word)).isEmpty }

@@ -1,15 +1,16 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AudioIO
-import TestSupport
 
 @Suite struct AudioFileWriterTests {
     @Test("a committed file appears whole and reads back")
     func commit() throws {
         let directory = TemporaryDirectory()
         let samples: [Float] = [0, 0.25, -0.5, 1]
-        let writer = try AudioFileWriter(path: directory.file("out.wav"), format: .init(.wav, .float32), sampleRate: 22_050)
+        let writer = try AudioFileWriter(
+            path: directory.file("out.wav"), format: .init(.wav, .float32), sampleRate: 22_050)
         try writer.write(samples)
         #expect(!FileManager.default.fileExists(atPath: directory.file("out.wav")))
         try writer.commit()
@@ -43,8 +44,11 @@ import TestSupport
         #expect(try AudioFileFormat.renderOutput(forPath: path) == format)
     }
 
-    @Test("an unknown extension is refused with the accepted ones", arguments: ["out.mp3", "out", ".wav", "dir.wav/out"])
+    @Test(
+        "an unknown extension is refused with the accepted ones", arguments: ["out.mp3", "out", ".wav", "dir.wav/out"])
     func unknownExtension(path: String) {
-        #expect(throws: AudioIOError.unknownOutputExtension(path: path)) { try AudioFileFormat.renderOutput(forPath: path) }
+        #expect(throws: AudioIOError.unknownOutputExtension(path: path)) {
+            try AudioFileFormat.renderOutput(forPath: path)
+        }
     }
 }

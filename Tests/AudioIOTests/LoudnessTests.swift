@@ -1,10 +1,11 @@
 import AudioIO
+import TestSupport
 import Testing
 
-import TestSupport
-
 @Suite struct LoudnessTests {
-    @Test("a 1 kHz sine at -20 dBFS measures -23 LUFS (BS.1770: a full-scale sine in one channel is -3.01), its peak -20 dBTP")
+    @Test(
+        "a 1 kHz sine at -20 dBFS measures -23 LUFS (BS.1770: a full-scale sine in one channel is -3.01), its peak -20 dBTP"
+    )
     func referenceSine() throws {
         let sine = Signal.sine(frequency: 997, amplitude: 0.1, sampleRate: 22_050, frameCount: 22_050 * 2)
 

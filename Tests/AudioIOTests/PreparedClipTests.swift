@@ -1,7 +1,7 @@
+import TestSupport
 import Testing
 
 @testable import AudioIO
-import TestSupport
 
 @Suite struct PreparedClipTests {
     struct FormatCase: CustomTestStringConvertible, Sendable {
@@ -15,18 +15,26 @@ import TestSupport
 
     static let formats: [FormatCase] = [
         .init(name: "seed.aiff", format: .init(.aiff, .pcm16), sampleRate: 24_000, container: "AIFF", encoding: .int16),
-        .init(name: "sowt.aifc", format: .init(.aiff, .pcm16, endianness: .little), sampleRate: 22_050, container: "AIFF", encoding: .int16),
-        .init(name: "float.aifc", format: .init(.aiff, .float32), sampleRate: 48_000, container: "AIFF", encoding: .float32),
+        .init(
+            name: "sowt.aifc", format: .init(.aiff, .pcm16, endianness: .little), sampleRate: 22_050, container: "AIFF",
+            encoding: .int16),
+        .init(
+            name: "float.aifc", format: .init(.aiff, .float32), sampleRate: 48_000, container: "AIFF",
+            encoding: .float32),
         .init(name: "u8.wav", format: .init(.wav, .pcmU8), sampleRate: 8_000, container: "WAV", encoding: .int16),
         .init(name: "s16.wav", format: .init(.wav, .pcm16), sampleRate: 16_000, container: "WAV", encoding: .int16),
         .init(name: "s24.wav", format: .init(.wav, .pcm24), sampleRate: 44_100, container: "WAV", encoding: .int32),
         .init(name: "s32.wav", format: .init(.wav, .pcm32), sampleRate: 96_000, container: "WAV", encoding: .int32),
-        .init(name: "float.wav", format: .init(.wav, .float32), sampleRate: 192_000, container: "WAV", encoding: .float32),
-        .init(name: "double.wav", format: .init(.wav, .float64), sampleRate: 32_000, container: "WAV", encoding: .float64),
+        .init(
+            name: "float.wav", format: .init(.wav, .float32), sampleRate: 192_000, container: "WAV", encoding: .float32),
+        .init(
+            name: "double.wav", format: .init(.wav, .float64), sampleRate: 32_000, container: "WAV", encoding: .float64),
         .init(name: "s16.flac", format: .init(.flac, .pcm16), sampleRate: 48_000, container: "FLAC", encoding: .int16),
         .init(name: "s24.flac", format: .init(.flac, .pcm24), sampleRate: 11_025, container: "FLAC", encoding: .int32),
-        .init(name: "vorbis.ogg", format: .init(.ogg, .vorbis), sampleRate: 44_100, container: "OGG", encoding: .float32),
-        .init(name: "float.caf", format: .init(.caf, .float32), sampleRate: 22_050, container: "CAF", encoding: .float32),
+        .init(
+            name: "vorbis.ogg", format: .init(.ogg, .vorbis), sampleRate: 44_100, container: "OGG", encoding: .float32),
+        .init(
+            name: "float.caf", format: .init(.caf, .float32), sampleRate: 22_050, container: "CAF", encoding: .float32),
     ]
 
     @Test("reads every format, converting to 22050 Hz with the documented length and the tone kept", arguments: formats)
@@ -48,7 +56,8 @@ import TestSupport
         if testCase.format.encoding != .vorbis { #expect(clip.source.frameCount == frames) }
         #expect(
             clip.renderReady.count
-                == SampleRateConversion.convertedFrameCount(clip.source.frameCount, from: testCase.sampleRate, to: 22_050))
+                == SampleRateConversion.convertedFrameCount(
+                    clip.source.frameCount, from: testCase.sampleRate, to: 22_050))
         let margin = 600
         #expect(abs(Signal.decibels(Signal.rms(clip.renderReady, margin: margin) / (0.5 / 2.0.squareRoot()))) < 0.5)
         #expect(abs(Signal.frequency(clip.renderReady, sampleRate: 22_050, margin: margin) - 1_000) < 2)
@@ -70,7 +79,9 @@ import TestSupport
         #expect(clip.renderReady == samples.map { Float($0) / 32_768 })
     }
 
-    @Test("a 1 kHz tone keeps its level within 0.1 dB and its frequency", arguments: [8_000, 24_000, 44_100, 48_000, 96_000, 192_000])
+    @Test(
+        "a 1 kHz tone keeps its level within 0.1 dB and its frequency",
+        arguments: [8_000, 24_000, 44_100, 48_000, 96_000, 192_000])
     func toneKeepsLevel(sampleRate: Int) throws {
         let directory = TemporaryDirectory()
         let tone = Signal.sine(frequency: 1_000, sampleRate: sampleRate, frameCount: sampleRate)
@@ -152,17 +163,26 @@ import TestSupport
 
         let text = directory.file("notes.wav")
         try "not audio".write(toFile: text, atomically: true, encoding: .utf8)
-        #expect { try PreparedClip(path: text) } throws: { ($0 as? AudioIOError).map { "\($0)" }?.contains("notes.wav") == true }
+        #expect { try PreparedClip(path: text) } throws: {
+            ($0 as? AudioIOError).map { "\($0)" }?.contains("notes.wav") == true
+        }
 
-        let empty = try Fixture.write([Float](), to: directory.file("empty.wav"), format: .init(.wav, .pcm16), sampleRate: 24_000)
+        let empty = try Fixture.write(
+            [Float](), to: directory.file("empty.wav"), format: .init(.wav, .pcm16), sampleRate: 24_000)
         #expect(throws: AudioIOError.empty(path: empty)) { try PreparedClip(path: empty) }
 
         let wide = try Fixture.write(
             [Float](repeating: 0, count: 65 * 10), to: directory.file("wide.wav"), format: .init(.wav, .pcm16),
             sampleRate: 24_000, channelCount: 65)
-        #expect(throws: AudioIOError.unsupportedChannelCount(path: wide, channelCount: 65)) { try PreparedClip(path: wide) }
+        #expect(throws: AudioIOError.unsupportedChannelCount(path: wide, channelCount: 65)) {
+            try PreparedClip(path: wide)
+        }
 
-        let slow = try Fixture.write([Float](repeating: 0, count: 100), to: directory.file("slow.wav"), format: .init(.wav, .pcm16), sampleRate: 1_000)
-        #expect(throws: AudioIOError.unsupportedSampleRate(path: slow, sampleRate: 1_000)) { try PreparedClip(path: slow) }
+        let slow = try Fixture.write(
+            [Float](repeating: 0, count: 100), to: directory.file("slow.wav"), format: .init(.wav, .pcm16),
+            sampleRate: 1_000)
+        #expect(throws: AudioIOError.unsupportedSampleRate(path: slow, sampleRate: 1_000)) {
+            try PreparedClip(path: slow)
+        }
     }
 }

@@ -1,7 +1,7 @@
+import TestSupport
 import Testing
 
 @testable import AudioIO
-import TestSupport
 
 @Suite struct SampleRateConversionTests {
     @Test(
@@ -16,7 +16,9 @@ import TestSupport
 
     @Test("every converter's output has exactly the rule's length", arguments: Converter.allCases)
     func outputFollowsRule(converter: Converter) throws {
-        for (rate, frames) in [(24_000, 1), (24_000, 2), (24_000, 4_801), (48_000, 96_001), (8_000, 7_999), (44_100, 12_347)] {
+        for (rate, frames) in [
+            (24_000, 1), (24_000, 2), (24_000, 4_801), (48_000, 96_001), (8_000, 7_999), (44_100, 12_347),
+        ] {
             let input = Signal.sine(frequency: 300, sampleRate: rate, frameCount: frames)
             let output = try SampleRateConversion.convert(input, from: rate, converter: converter)
             #expect(output.count == SampleRateConversion.convertedFrameCount(frames, from: rate, to: 22_050))

@@ -1,6 +1,5 @@
-import Testing
-
 import TestSupport
+import Testing
 
 /// The benchmark (tools/bench) is not run by the suite, but its --smoke mode is, so that it cannot rot.
 @Suite struct BenchSmokeTests {
@@ -21,8 +20,12 @@ import TestSupport
             #expect(output.contains(title), "no table \(title)")
         }
         let rows = output.split(separator: "\n").filter { $0.hasPrefix("| ") }
-        for request in ["basic", "inline-break", "say-as-characters", "split-1", "split-2", "split-3", "wwdc-hello", "six-word sentence"] {
-            #expect(rows.filter { $0.hasPrefix("| \(request) |") }.count >= 2, "items 1 and 2 have a row for \(request)")
+        for request in [
+            "basic", "inline-break", "say-as-characters", "split-1", "split-2", "split-3", "wwdc-hello",
+            "six-word sentence",
+        ] {
+            #expect(
+                rows.filter { $0.hasPrefix("| \(request) |") }.count >= 2, "items 1 and 2 have a row for \(request)")
         }
         let targets = rows.filter { $0.hasSuffix("| met |") || $0.hasSuffix("| NOT met |") || $0.hasSuffix("| n/a |") }
         #expect(targets.count == 6, "six targets with a verdict:\n\(output)")

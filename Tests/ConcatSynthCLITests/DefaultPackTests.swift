@@ -22,9 +22,11 @@ import Testing
         }
     }
 
-    @Test("the committed pack holds exactly its sources' clips, phrases and audio", arguments: [
-        ("org.concatsynth.en", "en"), ("org.concatsynth.ja", "ja"),
-    ])
+    @Test(
+        "the committed pack holds exactly its sources' clips, phrases and audio",
+        arguments: [
+            ("org.concatsynth.en", "en"), ("org.concatsynth.ja", "ja"),
+        ])
     func matchesSources(voice: String, transcript: String) throws {
         let pack = try VoicePack(path: VoicePackLocation.defaultPackPath, access: .readOnly)
         let trimming = try pack.resolveVoice(voice).trimming
@@ -70,6 +72,8 @@ import Testing
         try #require(git.terminationStatus == 0 && header.count == 100, "not a git checkout with the pack committed")
         // SQLite keeps `PRAGMA user_version` at bytes 60–63 of the header, big-endian.
         let version = header.dropFirst(60).prefix(4).reduce(0) { $0 << 8 | Int($1) }
-        #expect(version == Schema.currentVersion, "the committed default pack is schema \(version): run tools/build-default-pack")
+        #expect(
+            version == Schema.currentVersion,
+            "the committed default pack is schema \(version): run tools/build-default-pack")
     }
 }

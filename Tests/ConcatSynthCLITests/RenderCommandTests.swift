@@ -1,9 +1,8 @@
 import AudioIO
 import ConcatSynth
 import Foundation
-import Testing
-
 import TestSupport
+import Testing
 import Tokens
 import Voicebank
 
@@ -27,12 +26,15 @@ enum VoiceOverFixture {
 
     @Test("the VoiceOver fixtures are all there")
     func fixtureFiles() {
-        #expect(VoiceOverFixture.all.map(\.name) == [
-            "basic", "inline-break", "say-as-characters", "split-1", "split-2", "split-3", "wwdc-hello",
-        ])
+        #expect(
+            VoiceOverFixture.all.map(\.name) == [
+                "basic", "inline-break", "say-as-characters", "split-1", "split-2", "split-3", "wwdc-hello",
+            ])
     }
 
-    @Test("every VoiceOver fixture renders with the default pack, as long as its planned clips and breaks", arguments: VoiceOverFixture.all.map(\.name))
+    @Test(
+        "every VoiceOver fixture renders with the default pack, as long as its planned clips and breaks",
+        arguments: VoiceOverFixture.all.map(\.name))
     func fixtures(name: String) throws {
         let ssml = try #require(VoiceOverFixture.all.first { $0.name == name }?.ssml)
         let voice = name == "wwdc-hello" ? "org.concatsynth.en" : "org.concatsynth.ja"
@@ -80,12 +82,16 @@ enum VoiceOverFixture {
         let samples = try PreparedClip(path: wav).renderReady
         #expect(rawData.count == samples.count * 4)
         let decoded = rawData.withUnsafeBytes { raw in
-            (0..<samples.count).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
+            (0..<samples.count).map {
+                Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self)))
+            }
         }
         #expect(decoded == samples)
     }
 
-    @Test("the extension picks the container; every one reads back as 22050 Hz mono", arguments: ["aiff", "caf", "flac", "wav"])
+    @Test(
+        "the extension picks the container; every one reads back as 22050 Hz mono",
+        arguments: ["aiff", "caf", "flac", "wav"])
     func containers(extension: String) throws {
         let output = directory.file("out.\(`extension`)")
         #expect(try concatSynth.run(["render", "-o", output, "settings"]).status == 0)
@@ -134,11 +140,13 @@ enum VoiceOverFixture {
         #expect(try PreparedClip(path: output).source.frameCount > 0)
     }
 
-    @Test("a refused DOCTYPE and a bad attribute value are errors", arguments: [
-        #"<!DOCTYPE speak [<!ENTITY x "hello">]><speak>&x;</speak>"#,
-        #"<speak><break time="fast"/></speak>"#,
-        #"<speak><break time="601s"/></speak>"#,
-    ])
+    @Test(
+        "a refused DOCTYPE and a bad attribute value are errors",
+        arguments: [
+            #"<!DOCTYPE speak [<!ENTITY x "hello">]><speak>&x;</speak>"#,
+            #"<speak><break time="fast"/></speak>"#,
+            #"<speak><break time="601s"/></speak>"#,
+        ])
     func refused(request: String) throws {
         let output = directory.file("refused.wav")
         let result = try concatSynth.run(["render", "-o", output, request])
@@ -150,9 +158,11 @@ enum VoiceOverFixture {
     @Test("--file and standard input carry the request")
     func inputs() throws {
         let request = directory.file("request.ssml")
-        try #"<speak>good <break time="10ms"/> morning</speak>"#.write(toFile: request, atomically: true, encoding: .utf8)
+        try #"<speak>good <break time="10ms"/> morning</speak>"#.write(
+            toFile: request, atomically: true, encoding: .utf8)
         let fromFile = try concatSynth.runData(["render", "-o", "-", "--file", request])
-        let fromInput = try concatSynth.runData(["render", "-o", "-"], input: Data(contentsOf: URL(fileURLWithPath: request)))
+        let fromInput = try concatSynth.runData(
+            ["render", "-o", "-"], input: Data(contentsOf: URL(fileURLWithPath: request)))
         #expect(fromFile == fromInput)
         #expect(!fromFile.isEmpty)
         let missing = try concatSynth.run(["render", "-o", "-", "--file", directory.file("none.ssml")])
@@ -160,9 +170,11 @@ enum VoiceOverFixture {
         #expect(missing.standardError.contains("none.ssml"))
     }
 
-    @Test("usage errors exit 64", arguments: [
-        ["render", "-o", "out.mp3", "hello"], ["render", "--file", "a.ssml", "-o", "-", "hello"], ["speak"],
-    ])
+    @Test(
+        "usage errors exit 64",
+        arguments: [
+            ["render", "-o", "out.mp3", "hello"], ["render", "--file", "a.ssml", "-o", "-", "hello"], ["speak"],
+        ])
     func usage(arguments: [String]) throws {
         #expect(try concatSynth.run(arguments).status == 64)
     }
@@ -178,7 +190,8 @@ enum VoiceOverFixture {
     func voices() throws {
         let result = try concatSynth.run(["voices", "--json"])
         #expect(result.status == 0)
-        let voices = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        let voices = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
         #expect(voices.map { $0["identifier"] as? String } == ["org.concatsynth.en", "org.concatsynth.ja"])
         #expect(voices.map { $0["primaryLanguages"] as? [String] } == [["en-US"], ["ja-JP"]])
         #expect(voices.allSatisfy { $0["name"] is String && $0["supportedLanguages"] is [String] })
@@ -193,8 +206,13 @@ enum VoiceOverFixture {
         #expect(result.status == 0, "\(result.standardError)")
 
         let lines = try String(contentsOfFile: markersFile, encoding: .utf8).split(separator: "\n")
-        let markers = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        #expect(markers.map { $0["kind"] as? String } == ["sentence", "phrase", "phrase", "sentence", "phrase", "mark", "phrase"])
+        let markers = try lines.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(
+            markers.map { $0["kind"] as? String } == [
+                "sentence", "phrase", "phrase", "sentence", "phrase", "mark", "phrase",
+            ])
         let utf16 = Array(request.utf16)
         let texts = markers.map { marker -> String in
             let range = marker["textRange"] as! [Int]
@@ -210,10 +228,14 @@ enum VoiceOverFixture {
             let frames = marker["frames"] as! Int
             #expect(marker["byteOffset"] as? Int == frame * 4)
             let phraseKey = (marker["text"] as! String)
-            let clip = try #require(clips.first { Tokenizer.displayText(Tokenizer.tokens(in: $0.phraseKey)) == phraseKey && !$0.isFallback })
+            let clip = try #require(
+                clips.first { Tokenizer.displayText(Tokenizer.tokens(in: $0.phraseKey)) == phraseKey && !$0.isFallback }
+            )
             #expect(clip.frameCount == frames)
             let samples = try pack.renderReadyPCM(clipID: clip.id)
-            #expect(Array(rendered[(frame + 44)..<(frame + frames - 44)]) == Array(samples[44..<(frames - 44)]), "\(phraseKey)")
+            #expect(
+                Array(rendered[(frame + 44)..<(frame + frames - 44)]) == Array(samples[44..<(frames - 44)]),
+                "\(phraseKey)")
         }
         let last = try #require(markers.last)
         #expect((last["frame"] as! Int) + (last["frames"] as! Int) == rendered.count)
@@ -234,7 +256,9 @@ enum VoiceOverFixture {
         #expect(try PreparedClip(path: directory.file("a.wav")).source.frameCount == 4_410)
         #expect(refused.status == 0)
         #expect(refused.standardError.contains("no audio directory is allowed"))
-        let hello = try VoicePack(path: defaultPack, access: .readOnly).clips(voice: "org.concatsynth.en").first { $0.phraseKey == "hello" }
+        let hello = try VoicePack(path: defaultPack, access: .readOnly).clips(voice: "org.concatsynth.en").first {
+            $0.phraseKey == "hello"
+        }
         #expect(try PreparedClip(path: directory.file("b.wav")).source.frameCount == hello?.frameCount)
         #expect(badDirectory.status == 1)
         #expect(badDirectory.standardError.contains("none"))

@@ -1,11 +1,11 @@
 import AudioIO
 import Foundation
 import SSML
+import TestSupport
 import Testing
+import Voicebank
 
 @testable import ConcatSynth
-import TestSupport
-import Voicebank
 
 @Suite struct AudioSandboxTests {
     let directory = TemporaryDirectory("audio-sandbox")
@@ -38,14 +38,19 @@ import Voicebank
     func refusals() throws {
         let sandbox = try AudioSandbox(allowing: [allowed])
         let realSecret = try #require(AudioSandbox.realPath(directory.file("secret/private.aiff")))
-        #expect(sandbox.load("../secret/private.aiff") == .failure(.outside(source: "../secret/private.aiff", resolved: realSecret)))
+        #expect(
+            sandbox.load("../secret/private.aiff")
+                == .failure(.outside(source: "../secret/private.aiff", resolved: realSecret)))
         #expect(sandbox.load("link.aiff") == .failure(.outside(source: "link.aiff", resolved: realSecret)))
-        #expect(sandbox.load(directory.file("secret/private.aiff")) == .failure(.outside(source: directory.file("secret/private.aiff"), resolved: realSecret)))
+        #expect(
+            sandbox.load(directory.file("secret/private.aiff"))
+                == .failure(.outside(source: directory.file("secret/private.aiff"), resolved: realSecret)))
         #expect(sandbox.load("nothing.aiff") == .failure(.missing(source: "nothing.aiff")))
         #expect(sandbox.load("https://example.com/a.wav") == .failure(.url(source: "https://example.com/a.wav")))
         #expect(AudioSandbox.closed.load("chime.aiff") == .failure(.noDirectoryAllowed(source: "chime.aiff")))
         // A sibling whose name starts like the allowed directory is not inside it.
-        try FileManager.default.createDirectory(atPath: directory.file("allowed-not"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: directory.file("allowed-not"), withIntermediateDirectories: true)
         try Fixture.seedClip(at: directory.file("allowed-not/x.aiff"), seconds: 0.1)
         guard case .failure(.outside) = sandbox.load("../allowed-not/x.aiff") else {
             Issue.record("a sibling directory was allowed")
@@ -67,13 +72,17 @@ import Voicebank
         let planner = Planner(
             voices: [PlannerVoice(voice: voice, lookup: lookup, fallback: nil)],
             audioSandbox: try AudioSandbox(allowing: [allowed]))
-        let plan = try planner.plan(SSMLReader().read(#"<speak><audio src="chime.aiff">ding</audio><audio src="../secret/private.aiff">ding</audio></speak>"#))
+        let plan = try planner.plan(
+            SSMLReader().read(
+                #"<speak><audio src="chime.aiff">ding</audio><audio src="../secret/private.aiff">ding</audio></speak>"#)
+        )
         #expect(plan.segments.map(\.kind) == [.audio(index: 0), .phrase(ClipTake(clipID: 1, frameCount: 100))])
         #expect(plan.audio.map(\.count) == [2_205])
         #expect(plan.frameCount == 2_205 + 100)
         #expect(plan.warnings.count == 1 && plan.warnings[0].contains("outside the allowed directories"))
 
-        let rendered = try pullAll(Renderer(plan: plan, audio: MemoryClips([1: .init(repeating: 0, count: 100)])), blockSize: 512)
+        let rendered = try pullAll(
+            Renderer(plan: plan, audio: MemoryClips([1: .init(repeating: 0, count: 100)])), blockSize: 512)
         #expect(Array(rendered.samples[..<2_205]) == plan.audio[0])
     }
 }

@@ -1,8 +1,8 @@
+import TestSupport
 import Testing
+import Voicebank
 
 @testable import ConcatSynth
-import TestSupport
-import Voicebank
 
 @Suite struct CoverageTests {
     let temporary = TemporaryDirectory("coverage")
@@ -13,12 +13,17 @@ import Voicebank
         let pack = try VoicePack(path: temporary.file("coverage.sqlite"), access: .create)
         try pack.addVoice(Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US"]))
         var requests: [ImportRequest] = []
-        for (index, phrase) in ["hello", "good", "morning", "good morning", "double tap to open", "settings", "twenty", "one"].enumerated() {
-            let path = try Fixture.seedClip(at: temporary.file("\(index).aiff"), seconds: 0.1, frequency: 200 + 50 * Double(index))
+        for (index, phrase) in [
+            "hello", "good", "morning", "good morning", "double tap to open", "settings", "twenty", "one",
+        ].enumerated() {
+            let path = try Fixture.seedClip(
+                at: temporary.file("\(index).aiff"), seconds: 0.1, frequency: 200 + 50 * Double(index))
             requests.append(ImportRequest(path: path, phrase: phrase))
         }
         if withFallback {
-            requests.append(ImportRequest(path: try Fixture.seedClip(at: temporary.file("beep.aiff"), seconds: 0.1), isFallback: true))
+            requests.append(
+                ImportRequest(
+                    path: try Fixture.seedClip(at: temporary.file("beep.aiff"), seconds: 0.1), isFallback: true))
         }
         _ = try pack.importFiles(requests, into: nil)
         return pack
@@ -33,16 +38,18 @@ import Voicebank
             ("request.ssml", #"<speak>Good <break time="1s"/> morning, Carol Smith. 21 settings</speak>"#),
         ])
 
-        #expect(report.inputs.map(\.segmentation) == [
-            "hello | [bob] | good morning | double tap to open | [the] | settings | [bob]",
-            "good | morning | [carol smith] | twenty | one | settings",
-        ])
+        #expect(
+            report.inputs.map(\.segmentation) == [
+                "hello | [bob] | good morning | double tap to open | [the] | settings | [bob]",
+                "good | morning | [carol smith] | twenty | one | settings",
+            ])
         #expect(report.fallbackPhrases.map { "\($0.count) \($0.text)" } == ["2 bob", "1 the", "1 carol smith"])
         #expect(report.fallbackWords.map { "\($0.count) \($0.text)" } == ["2 bob", "1 the", "1 carol", "1 smith"])
         #expect(report.tokenCount == 18)
         #expect(report.coveredTokenCount == 13)
         #expect(report.description.hasSuffix("covered: 13 of 18 tokens (72.2 %)"))
-        #expect(report.inputs[0].pieces[1] == CoverageReport.Piece(text: "bob", isFallback: true, voice: "com.example.ann"))
+        #expect(
+            report.inputs[0].pieces[1] == CoverageReport.Piece(text: "bob", isFallback: true, voice: "com.example.ann"))
     }
 
     @Test("a voice without a fallback clip is analysed all the same: its missing words are listed, not an error")

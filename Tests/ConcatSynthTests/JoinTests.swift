@@ -1,10 +1,10 @@
 import Foundation
 import SSML
+import TestSupport
 import Testing
+import Voicebank
 
 @testable import ConcatSynth
-import TestSupport
-import Voicebank
 
 @Suite struct JoinTests {
     /// Clips that start and end at full scale: a 200 Hz cosine (1 at its first sample), and its negative.
@@ -16,7 +16,8 @@ import Voicebank
         let lookup = DictionaryLookup(takes: [
             "up": [ClipTake(clipID: 1, frameCount: 1_000)], "down": [ClipTake(clipID: 2, frameCount: 1_000)],
         ])
-        return try Planner(voices: [PlannerVoice(voice: voice, lookup: lookup, fallback: nil)]).plan(SSMLReader().read(request))
+        return try Planner(voices: [PlannerVoice(voice: voice, lookup: lookup, fallback: nil)]).plan(
+            SSMLReader().read(request))
     }
 
     @Test("the join-click measure flags clips cut at full scale, and edge fades bring it under the clips' own steps")
@@ -25,8 +26,11 @@ import Voicebank
         let raw = try plan(request, joins: Joins(edgeFadeFrames: 0, crossfadeFrames: 0))
         let faded = try plan(request, joins: .standard)
 
-        let before = JoinClickMeasure(samples: try pullAll(Renderer(plan: raw, audio: clips), blockSize: 256).samples, joinFrames: raw.joinFrames)
-        let after = JoinClickMeasure(samples: try pullAll(Renderer(plan: faded, audio: clips), blockSize: 256).samples, joinFrames: faded.joinFrames)
+        let before = JoinClickMeasure(
+            samples: try pullAll(Renderer(plan: raw, audio: clips), blockSize: 256).samples, joinFrames: raw.joinFrames)
+        let after = JoinClickMeasure(
+            samples: try pullAll(Renderer(plan: faded, audio: clips), blockSize: 256).samples,
+            joinFrames: faded.joinFrames)
 
         #expect(before.joinCount == 4)
         #expect(before.largestJoinStep > 1.9)

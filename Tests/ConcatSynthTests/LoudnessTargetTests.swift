@@ -1,16 +1,18 @@
 import AudioIO
+import TestSupport
 import Testing
+import Voicebank
 
 @testable import ConcatSynth
-import TestSupport
-import Voicebank
 
 @Suite struct LoudnessTargetTests {
     /// A pack whose clips are the same tone at very different levels, one of them shorter than 400 ms.
     static func pack(in directory: TemporaryDirectory) throws -> VoicePack {
         let pack = try VoicePack(path: directory.file("loud.sqlite"), access: .create)
         try pack.addVoice(Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en"]))
-        let levels: [(String, Double, Int)] = [("quiet", 0.02, 22_050), ("middle", 0.1, 22_050), ("loud", 0.5, 22_050), ("short", 0.05, 4_000)]
+        let levels: [(String, Double, Int)] = [
+            ("quiet", 0.02, 22_050), ("middle", 0.1, 22_050), ("loud", 0.5, 22_050), ("short", 0.05, 4_000),
+        ]
         var requests: [ImportRequest] = []
         for (name, amplitude, frames) in levels {
             let path = try Fixture.write(
@@ -59,7 +61,8 @@ import Voicebank
     func backfill() throws {
         let directory = TemporaryDirectory()
         let pack = try Self.pack(in: directory)
-        try execute("UPDATE clip SET loudness_lufs = NULL, true_peak_dbtp = NULL, is_loudness_measured = 0", on: pack.path)
+        try execute(
+            "UPDATE clip SET loudness_lufs = NULL, true_peak_dbtp = NULL, is_loudness_measured = 0", on: pack.path)
         #expect(try pack.clipLoudness(voice: "com.example.ann").isEmpty)
 
         let measured = try pack.setLoudnessTarget(LoudnessTarget(targetLUFS: -20), voice: "com.example.ann")

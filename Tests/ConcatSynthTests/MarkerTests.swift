@@ -1,8 +1,8 @@
 import SSML
 import Testing
+import Voicebank
 
 @testable import ConcatSynth
-import Voicebank
 
 @Suite struct MarkerTests {
     let voice = PlannerVoice(
@@ -39,7 +39,10 @@ import Voicebank
     func utf16() throws {
         let request = "<speak>😀👩‍👩‍👧 hello, 設定 and ボタン! <s>good 🎉 morning</s></speak>"
         let markers = try plan(request).markers
-        #expect(markers.map { slice(request, $0.textRange) } == ["hello", "設定", "and", "ボタン", "good 🎉 morning", "good 🎉 morning"])
+        #expect(
+            markers.map { slice(request, $0.textRange) } == [
+                "hello", "設定", "and", "ボタン", "good 🎉 morning", "good 🎉 morning",
+            ])
         #expect(markers.map(\.text) == ["hello", "設定", "and", "ボタン", "good morning", "good morning"])
         #expect(markers.map(\.kind) == [.phrase, .phrase, .phrase, .phrase, .sentence, .phrase])
     }
@@ -47,23 +50,30 @@ import Voicebank
     @Test("sentences and paragraphs span their phrases, without the pause after them")
     func structures() throws {
         let plan = try plan("<speak><p><s>hello</s><s>good morning</s></p><p>hello</p></speak>")
-        let spans = plan.markers.filter { $0.kind != .phrase }.map { "\($0.kind.rawValue) \($0.frame)+\($0.frameCount) \($0.text)" }
-        #expect(spans == [
-            "paragraph 0+\(100 + 16_538 + 200) hello good morning", "sentence 0+100 hello",
-            "sentence \(100 + 16_538)+200 good morning", "paragraph \(100 + 16_538 + 200 + 22_050)+100 hello",
-        ])
+        let spans = plan.markers.filter { $0.kind != .phrase }.map {
+            "\($0.kind.rawValue) \($0.frame)+\($0.frameCount) \($0.text)"
+        }
+        #expect(
+            spans == [
+                "paragraph 0+\(100 + 16_538 + 200) hello good morning", "sentence 0+100 hello",
+                "sentence \(100 + 16_538)+200 good morning", "paragraph \(100 + 16_538 + 200 + 22_050)+100 hello",
+            ])
     }
 
     @Test("markers are JSON lines with SPEC.md's fields")
     func json() {
         let marker = Marker(kind: .mark, text: "a \"q\"\n", frame: 3, frameCount: 0, textRange: 5..<9)
-        #expect(marker.jsonLine == #"{"kind":"mark","text":"a \"q\"\n","frame":3,"frames":0,"byteOffset":12,"textRange":[5,4]}"#)
+        #expect(
+            marker.jsonLine
+                == #"{"kind":"mark","text":"a \"q\"\n","frame":3,"frames":0,"byteOffset":12,"textRange":[5,4]}"#)
     }
 
     @Test("each pull says which markers its frames reached")
     func pulls() throws {
         let plan = try plan(#"<speak>hello good morning<mark name="end"/></speak>"#)
-        let renderer = Renderer(plan: plan, audio: MemoryClips([1: .init(repeating: 0.1, count: 100), 2: .init(repeating: 0.2, count: 200)]))
+        let renderer = Renderer(
+            plan: plan,
+            audio: MemoryClips([1: .init(repeating: 0.1, count: 100), 2: .init(repeating: 0.2, count: 200)]))
         var buffer = [Float](repeating: 0, count: 150)
         var reached: [[String]] = []
         while true {

@@ -1,8 +1,8 @@
 import Testing
-
-@testable import ConcatSynth
 import Tokens
 import Voicebank
+
+@testable import ConcatSynth
 
 /// A phrase look-up from a dictionary: phrase key → takes.
 struct DictionaryLookup: PhraseLookup {
@@ -42,9 +42,10 @@ struct DictionaryLookup: PhraseLookup {
 
     @Test("falls back once per maximal run of unmatched tokens, with its words")
     func fallbackRuns() throws {
-        #expect(try match("hello Bob and Alice, good morning Carol") == """
-            #5 "hello", fallback "bob and alice", #3 "good morning", fallback "carol"
-            """)
+        #expect(
+            try match("hello Bob and Alice, good morning Carol") == """
+                #5 "hello", fallback "bob and alice", #3 "good morning", fallback "carol"
+                """)
         #expect(try match("nice to meet") == "fallback \"nice to meet\"")
     }
 
@@ -68,16 +69,22 @@ struct DictionaryLookup: PhraseLookup {
         #expect(try Matcher.match(Tokenizer.tokens(in: "hello"), in: DictionaryLookup([:])).map(\.take) == [nil])
     }
 
-    @Test("finds the longest phrase whatever keys sort between its tokens", arguments: [
-        ("a b c", "#2 \"a b c\""),
-        ("a b c d e", "#3 \"a b c d e\""),
-        ("a b c d x", "#2 \"a b c\", fallback \"d x\""),
-        ("a b x", "#1 \"a\", fallback \"b x\""),
-        ("a bb", "#1 \"a\", #5 \"bb\""),
-        ("ab c", "#6 \"ab c\""),
-    ])
+    @Test(
+        "finds the longest phrase whatever keys sort between its tokens",
+        arguments: [
+            ("a b c", "#2 \"a b c\""),
+            ("a b c d e", "#3 \"a b c d e\""),
+            ("a b c d x", "#2 \"a b c\", fallback \"d x\""),
+            ("a b x", "#1 \"a\", fallback \"b x\""),
+            ("a bb", "#1 \"a\", #5 \"bb\""),
+            ("ab c", "#6 \"ab c\""),
+        ])
     func trieWalk(text: String, expected: String) throws {
-        let lookup = DictionaryLookup(["a": [1], "a b c": [2], "a b c d e": [3], "a b c d e f g": [4], "bb": [5], "ab c": [6], "a bz": [7]])
-        #expect(try Matcher.match(Tokenizer.tokens(in: text), in: lookup).map(\.description).joined(separator: ", ") == expected)
+        let lookup = DictionaryLookup([
+            "a": [1], "a b c": [2], "a b c d e": [3], "a b c d e f g": [4], "bb": [5], "ab c": [6], "a bz": [7],
+        ])
+        #expect(
+            try Matcher.match(Tokenizer.tokens(in: text), in: lookup).map(\.description).joined(separator: ", ")
+                == expected)
     }
 }

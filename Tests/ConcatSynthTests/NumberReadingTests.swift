@@ -1,9 +1,9 @@
 import SSML
+import TestSupport
 import Testing
+import Voicebank
 
 @testable import ConcatSynth
-import TestSupport
-import Voicebank
 
 @Suite struct NumberReadingTests {
     static let englishWords = [
@@ -37,11 +37,20 @@ import Voicebank
 
     @Test("say-as cardinal, ordinal, date and time speak words in the voice's language")
     func sayAs() throws {
-        #expect(try spoken(#"<speak><say-as interpret-as="cardinal">-3.14</say-as></speak>"#) == ["minus", "three", "point", "one", "four"])
+        #expect(
+            try spoken(#"<speak><say-as interpret-as="cardinal">-3.14</say-as></speak>"#) == [
+                "minus", "three", "point", "one", "four",
+            ])
         #expect(try spoken(#"<speak><say-as interpret-as="ordinal">21</say-as></speak>"#) == ["twenty first"])
-        #expect(try spoken(#"<speak><say-as interpret-as="date" format="md">11/21</say-as></speak>"#) == ["november", "twenty first"])
-        #expect(try spoken(#"<speak><say-as interpret-as="time">2:05pm</say-as></speak>"#) == ["two", "oh", "five", "p m"])
-        #expect(try spoken(#"<speak><say-as interpret-as="number">1,300</say-as></speak>"#, voice: "com.example.otoya") == ["千", "三百"].map { $0 == "千" ? "(千)" : $0 })
+        #expect(
+            try spoken(#"<speak><say-as interpret-as="date" format="md">11/21</say-as></speak>"#) == [
+                "november", "twenty first",
+            ])
+        #expect(
+            try spoken(#"<speak><say-as interpret-as="time">2:05pm</say-as></speak>"#) == ["two", "oh", "five", "p m"])
+        #expect(
+            try spoken(#"<speak><say-as interpret-as="number">1,300</say-as></speak>"#, voice: "com.example.otoya")
+                == ["千", "三百"].map { $0 == "千" ? "(千)" : $0 })
     }
 
     @Test("telephone and digits speak their digits one by one, and a plus sign; letters stay words")
@@ -51,14 +60,21 @@ import Voicebank
         func spoken(_ request: String) throws -> [String] {
             try Planner(voices: [voice]).plan(SSMLReader().read(request)).segments.map(\.text)
         }
-        #expect(try spoken(#"<speak><say-as interpret-as="telephone">+1 (800) 100</say-as></speak>"#) == ["plus", "one", "eight", "zero", "zero", "one", "zero", "zero"])
-        #expect(try spoken(#"<speak><say-as interpret-as="telephone">1-800-FLOWERS</say-as></speak>"#) == ["one", "eight", "zero", "zero", "flowers"])
+        #expect(
+            try spoken(#"<speak><say-as interpret-as="telephone">+1 (800) 100</say-as></speak>"#) == [
+                "plus", "one", "eight", "zero", "zero", "one", "zero", "zero",
+            ])
+        #expect(
+            try spoken(#"<speak><say-as interpret-as="telephone">1-800-FLOWERS</say-as></speak>"#) == [
+                "one", "eight", "zero", "zero", "flowers",
+            ])
         #expect(try spoken(#"<speak><say-as interpret-as="digits">180</say-as></speak>"#) == ["one", "eight", "zero"])
     }
 
     @Test("text that is not what say-as says is spoken plainly, with a warning")
     func unreadable() throws {
-        let plan = try Planner(voices: [english]).plan(SSMLReader().read(#"<speak><say-as interpret-as="date">soon</say-as></speak>"#))
+        let plan = try Planner(voices: [english]).plan(
+            SSMLReader().read(#"<speak><say-as interpret-as="date">soon</say-as></speak>"#))
         #expect(plan.segments.map(\.text) == ["soon"])
         #expect(plan.warnings.count == 1 && plan.warnings[0].contains("read as plain text"))
     }
@@ -68,7 +84,10 @@ import Voicebank
         let request = "😀 42 clicks"
         let plan = try Planner(voices: [english]).plan(SSMLReader().read(request))
         let utf16 = Array(request.utf16)
-        #expect(plan.segments.compactMap(\.sourceRange).map { String(decoding: utf16[$0], as: UTF16.self) } == ["42", "42", "clicks"])
+        #expect(
+            plan.segments.compactMap(\.sourceRange).map { String(decoding: utf16[$0], as: UTF16.self) } == [
+                "42", "42", "clicks",
+            ])
     }
 }
 

@@ -1,8 +1,8 @@
 import SSML
 import Testing
+import Voicebank
 
 @testable import ConcatSynth
-import Voicebank
 
 @Suite struct PlannerTests {
     let lookup = DictionaryLookup([
@@ -14,16 +14,19 @@ import Voicebank
     func plan(_ request: String, fallback: ClipTake?? = .none) throws -> RenderPlan {
         let document = try SSMLReader().read(request)
         let voice = try Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US"])
-        return try Planner(voices: [PlannerVoice(voice: voice, lookup: lookup, fallback: fallback ?? self.fallback)]).plan(document)
+        return try Planner(voices: [PlannerVoice(voice: voice, lookup: lookup, fallback: fallback ?? self.fallback)])
+            .plan(document)
     }
 
     @Test("breaks become silences of their exact frame count, between the phrases")
     func breaks() throws {
-        let plan = try plan(#"<speak>Hello <break time="178ms"/> good <break time="1.5s"/> morning<break time="1s"/></speak>"#)
-        #expect(plan.segments.map(\.kind) == [
-            .phrase(ClipTake(clipID: 1, frameCount: 100)), .silence, .phrase(ClipTake(clipID: 2, frameCount: 200)),
-            .silence, .phrase(ClipTake(clipID: 3, frameCount: 300)), .silence,
-        ])
+        let plan = try plan(
+            #"<speak>Hello <break time="178ms"/> good <break time="1.5s"/> morning<break time="1s"/></speak>"#)
+        #expect(
+            plan.segments.map(\.kind) == [
+                .phrase(ClipTake(clipID: 1, frameCount: 100)), .silence, .phrase(ClipTake(clipID: 2, frameCount: 200)),
+                .silence, .phrase(ClipTake(clipID: 3, frameCount: 300)), .silence,
+            ])
         #expect(plan.segments.filter { $0.kind == .silence }.map(\.frameCount) == [3_925, 33_075, 22_050])
         #expect(plan.frameCount == 100 + 3_925 + 200 + 33_075 + 300 + 22_050)
     }
@@ -31,9 +34,14 @@ import Voicebank
     @Test("a phrase never spans an element boundary")
     func boundaries() throws {
         #expect(try plan("<speak>good morning</speak>").segments.map(\.text) == ["good morning"])
-        #expect(try plan("<speak>good <emphasis>morning</emphasis></speak>").segments.map(\.text) == ["good", "morning"])
-        #expect(try plan("<speak>good<mark name=\"m\"/> morning</speak>").segments.map(\.text) == ["good", "m", "morning"])
-        #expect(try plan("<speak><s>good</s><s>morning</s></speak>").segments.map(\.text) == ["", "good", "", "", "", "morning", ""])
+        #expect(
+            try plan("<speak>good <emphasis>morning</emphasis></speak>").segments.map(\.text) == ["good", "morning"])
+        #expect(
+            try plan("<speak>good<mark name=\"m\"/> morning</speak>").segments.map(\.text) == ["good", "m", "morning"])
+        #expect(
+            try plan("<speak><s>good</s><s>morning</s></speak>").segments.map(\.text) == [
+                "", "good", "", "", "", "morning", "",
+            ])
     }
 
     @Test("unmatched words become the fallback clip, with the words and their place in the request")
@@ -43,7 +51,10 @@ import Voicebank
         #expect(plan.fallbacks.map(\.text) == ["bob", "carol"])
         #expect(plan.fallbacks.map(\.kind) == [.fallback(fallback), .fallback(fallback)])
         let utf16 = Array(request.utf16)
-        #expect(plan.fallbacks.compactMap(\.sourceRange).map { String(decoding: utf16[$0], as: UTF16.self) } == ["Bob", "Carol"])
+        #expect(
+            plan.fallbacks.compactMap(\.sourceRange).map { String(decoding: utf16[$0], as: UTF16.self) } == [
+                "Bob", "Carol",
+            ])
     }
 
     @Test("words with no fallback clip to speak them are an error naming them")
@@ -56,14 +67,19 @@ import Voicebank
 
     @Test("say-as characters and digits speak one token at a time")
     func sayAs() throws {
-        #expect(try plan(#"<speak><say-as interpret-as="characters">ab12</say-as></speak>"#).segments.map(\.text) == ["a", "b", "1", "2"])
-        #expect(try plan(#"<speak><say-as interpret-as="digits">12</say-as></speak>"#).segments.map(\.text) == ["1", "2"])
+        #expect(
+            try plan(#"<speak><say-as interpret-as="characters">ab12</say-as></speak>"#).segments.map(\.text) == [
+                "a", "b", "1", "2",
+            ])
+        #expect(
+            try plan(#"<speak><say-as interpret-as="digits">12</say-as></speak>"#).segments.map(\.text) == ["1", "2"])
         #expect(try plan("<speak>12</speak>").segments.map(\.text) == ["12"])
     }
 
     @Test("volume and rate are carried into the plan")
     func prosody() throws {
-        let plan = try plan(#"<speak><prosody volume="+6dB" rate="200%">hello <emphasis>good</emphasis></prosody></speak>"#)
+        let plan = try plan(
+            #"<speak><prosody volume="+6dB" rate="200%">hello <emphasis>good</emphasis></prosody></speak>"#)
         #expect(plan.segments.map(\.volumeDecibels) == [6, 9])
         #expect(plan.segments.map(\.rate) == [2, 2])
         #expect(abs(plan.segments[0].gain - 1.995_262_3) < 1e-6)
@@ -72,7 +88,9 @@ import Voicebank
 
     @Test("a plan prints one line per segment")
     func description() throws {
-        #expect(try plan(#"<speak>Hello Bob <break time="10ms"/></speak>"#).description.contains("fallback #99 for \"bob\" 50 frames"))
+        #expect(
+            try plan(#"<speak>Hello Bob <break time="10ms"/></speak>"#).description.contains(
+                "fallback #99 for \"bob\" 50 frames"))
     }
 
     @Test("takes rotate across repetitions in a request, the same way every time; first always plays the first")
@@ -80,7 +98,8 @@ import Voicebank
         let voice = try Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US"])
         let fallbacks = [ClipTake(clipID: 98, frameCount: 5), ClipTake(clipID: 99, frameCount: 6)]
         func clips(_ request: String, _ choice: TakeChoice) throws -> [Int] {
-            let planner = Planner(voices: [PlannerVoice(voice: voice, lookup: lookup, fallbacks: fallbacks)], takeChoice: choice)
+            let planner = Planner(
+                voices: [PlannerVoice(voice: voice, lookup: lookup, fallbacks: fallbacks)], takeChoice: choice)
             return try planner.plan(SSMLReader().read(request)).segments.compactMap {
                 switch $0.kind {
                 case .phrase(let take), .fallback(let take): take.clipID
@@ -89,7 +108,8 @@ import Voicebank
             }
         }
         #expect(try clips("no, no, no, no. hello bob hello zed", .rotate) == [21, 22, 23, 21, 1, 98, 1, 99])
-        #expect(try clips("no, no, no, no. hello bob, zed", .rotate) == clips("no, no, no, no. hello bob, zed", .rotate))
+        #expect(
+            try clips("no, no, no, no. hello bob, zed", .rotate) == clips("no, no, no, no. hello bob, zed", .rotate))
         #expect(try clips("no no no", .first) == [21, 21, 21])
     }
 }

@@ -1,10 +1,10 @@
 import AudioIO
 import SSML
+import TestSupport
 import Testing
+import Voicebank
 
 @testable import ConcatSynth
-import TestSupport
-import Voicebank
 
 /// Clip audio from memory, counting reads.
 final class MemoryClips: ClipAudioSource {
@@ -13,7 +13,9 @@ final class MemoryClips: ClipAudioSource {
 
     init(_ samples: [Int: [Float]]) { self.samples = samples }
 
-    func readRenderReadyPCM(_ take: ClipTake, from start: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+    func readRenderReadyPCM(_ take: ClipTake, from start: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws
+        -> Int
+    {
         if reads.last != take.clipID { reads.append(take.clipID) }
         let played = samples[take.clipID]![take.firstFrame..<(take.firstFrame + take.frameCount)]
         let clip = played.dropFirst(start).prefix(buffer.count)
@@ -47,9 +49,11 @@ func pullAll(_ renderer: Renderer, blockSize: Int) throws -> (samples: [Float], 
     let two = PlanSegment(kind: .phrase(ClipTake(clipID: 2, frameCount: 200)), frameCount: 200, text: "two")
     let pause = PlanSegment(kind: .silence, frameCount: 1_000)
 
-    @Test("frames come in pieces that add up to the whole, clips and silences end to end", arguments: [1, 7, 64, 4_096])
+    @Test(
+        "frames come in pieces that add up to the whole, clips and silences end to end", arguments: [1, 7, 64, 4_096])
     func pieces(blockSize: Int) throws {
-        let renderer = Renderer(plan: plan([one, pause, two, .init(kind: .mark("m"), frameCount: 0), one]), audio: clips)
+        let renderer = Renderer(
+            plan: plan([one, pause, two, .init(kind: .mark("m"), frameCount: 0), one]), audio: clips)
 
         let (samples, blocks) = try pullAll(renderer, blockSize: blockSize)
 

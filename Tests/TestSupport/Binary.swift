@@ -56,7 +56,9 @@ public struct Binary: Sendable {
     /// Runs the binary and returns its standard output as bytes; fails the caller if it exits non-zero.
     public func runData(_ arguments: [String], input: Data = Data()) throws -> Data {
         let result = try run(arguments, input: input)
-        guard result.status == 0 else { throw Failure(description: "\(path) exited \(result.status): \(result.standardError)") }
+        guard result.status == 0 else {
+            throw Failure(description: "\(path) exited \(result.status): \(result.standardError)")
+        }
         return Data(result.standardOutputBytes)
     }
 

@@ -39,7 +39,9 @@ import Testing
         let text = "😀 Hi, 設定!"
         let tokens = Tokenizer.tokens(in: text, utf16Offset: 10)
         let utf16 = Array(text.utf16)
-        let slices = tokens.map { String(decoding: utf16[($0.sourceRange.lowerBound - 10)..<($0.sourceRange.upperBound - 10)], as: UTF16.self) }
+        let slices = tokens.map {
+            String(decoding: utf16[($0.sourceRange.lowerBound - 10)..<($0.sourceRange.upperBound - 10)], as: UTF16.self)
+        }
         #expect(slices == ["Hi", "設", "定"])
         #expect(tokens.first?.sourceRange == 13..<15)
     }

@@ -1,10 +1,10 @@
 import AudioIO
 import CSQLite
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Voicebank
-import TestSupport
 
 /// End-to-end tests of the pack builder's tools: import --transcript, export, info, remove, verify, coverage.
 @Suite struct PackToolsCLITests {
@@ -13,7 +13,9 @@ import TestSupport
     var bank: String { directory.file("pack.sqlite") }
 
     func create(_ identifier: String = "com.example.ann", language: String = "en-US") throws {
-        let result = try voicebank.run(["create", "--bank", bank, "--voice", identifier, "--name", "Ann", "--language", language])
+        let result = try voicebank.run([
+            "create", "--bank", bank, "--voice", identifier, "--name", "Ann", "--language", language,
+        ])
         try #require(result.status == 0, "\(result.standardError)")
     }
 
@@ -24,7 +26,8 @@ import TestSupport
         try Fixture.seedClip(at: directory.file("clips/more/002.aiff"), frequency: 400)
         try Fixture.seedClip(at: directory.file("clips/beep.aiff"), frequency: 880)
         try Fixture.seedClip(at: directory.file("clips/stray.aiff"), frequency: 500)
-        try "file\ttext\trole\n001.aiff\tGood morning\t\nmore/002\tDouble tap to open\t\nbeep\t\tfallback\nlost.aiff\tNever recorded\t\n"
+        try
+            "file\ttext\trole\n001.aiff\tGood morning\t\nmore/002\tDouble tap to open\t\nbeep\t\tfallback\nlost.aiff\tNever recorded\t\n"
             .write(toFile: directory.file("clips/transcript.tsv"), atomically: true, encoding: .utf8)
         return directory.file("clips")
     }
@@ -51,12 +54,15 @@ import TestSupport
         #expect(stored.map(\.isFallback) == [false, false, true])
     }
 
-    @Test("--transcript alone imports its own folder; --strict-transcript makes loose ends an error that stores nothing")
+    @Test(
+        "--transcript alone imports its own folder; --strict-transcript makes loose ends an error that stores nothing")
     func strictTranscript() throws {
         try create()
         let clips = try clipsFolder()
 
-        let strict = try voicebank.run(["import", "--bank", bank, "--strict-transcript", "--transcript", clips + "/transcript.tsv"])
+        let strict = try voicebank.run([
+            "import", "--bank", bank, "--strict-transcript", "--transcript", clips + "/transcript.tsv",
+        ])
 
         #expect(strict.status == 1)
         #expect(strict.standardError.split(separator: "\n").count == 1)
@@ -79,7 +85,8 @@ import TestSupport
         #expect(result.status == 1)
         #expect(
             result.standardError
-                == "Error: transcript \(directory.file("t.txt")): cannot tell its format from the first line \"just words\"; \(Transcript.expectedFormats)\n")
+                == "Error: transcript \(directory.file("t.txt")): cannot tell its format from the first line \"just words\"; \(Transcript.expectedFormats)\n"
+        )
     }
 
     @Test(
@@ -100,7 +107,10 @@ extension PackToolsCLITests {
     /// Float64 CAF, 16-bit FLAC, Ogg Vorbis, two takes from files of the same name, a fallback clip.
     func variedPack() throws -> VoicePack {
         let pack = try VoicePack(path: bank, access: .create)
-        try pack.addVoice(Voice(identifier: "com.example.ann", name: "Ann's voice", primaryLanguages: ["en-US"], supportedLanguages: ["en-GB"]))
+        try pack.addVoice(
+            Voice(
+                identifier: "com.example.ann", name: "Ann's voice", primaryLanguages: ["en-US"],
+                supportedLanguages: ["en-GB"]))
         try pack.addVoice(Voice(identifier: "com.example.ja", name: "Jun", primaryLanguages: ["ja-JP"], normalRate: 4))
         try FileManager.default.createDirectory(atPath: directory.file("in/other"), withIntermediateDirectories: true)
         func tone(_ frequency: Double, _ rate: Int, seconds: Double = 0.3) -> [Float] {
@@ -111,22 +121,32 @@ extension PackToolsCLITests {
         let wide = try Fixture.write(
             Signal.interleave([tone(300, 48_000), tone(450, 48_000)]), to: directory.file("in/wide.wav"),
             format: .init(.wav, .pcm24), sampleRate: 48_000, channelCount: 2)
-        let float = try Fixture.write(tone(600, 44_100), to: directory.file("in/float.wav"), format: .init(.wav, .float32), sampleRate: 44_100)
-        let double = try Fixture.write(tone(700, 16_000), to: directory.file("in/double.caf"), format: .init(.caf, .float64), sampleRate: 16_000)
-        let flac = try Fixture.write(tone(800, 32_000), to: directory.file("in/morning.flac"), format: .init(.flac, .pcm16), sampleRate: 32_000)
-        let ogg = try Fixture.write(tone(900, 22_050, seconds: 0.5), to: directory.file("in/sung.ogg"), format: .init(.ogg, .vorbis), sampleRate: 22_050)
+        let float = try Fixture.write(
+            tone(600, 44_100), to: directory.file("in/float.wav"), format: .init(.wav, .float32), sampleRate: 44_100)
+        let double = try Fixture.write(
+            tone(700, 16_000), to: directory.file("in/double.caf"), format: .init(.caf, .float64), sampleRate: 16_000)
+        let flac = try Fixture.write(
+            tone(800, 32_000), to: directory.file("in/morning.flac"), format: .init(.flac, .pcm16), sampleRate: 32_000)
+        let ogg = try Fixture.write(
+            tone(900, 22_050, seconds: 0.5), to: directory.file("in/sung.ogg"), format: .init(.ogg, .vorbis),
+            sampleRate: 22_050)
         let beep = try Fixture.seedClip(at: directory.file("in/beep.aiff"), frequency: 880)
         _ = try pack.importFiles(
             [
-                ImportRequest(path: hello), ImportRequest(path: wide, phrase: "Hello, world!"), ImportRequest(path: take),
-                ImportRequest(path: float), ImportRequest(path: double, phrase: "double\ttap"), ImportRequest(path: ogg),
+                ImportRequest(path: hello), ImportRequest(path: wide, phrase: "Hello, world!"),
+                ImportRequest(path: take),
+                ImportRequest(path: float), ImportRequest(path: double, phrase: "double\ttap"),
+                ImportRequest(path: ogg),
                 ImportRequest(path: beep, isFallback: true),
             ], into: "com.example.ann")
-        _ = try pack.importFiles([ImportRequest(path: flac, phrase: "設定"), ImportRequest(path: hello, phrase: "拡張")], into: "com.example.ja")
+        _ = try pack.importFiles(
+            [ImportRequest(path: flac, phrase: "設定"), ImportRequest(path: hello, phrase: "拡張")], into: "com.example.ja")
         return pack
     }
 
-    @Test("export, then create + import --transcript (its rebuild.sh) gives the same clips: phrases, original and render-ready PCM")
+    @Test(
+        "export, then create + import --transcript (its rebuild.sh) gives the same clips: phrases, original and render-ready PCM"
+    )
     func exportRoundTrip() throws {
         let pack = try variedPack()
         // Settings away from the defaults must come back too.
@@ -139,12 +159,24 @@ extension PackToolsCLITests {
 
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("exported 7 clips of com.example.ann to \(exported)/com.example.ann"))
-        #expect(result.standardError == "warning: clip #5's phrase has tabs or line breaks, written as spaces in the transcript (its phrase key is the same)\n")
+        #expect(
+            result.standardError
+                == "warning: clip #5's phrase has tabs or line breaks, written as spaces in the transcript (its phrase key is the same)\n"
+        )
         let names = try FileManager.default.contentsOfDirectory(atPath: exported + "/com.example.ann").sorted()
-        #expect(names == ["Hello-2.aiff", "Hello.aiff", "beep.aiff", "double.caf", "float.wav", "sung.wav", "transcript.tsv", "wide.wav"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["exported", "in", "pack.sqlite"] + (FileManager.default.fileExists(atPath: bank + "-wal") ? ["pack.sqlite-shm", "pack.sqlite-wal"] : []))
+        #expect(
+            names == [
+                "Hello-2.aiff", "Hello.aiff", "beep.aiff", "double.caf", "float.wav", "sung.wav", "transcript.tsv",
+                "wide.wav",
+            ])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+                "exported", "in", "pack.sqlite",
+            ] + (FileManager.default.fileExists(atPath: bank + "-wal") ? ["pack.sqlite-shm", "pack.sqlite-wal"] : []))
         let transcript = try String(contentsOfFile: exported + "/com.example.ann/transcript.tsv", encoding: .utf8)
-        #expect(transcript.hasPrefix("file\ttext\trole\nHello.aiff\tHello\t\nwide.wav\tHello, world!\t\nHello-2.aiff\tHello\t\n"))
+        #expect(
+            transcript.hasPrefix(
+                "file\ttext\trole\nHello.aiff\tHello\t\nwide.wav\tHello, world!\t\nHello-2.aiff\tHello\t\n"))
         #expect(transcript.hasSuffix("beep.aiff\tbeep\tfallback\n"))
 
         let copy = directory.file("copy.sqlite")
@@ -186,10 +218,14 @@ extension PackToolsCLITests {
         let result = try voicebank.run(["export", "--bank", bank, "--voice", "com.example.ja", exported])
 
         #expect(result.status == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: exported).sorted() == ["com.example.ja", "rebuild.sh"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: exported).sorted() == ["com.example.ja", "rebuild.sh"])
         let again = try voicebank.run(["export", "--bank", bank, exported])
         #expect(again.status == 1)
-        #expect(again.standardError == "Error: cannot use \(exported): the folder is not empty; expected a new or empty folder to export into\n")
+        #expect(
+            again.standardError
+                == "Error: cannot use \(exported): the folder is not empty; expected a new or empty folder to export into\n"
+        )
         #expect(try voicebank.run(["export", "--bank", bank]).status == 64)
     }
 
@@ -223,13 +259,19 @@ extension PackToolsCLITests {
         for (index, phrase) in ["one", "two", "three", "a"].enumerated() {
             let frames = phrase == "a" ? 4_800 : 14_400
             let path = try Fixture.write(
-                Signal.sine(frequency: 997, amplitude: 0.1, sampleRate: 24_000, frameCount: frames, phase: Double(index)),
+                Signal.sine(
+                    frequency: 997, amplitude: 0.1, sampleRate: 24_000, frameCount: frames, phase: Double(index)),
                 to: directory.file("\(phrase).wav"), format: .init(.wav, .pcm16), sampleRate: 24_000)
             requests.append(ImportRequest(path: path))
         }
         _ = try pack.importFiles(requests, into: "com.example.ann")
-        _ = try pack.importFiles([ImportRequest(path: try Fixture.seedClip(at: directory.file("beep.aiff"), frequency: 880), isFallback: true)], into: "com.example.ann")
-        _ = try pack.importFiles([ImportRequest(path: try Fixture.seedClip(at: directory.file("hi.aiff")))], into: "com.example.ben")
+        _ = try pack.importFiles(
+            [
+                ImportRequest(
+                    path: try Fixture.seedClip(at: directory.file("beep.aiff"), frequency: 880), isFallback: true)
+            ], into: "com.example.ann")
+        _ = try pack.importFiles(
+            [ImportRequest(path: try Fixture.seedClip(at: directory.file("hi.aiff")))], into: "com.example.ben")
         return pack
     }
 
@@ -245,10 +287,16 @@ extension PackToolsCLITests {
         #expect(lines.first?.hasPrefix("\(bank): schema version \(Schema.currentVersion), ") == true)
         #expect(lines.first?.hasSuffix(" bytes, 2 voices") == true)
         #expect(lines.contains("  clips: 4 phrases, 1 fallback, 2.50 s of audio"))
-        #expect(lines.contains("  loudness: min -23.0, median -23.0, max -23.0 LUFS over 4 clips, 1 of them under 400 ms and measured looped"))
-        #expect(lines.contains("  clips: 1 phrase, 0 fallback (none: words no clip covers cannot be spoken), 0.50 s of audio"))
+        #expect(
+            lines.contains(
+                "  loudness: min -23.0, median -23.0, max -23.0 LUFS over 4 clips, 1 of them under 400 ms and measured looped"
+            ))
+        #expect(
+            lines.contains(
+                "  clips: 1 phrase, 0 fallback (none: words no clip covers cannot be spoken), 0.50 s of audio"))
         #expect(json.status == 0)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         #expect(object["schemaVersion"] as? Int == Schema.currentVersion)
         #expect((object["fileBytes"] as? Int ?? 0) > 0)
         let voices = try #require(object["voices"] as? [[String: Any]])
@@ -269,14 +317,19 @@ extension PackToolsCLITests {
         let json = try voicebank.run(["verify", "--bank", bank, "--json"])
 
         #expect(bad.status == 1)
-        #expect(bad.standardOutput == "no-fallback: voice com.example.ben: no fallback clip, so words no clip covers cannot be spoken; add one with voicebank import --fallback\n")
+        #expect(
+            bad.standardOutput
+                == "no-fallback: voice com.example.ben: no fallback clip, so words no clip covers cannot be spoken; add one with voicebank import --fallback\n"
+        )
         #expect(bad.standardError == "\(bank): 1 problem found\n")
         #expect(json.status == 1)
-        let problems = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        let problems = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
         #expect(problems.map { $0["kind"] as? String } == ["no-fallback"])
         #expect(problems.map { $0["voice"] as? String } == ["com.example.ben"])
 
-        _ = try pack.importFiles([ImportRequest(path: directory.file("beep.aiff"), isFallback: true)], into: "com.example.ben")
+        _ = try pack.importFiles(
+            [ImportRequest(path: directory.file("beep.aiff"), isFallback: true)], into: "com.example.ben")
         let good = try voicebank.run(["verify", "--bank", bank])
         #expect(good.status == 0)
         #expect(good.standardOutput == "")
@@ -301,9 +354,11 @@ extension PackToolsCLITests {
         _ = try pack.importFiles(
             [
                 ImportRequest(path: try Fixture.seedClip(at: directory.file("Hello.aiff"))),
-                ImportRequest(path: try Fixture.seedClip(at: directory.file("hello2.aiff"), frequency: 500), phrase: "hello"),
+                ImportRequest(
+                    path: try Fixture.seedClip(at: directory.file("hello2.aiff"), frequency: 500), phrase: "hello"),
                 ImportRequest(path: try Fixture.seedClip(at: directory.file("good_morning.aiff"), frequency: 600)),
-                ImportRequest(path: try Fixture.seedClip(at: directory.file("beep.aiff"), frequency: 880), isFallback: true),
+                ImportRequest(
+                    path: try Fixture.seedClip(at: directory.file("beep.aiff"), frequency: 880), isFallback: true),
             ], into: "com.example.ann")
         _ = try pack.importFiles([ImportRequest(path: directory.file("Hello.aiff"))], into: "com.example.ben")
         return pack
@@ -333,9 +388,13 @@ extension PackToolsCLITests {
         let unknown = try voicebank.run(["remove", "--bank", bank, "--clip", "3", "--clip", "99"])
         #expect(unknown.status == 1)
         #expect(unknown.standardError == "Error: no clip 99 in \(bank)\n")
-        let phrase = try voicebank.run(["remove", "--bank", bank, "--voice", "com.example.ann", "--phrase", "good night"])
+        let phrase = try voicebank.run([
+            "remove", "--bank", bank, "--voice", "com.example.ann", "--phrase", "good night",
+        ])
         #expect(phrase.status == 1)
-        #expect(phrase.standardError.hasPrefix("Error: no clip with the phrase \"good night\" in voice com.example.ann of \(bank)"))
+        #expect(
+            phrase.standardError.hasPrefix(
+                "Error: no clip with the phrase \"good night\" in voice com.example.ann of \(bank)"))
         #expect(try pack.clips().count == 5)
 
         let removed = try voicebank.run(["remove", "--bank", bank, "--clip", "3", "--clip", "5"])
@@ -371,10 +430,15 @@ extension PackToolsCLITests {
         #expect(try pack.integrityCheck() == ["ok"])
         let unknown = try voicebank.run(["remove-voice", "--bank", bank, "--voice", "com.example.ann"])
         #expect(unknown.status == 1)
-        #expect(unknown.standardError == "Error: no voice com.example.ann in \(bank); expected one of: com.example.ben\n")
+        #expect(
+            unknown.standardError == "Error: no voice com.example.ann in \(bank); expected one of: com.example.ben\n")
     }
 
-    @Test("remove's argument shapes are usage errors", arguments: [["remove"], ["remove", "--voice", "a.b", "--clip", "1"], ["remove-voice"], ["remove", "--clip", "x"]])
+    @Test(
+        "remove's argument shapes are usage errors",
+        arguments: [
+            ["remove"], ["remove", "--voice", "a.b", "--clip", "1"], ["remove-voice"], ["remove", "--clip", "x"],
+        ])
     func removeUsage(arguments: [String]) throws {
         #expect(try voicebank.run(arguments + ["--bank", bank]).status == 64)
     }
@@ -388,18 +452,24 @@ extension PackToolsCLITests {
         let pack = try VoicePack(path: bank, access: .readWrite)
         var requests: [ImportRequest] = []
         for (index, phrase) in ["hello", "good morning", "settings"].enumerated() {
-            requests.append(ImportRequest(path: try Fixture.seedClip(at: directory.file("\(index).aiff"), seconds: 0.1), phrase: phrase))
+            requests.append(
+                ImportRequest(
+                    path: try Fixture.seedClip(at: directory.file("\(index).aiff"), seconds: 0.1), phrase: phrase))
         }
-        requests.append(ImportRequest(path: try Fixture.seedClip(at: directory.file("beep.aiff"), seconds: 0.1), isFallback: true))
+        requests.append(
+            ImportRequest(path: try Fixture.seedClip(at: directory.file("beep.aiff"), seconds: 0.1), isFallback: true))
         _ = try pack.importFiles(requests, into: nil)
     }
 
     @Test("coverage prints each input's segmentation, the fallbacks by count and the share covered")
     func coverage() throws {
         try coveragePack()
-        try "<speak>Bob <break/> good morning</speak>".write(toFile: directory.file("r.ssml"), atomically: true, encoding: .utf8)
+        try "<speak>Bob <break/> good morning</speak>".write(
+            toFile: directory.file("r.ssml"), atomically: true, encoding: .utf8)
 
-        let result = try voicebank.run(["coverage", "--bank", bank, "Hello Bob, good morning. Settings!", "--file", directory.file("r.ssml")])
+        let result = try voicebank.run([
+            "coverage", "--bank", bank, "Hello Bob, good morning. Settings!", "--file", directory.file("r.ssml"),
+        ])
 
         #expect(result.status == 0)
         #expect(
@@ -422,11 +492,13 @@ extension PackToolsCLITests {
         let result = try voicebank.run(["coverage", "--bank", bank, "--json", "hello Ann and Bob, hello Bob"])
 
         #expect(result.status == 0)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let inputs = try #require(object["inputs"] as? [[String: Any]])
         #expect(inputs.map { $0["segmentation"] as? String } == ["hello | [ann and bob] | hello | [bob]"])
         let words = try #require(object["fallbackWords"] as? [[String: Any]])
-        #expect(words.map { "\($0["count"] as? Int ?? 0) \($0["text"] as? String ?? "")" } == ["2 bob", "1 ann", "1 and"])
+        #expect(
+            words.map { "\($0["count"] as? Int ?? 0) \($0["text"] as? String ?? "")" } == ["2 bob", "1 ann", "1 and"])
         #expect(object["tokens"] as? Int == 6)
         #expect(object["coveredTokens"] as? Int == 2)
     }

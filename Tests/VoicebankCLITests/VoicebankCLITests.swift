@@ -1,10 +1,10 @@
 import AudioIO
 import CSQLite
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Voicebank
-import TestSupport
 
 @Suite struct VoicebankCLITests {
     let voicebank = Binary("voicebank")
@@ -27,7 +27,8 @@ import TestSupport
         #expect(imported.status == 0)
         #expect(imported.standardOutput.contains("2 imported"))
         #expect(listed.status == 0)
-        let clips = try #require(try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]])
+        let clips = try #require(
+            try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]])
         #expect(clips.map { $0["phrase"] as? String } == ["Hello", "double tap to open"])
         #expect(clips.map { $0["voice"] as? String } == ["com.example.ann", "com.example.ann"])
         #expect(clips.map { $0["frames"] as? Int } == [11_025, 11_025])
@@ -42,8 +43,11 @@ import TestSupport
         let beep = try Fixture.seedClip(at: directory.file("beep.aiff"), frequency: 880)
         let take = try Fixture.seedClip(at: directory.file("take3.aiff"))
 
-        #expect(try voicebank.run(["import", "--bank", bank, "--voice", "com.example.ben", "--fallback", beep]).status == 0)
-        #expect(try voicebank.run(["import", "--bank", bank, "--voice", "com.example.ben", "--text", "Good morning", take]).status == 0)
+        #expect(
+            try voicebank.run(["import", "--bank", bank, "--voice", "com.example.ben", "--fallback", beep]).status == 0)
+        #expect(
+            try voicebank.run(["import", "--bank", bank, "--voice", "com.example.ben", "--text", "Good morning", take])
+                .status == 0)
 
         let clips = try VoicePack(path: bank, access: .readOnly).clips(voice: "com.example.ben")
         #expect(clips.map(\.phrase) == ["beep", "Good morning"])
@@ -53,14 +57,21 @@ import TestSupport
     @Test("$CONCAT_SYNTH_BANK names the pack when --bank is not given")
     func environment() throws {
         let environment = ["CONCAT_SYNTH_BANK": bank]
-        #expect(try voicebank.run(["create", "--voice", "com.example.env", "--name", "Env", "--language", "fr"], environment: environment).status == 0)
+        #expect(
+            try voicebank.run(
+                ["create", "--voice", "com.example.env", "--name", "Env", "--language", "fr"], environment: environment
+            ).status == 0)
         let listed = try voicebank.run(["list"], environment: environment)
         #expect(listed.status == 0)
         #expect(listed.standardError.contains(bank))
         #expect(try VoicePack(path: bank, access: .readOnly).voices().map(\.identifier) == ["com.example.env"])
     }
 
-    @Test("a usage error exits 64 with the usage", arguments: [["import", "--bank", "x.sqlite"], ["create", "--voice", "a.b"], ["frobnicate"], ["list", "--json=3"]])
+    @Test(
+        "a usage error exits 64 with the usage",
+        arguments: [
+            ["import", "--bank", "x.sqlite"], ["create", "--voice", "a.b"], ["frobnicate"], ["list", "--json=3"],
+        ])
     func usageErrors(arguments: [String]) throws {
         let result = try voicebank.run(arguments)
         #expect(result.status == 64)
@@ -79,7 +90,9 @@ import TestSupport
         #expect(duplicate.standardError.split(separator: "\n").count == 1)
         #expect(duplicate.standardError.contains("com.example.ann is already in"))
 
-        let badLanguage = try voicebank.run(["create", "--bank", bank, "--voice", "a.b", "--name", "X", "--language", "english!"])
+        let badLanguage = try voicebank.run([
+            "create", "--bank", bank, "--voice", "a.b", "--name", "X", "--language", "english!",
+        ])
         #expect(badLanguage.status == 1)
         #expect(badLanguage.standardError.contains("\"english!\""))
 
@@ -125,7 +138,8 @@ import TestSupport
         for index in 0..<8 {
             files.append(
                 try Fixture.write(
-                    Signal.interleave([tone, tone]), to: directory.file("long\(index).wav"), format: .init(.wav, .pcm16),
+                    Signal.interleave([tone, tone]), to: directory.file("long\(index).wav"),
+                    format: .init(.wav, .pcm16),
                     sampleRate: 48_000, channelCount: 2))
         }
 
@@ -150,9 +164,18 @@ import TestSupport
 
     @Test("--normal-rate on create and configure takes a multiple or a percentage")
     func normalRate() throws {
-        #expect(try voicebank.run(["create", "--bank", bank, "--voice", "com.example.ja", "--name", "J", "--language", "ja", "--normal-rate", "400%"]).status == 0)
-        #expect(try voicebank.run(["create", "--bank", bank, "--voice", "com.example.en", "--name", "E", "--language", "en"]).status == 0)
-        #expect(try voicebank.run(["configure", "--bank", bank, "--voice", "com.example.en", "--normal-rate", "1.5"]).status == 0)
+        #expect(
+            try voicebank.run([
+                "create", "--bank", bank, "--voice", "com.example.ja", "--name", "J", "--language", "ja",
+                "--normal-rate", "400%",
+            ]).status == 0)
+        #expect(
+            try voicebank.run([
+                "create", "--bank", bank, "--voice", "com.example.en", "--name", "E", "--language", "en",
+            ]).status == 0)
+        #expect(
+            try voicebank.run(["configure", "--bank", bank, "--voice", "com.example.en", "--normal-rate", "1.5"]).status
+                == 0)
         #expect(try VoicePack(path: bank, access: .readOnly).voices().map(\.normalRate) == [4, 1.5])
 
         let bad = try voicebank.run(["configure", "--bank", bank, "--voice", "com.example.en", "--normal-rate", "0%"])
@@ -172,7 +195,9 @@ import TestSupport
         #expect(try create().status == 0)
         let one = try Fixture.seedClip(at: directory.file("one.aiff"))
         #expect(try voicebank.run(["import", "--bank", bank, one]).status == 0)
-        let missing = try voicebank.run(["words", "--bank", bank, "--for", "digits", "--voice", "com.example.ann", "--missing"])
+        let missing = try voicebank.run([
+            "words", "--bank", bank, "--for", "digits", "--voice", "com.example.ann", "--missing",
+        ])
         #expect(missing.status == 0)
         #expect(missing.standardOutput == "zero\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n")
 
@@ -187,11 +212,15 @@ import TestSupport
         #expect(try create().status == 0)
         let silence = [Float](repeating: 0, count: 24_000)
         let tone = Signal.sine(frequency: 440, sampleRate: 24_000, frameCount: 12_000)
-        let path = try Fixture.write(silence + tone + silence, to: directory.file("padded.wav"), format: .init(.wav, .float32), sampleRate: 24_000)
+        let path = try Fixture.write(
+            silence + tone + silence, to: directory.file("padded.wav"), format: .init(.wav, .float32),
+            sampleRate: 24_000)
         #expect(try voicebank.run(["import", "--bank", bank, path]).status == 0)
         let trimmed = try VoicePack(path: bank, access: .readOnly).clips()[0].frameCount
 
-        #expect(try voicebank.run(["configure", "--bank", bank, "--trim-threshold", "-40dB", "--trim-pad", "10ms"]).status == 0)
+        #expect(
+            try voicebank.run(["configure", "--bank", bank, "--trim-threshold", "-40dB", "--trim-pad", "10ms"]).status
+                == 0)
         let tighter = try VoicePack(path: bank, access: .readOnly).clips()[0].frameCount
         #expect(try voicebank.run(["configure", "--bank", bank, "--no-trim"]).status == 0)
         let whole = try VoicePack(path: bank, access: .readOnly).clips()[0].frameCount

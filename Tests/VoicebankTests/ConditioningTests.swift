@@ -1,8 +1,8 @@
 import AudioIO
+import TestSupport
 import Testing
 
 @testable import Voicebank
-import TestSupport
 
 @Suite struct ConditioningTests {
     /// Silence, a tone, a soft stretch below the threshold, the tone again, silence.
@@ -32,7 +32,8 @@ import TestSupport
         let quiet = [Float](repeating: 0.0001, count: 500)
         #expect(ClipConditioning.playedRange(quiet, trimming: .standard) == 0..<500)
         #expect(ClipConditioning.playedRange(Self.framed, trimming: nil) == 0..<Self.framed.count)
-        #expect(ClipConditioning.playedRange([0, 1, 0], trimming: Trimming(thresholdDecibels: -6, padFrames: 100)) == 0..<3)
+        #expect(
+            ClipConditioning.playedRange([0, 1, 0], trimming: Trimming(thresholdDecibels: -6, padFrames: 100)) == 0..<3)
     }
 
     @Test("DC offset is removed")
@@ -45,7 +46,8 @@ import TestSupport
     @Test("import trims by the voice's setting, and a new setting re-trims every clip without importing again")
     func retrim() throws {
         let temporary = try TemporaryPack()
-        let path = try Fixture.write(Self.framed, to: temporary.directory.file("framed.wav"), format: .init(.wav, .float32), sampleRate: 22_050)
+        let path = try Fixture.write(
+            Self.framed, to: temporary.directory.file("framed.wav"), format: .init(.wav, .float32), sampleRate: 22_050)
         let clip = try #require(try temporary.pack.importFiles([ImportRequest(path: path)], into: nil).imported.first)
         var conditioned = Self.framed
         ClipConditioning.removeDC(&conditioned)
@@ -55,7 +57,9 @@ import TestSupport
 
         try temporary.pack.setTrimming(Trimming(thresholdDecibels: -50, padFrames: 100), voice: "com.example.ann")
         #expect(try temporary.pack.clip(id: clip.id).frameCount == loud.count + 200)
-        #expect(try temporary.pack.renderReadyPCM(clipID: clip.id) == Array(conditioned[(loud.lowerBound - 100)..<(loud.upperBound + 100)]))
+        #expect(
+            try temporary.pack.renderReadyPCM(clipID: clip.id)
+                == Array(conditioned[(loud.lowerBound - 100)..<(loud.upperBound + 100)]))
         #expect(try temporary.pack.voices().first?.trimming == Trimming(thresholdDecibels: -50, padFrames: 100))
 
         try temporary.pack.setTrimming(nil, voice: "com.example.ann")

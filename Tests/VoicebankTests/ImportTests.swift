@@ -1,8 +1,8 @@
 import AudioIO
+import TestSupport
 import Testing
 
 @testable import Voicebank
-import TestSupport
 
 @Suite struct ImportTests {
     @Test(
@@ -88,7 +88,9 @@ import TestSupport
     @Test("if any file fails, nothing of the run is stored and the error names the file")
     func transaction() throws {
         let temporary = try TemporaryPack()
-        let good = try (1...3).map { try Fixture.seedClip(at: temporary.directory.file("good\($0).aiff"), frequency: Double(300 * $0)) }
+        let good = try (1...3).map {
+            try Fixture.seedClip(at: temporary.directory.file("good\($0).aiff"), frequency: Double(300 * $0))
+        }
         let bad = temporary.directory.file("broken.wav")
         try "RIFF nonsense".write(toFile: bad, atomically: true, encoding: .utf8)
         let requests = [good[0], good[1], bad, good[2]].map { ImportRequest(path: $0) }
@@ -121,10 +123,17 @@ import TestSupport
         let path = try Fixture.seedClip(at: temporary.directory.file("Hello.aiff"))
         try temporary.pack.addVoice(Voice(identifier: "com.example.ben", name: "Ben", primaryLanguages: ["en-GB"]))
 
-        #expect(throws: VoicebankError.ambiguousVoice(available: ["com.example.ann", "com.example.ben"], path: temporary.pack.path)) {
+        #expect(
+            throws: VoicebankError.ambiguousVoice(
+                available: ["com.example.ann", "com.example.ben"], path: temporary.pack.path)
+        ) {
             try temporary.pack.importFiles([ImportRequest(path: path)], into: nil)
         }
-        #expect(throws: VoicebankError.unknownVoice(identifier: "com.example.cy", available: ["com.example.ann", "com.example.ben"], path: temporary.pack.path)) {
+        #expect(
+            throws: VoicebankError.unknownVoice(
+                identifier: "com.example.cy", available: ["com.example.ann", "com.example.ben"],
+                path: temporary.pack.path)
+        ) {
             try temporary.pack.importFiles([ImportRequest(path: path)], into: "com.example.cy")
         }
         let report = try temporary.pack.importFiles([ImportRequest(path: path)], into: "com.example.ben")
@@ -137,6 +146,8 @@ import TestSupport
         let temporary = try TemporaryPack()
         let path = try Fixture.seedClip(at: temporary.directory.file("Hello.aiff"), seconds: 0.3)
         let report = try temporary.pack.importFiles([ImportRequest(path: path)], into: nil, converter: .linear)
-        #expect(report.imported.first?.frameCount == SampleRateConversion.convertedFrameCount(7_200, from: 24_000, to: 22_050))
+        #expect(
+            report.imported.first?.frameCount
+                == SampleRateConversion.convertedFrameCount(7_200, from: 24_000, to: 22_050))
     }
 }

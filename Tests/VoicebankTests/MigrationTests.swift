@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Voicebank
-import TestSupport
 
 @Suite struct MigrationTests {
     @Test("a version 1 pack is upgraded on open, keeping its voices and clips")
@@ -36,10 +36,13 @@ import TestSupport
     @Test("a voice's normal rate is stored and can be changed")
     func normalRate() throws {
         let temporary = try TemporaryPack()
-        try temporary.pack.addVoice(Voice(identifier: "com.example.fast", name: "Fast", primaryLanguages: ["ja"], normalRate: 4))
+        try temporary.pack.addVoice(
+            Voice(identifier: "com.example.fast", name: "Fast", primaryLanguages: ["ja"], normalRate: 4))
         try temporary.pack.setNormalRate(2.5, voice: "com.example.ann")
         #expect(try temporary.pack.voices().map(\.normalRate) == [2.5, 4])
-        #expect(throws: VoicebankError.invalidNormalRate(0)) { try temporary.pack.setNormalRate(0, voice: "com.example.ann") }
+        #expect(throws: VoicebankError.invalidNormalRate(0)) {
+            try temporary.pack.setNormalRate(0, voice: "com.example.ann")
+        }
         #expect(throws: VoicebankError.invalidNormalRate(25)) {
             try Voice(identifier: "a.b", name: "B", primaryLanguages: ["en"], normalRate: 25)
         }

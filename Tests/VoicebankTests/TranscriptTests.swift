@@ -1,16 +1,17 @@
 import AudioIO
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Voicebank
-import TestSupport
 
 @Suite struct TranscriptTests {
     typealias Line = Transcript.Line
 
     @Test("CSV: a header file,text, RFC 4180 quotes, commas and line breaks inside quotes, CRLF")
     func csv() throws {
-        let content = "file,text\r\nhello.aiff,\"Hello, world\"\r\n\"say \"\"hi\"\".wav\",\"two\nlines\"\r\n\r\nbye,Goodbye\r\n"
+        let content =
+            "file,text\r\nhello.aiff,\"Hello, world\"\r\n\"say \"\"hi\"\".wav\",\"two\nlines\"\r\n\r\nbye,Goodbye\r\n"
 
         let transcript = try Transcript(parsing: content, path: "t.csv")
 
@@ -25,7 +26,8 @@ import TestSupport
 
     @Test("TSV: a header file<TAB>text, extra columns ignored, a role column marks the fallback clip")
     func tsv() throws {
-        let content = "file\ttext\treading\trole\nen/hello.aiff\thello\thello\t\nen/fallback.aiff\t\ttwo-tone beep\tfallback\n"
+        let content =
+            "file\ttext\treading\trole\nen/hello.aiff\thello\thello\t\nen/fallback.aiff\t\ttwo-tone beep\tfallback\n"
 
         let transcript = try Transcript(parsing: content, path: "en.tsv")
 
@@ -46,10 +48,12 @@ import TestSupport
         #expect(transcript.lines.count > 40)
     }
 
-    @Test("id|text lines as LJSpeech writes them, in metadata.csv or any other name; extra columns ignored",
+    @Test(
+        "id|text lines as LJSpeech writes them, in metadata.csv or any other name; extra columns ignored",
         arguments: ["metadata.csv", "lines.txt"])
     func pipe(name: String) throws {
-        let content = "LJ001-0001|Printing, in the only sense|Printing, in the only sense\nLJ001-0002|in being comparatively modern.|in being comparatively modern.\n"
+        let content =
+            "LJ001-0001|Printing, in the only sense|Printing, in the only sense\nLJ001-0002|in being comparatively modern.|in being comparatively modern.\n"
 
         let transcript = try Transcript(parsing: content, path: name)
 
@@ -95,7 +99,9 @@ import TestSupport
         }
     }
 
-    @Test("a line names a file with or without its extension and folders", arguments: ["hello", "hello.aiff", "clips/hello.aiff", "clips/hello", "./clips/hello.aiff"])
+    @Test(
+        "a line names a file with or without its extension and folders",
+        arguments: ["hello", "hello.aiff", "clips/hello.aiff", "clips/hello", "./clips/hello.aiff"])
     func names(name: String) throws {
         let transcript = try Transcript(parsing: "\(name): Hello there\n", path: "t.txt")
 
@@ -109,14 +115,16 @@ import TestSupport
     @Test("requests follow the transcript's order; files without a line and lines without a file are reported")
     func assignment() throws {
         let transcript = try Transcript(
-            parsing: "file\ttext\trole\nb.wav\tSecond take first\t\na.wav\tFirst\t\nbeep.wav\t\tfallback\nmissing.wav\tNobody\t\n",
+            parsing:
+                "file\ttext\trole\nb.wav\tSecond take first\t\na.wav\tFirst\t\nbeep.wav\t\tfallback\nmissing.wav\tNobody\t\n",
             path: "t.tsv")
 
         let assignment = try transcript.requests(for: ["x/a.wav", "x/b.wav", "x/beep.wav", "x/stray.wav"])
 
         #expect(
             assignment.requests == [
-                ImportRequest(path: "x/b.wav", phrase: "Second take first"), ImportRequest(path: "x/a.wav", phrase: "First"),
+                ImportRequest(path: "x/b.wav", phrase: "Second take first"),
+                ImportRequest(path: "x/a.wav", phrase: "First"),
                 ImportRequest(path: "x/beep.wav", phrase: nil, isFallback: true),
             ])
         #expect(assignment.unlistedFiles == ["x/stray.wav"])
@@ -137,7 +145,10 @@ import TestSupport
         #expect { try empty.requests(for: ["hello.wav"]) } throws: { error in
             "\(error)" == "transcript t.csv line 2: no text for the file hello.wav; expected the phrase the file speaks"
         }
-        #expect(try empty.requests(for: ["hello.wav"], isFallback: true).requests == [ImportRequest(path: "hello.wav", isFallback: true)])
+        #expect(
+            try empty.requests(for: ["hello.wav"], isFallback: true).requests == [
+                ImportRequest(path: "hello.wav", isFallback: true)
+            ])
     }
 
     @Test("a folder gives its audio files every level down, sorted, hidden and other files left out")
@@ -146,14 +157,19 @@ import TestSupport
         let manager = FileManager.default
         try manager.createDirectory(atPath: directory.file("clips/b"), withIntermediateDirectories: true)
         try manager.createDirectory(atPath: directory.file("clips/a-z"), withIntermediateDirectories: true)
-        for name in ["clips/z.WAV", "clips/b/two.flac", "clips/a-z/one.aiff", "clips/._z.wav", "clips/notes.txt", "clips/a.aif"] {
+        for name in [
+            "clips/z.WAV", "clips/b/two.flac", "clips/a-z/one.aiff", "clips/._z.wav", "clips/notes.txt", "clips/a.aif",
+        ] {
             _ = manager.createFile(atPath: directory.file(name), contents: Data())
         }
         try manager.createDirectory(atPath: directory.file("empty"), withIntermediateDirectories: true)
 
         let files = try ImportRequest.audioFiles([directory.file("clips"), "single.wav"])
 
-        #expect(files == ["clips/a-z/one.aiff", "clips/a.aif", "clips/b/two.flac", "clips/z.WAV"].map(directory.file) + ["single.wav"])
+        #expect(
+            files == ["clips/a-z/one.aiff", "clips/a.aif", "clips/b/two.flac", "clips/z.WAV"].map(directory.file) + [
+                "single.wav"
+            ])
         #expect(throws: VoicebankError.noAudioFiles(folder: directory.file("empty"))) {
             try ImportRequest.audioFiles([directory.file("empty")])
         }

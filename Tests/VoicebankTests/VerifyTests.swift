@@ -1,9 +1,9 @@
 import AudioIO
 import CSQLite
+import TestSupport
 import Testing
 
 @testable import Voicebank
-import TestSupport
 
 @Suite struct VerifyTests {
     /// A pack of three even clips and a fallback clip: nothing to find.
@@ -12,7 +12,8 @@ import TestSupport
         var requests: [ImportRequest] = []
         for (index, phrase) in ["one", "two", "three"].enumerated() {
             let path = try Fixture.write(
-                Signal.sine(frequency: 300 + 100 * Double(index), amplitude: 0.1, sampleRate: 24_000, frameCount: 14_400),
+                Signal.sine(
+                    frequency: 300 + 100 * Double(index), amplitude: 0.1, sampleRate: 24_000, frameCount: 14_400),
                 to: temporary.directory.file("\(phrase).wav"), format: .init(.wav, .pcm16), sampleRate: 24_000)
             requests.append(ImportRequest(path: path))
         }
@@ -22,7 +23,9 @@ import TestSupport
         return temporary
     }
 
-    func add(_ samples: [Float], _ name: String, to temporary: TemporaryPack, format: AudioFileFormat = .init(.wav, .pcm16)) throws -> Clip {
+    func add(
+        _ samples: [Float], _ name: String, to temporary: TemporaryPack, format: AudioFileFormat = .init(.wav, .pcm16)
+    ) throws -> Clip {
         let path = try Fixture.write(samples, to: temporary.directory.file(name), format: format, sampleRate: 24_000)
         return try #require(try temporary.pack.importFiles([ImportRequest(path: path)], into: nil).imported.first)
     }
@@ -62,7 +65,9 @@ import TestSupport
     @Test("a silent clip: peak below -60 dBFS")
     func silent() throws {
         let temporary = try soundPack()
-        let clip = try add(Signal.sine(frequency: 440, amplitude: 0.0005, sampleRate: 24_000, frameCount: 12_000), "hush.wav", to: temporary)
+        let clip = try add(
+            Signal.sine(frequency: 440, amplitude: 0.0005, sampleRate: 24_000, frameCount: 12_000), "hush.wav",
+            to: temporary)
         let problems = try temporary.pack.verify()
         // So quiet that it is also far below the voice's median.
         #expect(problems.map(\.kind) == [.silent, .loudness])
@@ -80,7 +85,10 @@ import TestSupport
         let problems = try temporary.pack.verify()
         #expect(problems.map(\.kind) == [.clipped])
         #expect(problems.first?.clipID == clip.id)
-        #expect(problems.first?.message == "\"loud\" is clipped: 4 samples at full scale from frame 1000 of the original; record it again more softly")
+        #expect(
+            problems.first?.message
+                == "\"loud\" is clipped: 4 samples at full scale from frame 1000 of the original; record it again more softly"
+        )
     }
 
     @Test("one full-scale sample is a peak, not clipping")
@@ -96,8 +104,12 @@ import TestSupport
     @Test("clips more than 6 LU louder or quieter than the voice's median, short ones measured looped")
     func loudness() throws {
         let temporary = try soundPack()
-        let loud = try add(Signal.sine(frequency: 440, amplitude: 0.5, sampleRate: 24_000, frameCount: 14_400), "loud.wav", to: temporary)
-        let quietShort = try add(Signal.sine(frequency: 440, amplitude: 0.02, sampleRate: 24_000, frameCount: 4_800), "quiet.wav", to: temporary)
+        let loud = try add(
+            Signal.sine(frequency: 440, amplitude: 0.5, sampleRate: 24_000, frameCount: 14_400), "loud.wav",
+            to: temporary)
+        let quietShort = try add(
+            Signal.sine(frequency: 440, amplitude: 0.02, sampleRate: 24_000, frameCount: 4_800), "quiet.wav",
+            to: temporary)
         let problems = try temporary.pack.verify()
         #expect(problems.map(\.kind) == [.loudness, .loudness])
         #expect(problems.map(\.clipID) == [loud.id, quietShort.id])
@@ -121,10 +133,13 @@ import TestSupport
         let temporary = try soundPack()
         try temporary.pack.database.execute("UPDATE clip SET frame_count = frame_count + 1 WHERE phrase = 'one'")
         try temporary.pack.database.execute("UPDATE clip SET pcm = substr(pcm, 1, 400) WHERE phrase = 'two'")
-        try temporary.pack.database.execute("UPDATE clip SET original_pcm = substr(original_pcm, 1, 400) WHERE phrase = 'three'")
+        try temporary.pack.database.execute(
+            "UPDATE clip SET original_pcm = substr(original_pcm, 1, 400) WHERE phrase = 'three'")
         let problems = try temporary.pack.verify()
         #expect(problems.map(\.kind) == [.length, .length, .length])
-        #expect(problems[0].message.contains("has 13230 render-ready frames playing 13231 from frame 0, but 14400 frames at 24000 Hz make 13230"))
+        #expect(
+            problems[0].message.contains(
+                "has 13230 render-ready frames playing 13231 from frame 0, but 14400 frames at 24000 Hz make 13230"))
         #expect(problems[1].message.contains("has 100 render-ready frames"))
         #expect(problems[2].message.contains("keeps 400 bytes of original audio"))
     }

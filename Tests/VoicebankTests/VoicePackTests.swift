@@ -1,10 +1,10 @@
 import AudioIO
 import CSQLite
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Voicebank
-import TestSupport
 
 /// A temporary pack with one English voice.
 struct TemporaryPack {
@@ -36,7 +36,8 @@ struct TemporaryPack {
     func voices() throws {
         let temporary = try TemporaryPack()
         let japanese = try Voice(
-            identifier: "com.example.otoya", name: "Otoya", primaryLanguages: ["ja-jp"], supportedLanguages: ["en-us", "ja-JP"])
+            identifier: "com.example.otoya", name: "Otoya", primaryLanguages: ["ja-jp"],
+            supportedLanguages: ["en-us", "ja-JP"])
         try temporary.pack.addVoice(japanese)
 
         let reopened = try VoicePack(path: temporary.pack.path, access: .readOnly)
@@ -53,7 +54,9 @@ struct TemporaryPack {
         }
     }
 
-    @Test("identifiers must be reverse-DNS", arguments: ["ann", "com..ann", ".com.ann", "com.ann.", "com.an n", "com.ä.x", ""])
+    @Test(
+        "identifiers must be reverse-DNS",
+        arguments: ["ann", "com..ann", ".com.ann", "com.ann.", "com.an n", "com.ä.x", ""])
     func badIdentifier(identifier: String) {
         #expect(throws: VoicebankError.invalidIdentifier(identifier)) {
             try Voice(identifier: identifier, name: "Ann", primaryLanguages: ["en"])
@@ -101,7 +104,8 @@ struct TemporaryPack {
         }
         #expect(
             VoicebankError.newerSchema(path: "p.sqlite", version: 2, supported: 1).description
-                == "voice pack p.sqlite has schema version 2, newer than this voicebank reads (up to 1); update concat-synth to open it")
+                == "voice pack p.sqlite has schema version 2, newer than this voicebank reads (up to 1); update concat-synth to open it"
+        )
     }
 
     @Test("a missing pack is an error unless it is to be created")
