@@ -25,7 +25,10 @@ extension ConcatSynthCommand {
 
         @OptionGroup var bank: BankOptions
 
-        @Option(help: ArgumentHelp("The voice to speak with; the pack's first voice if not given.", valueName: "id"))
+        @Option(
+            help: ArgumentHelp(
+                "The voice to start with (the pack's first if not given); SSML's <voice> and xml:lang switch voices.",
+                valueName: "id"))
         var voice: String?
 
         @Option(
@@ -55,7 +58,10 @@ extension ConcatSynthCommand {
             help: "Which take of a phrase plays: rotate (the n-th time a phrase is spoken, its n-th take) or first.")
         var takes: TakeChoice = .rotate
 
-        @Flag(help: "Report on standard error how hard the joins between clips step (see JoinClickMeasure).")
+        @Flag(
+            help:
+                "Report on standard error the largest sample step at a join between clips, against the largest inside the audio (a ratio of 1 or less is a clean join)."
+        )
         var joinReport = false
 
         @Flag(help: "Fail, writing nothing, if any words need the fallback clip.")
