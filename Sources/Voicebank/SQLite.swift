@@ -148,10 +148,6 @@ final class Statement {
         try step() ? int(0) : nil
     }
 
-    func optionalInt(_ column: Int32) -> Int? {
-        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : int(column)
-    }
-
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
     func optionalDouble(_ column: Int32) -> Double? {
