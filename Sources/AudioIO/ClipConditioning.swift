@@ -13,7 +13,7 @@ public struct Trimming: Equatable, Hashable, Sendable, CustomStringConvertible {
     public static let standard = Trimming(thresholdDecibels: -50, padFrames: 661)
 
     public var description: String {
-        "below \(thresholdDecibels) dBFS, keeping \(padFrames) frames (\(padFrames * 1000 / RenderFormat.sampleRate) ms)"
+        "below \(thresholdDecibels) dBFS, keeping \(RenderFormat.milliseconds(padFrames)) ms (\(padFrames) frames)"
     }
 }
 

@@ -4,6 +4,9 @@ import CSampleRate
 public enum RenderFormat {
     /// Frames per second of render-ready audio: what Apple's speech-synthesizer voices answer with.
     public static let sampleRate = 22_050
+
+    /// A frame count as whole milliseconds, rounded: 661 frames are 30 ms.
+    public static func milliseconds(_ frames: Int) -> Int { (frames * 1000 + sampleRate / 2) / sampleRate }
 }
 
 /// libsamplerate's converters, best first.

@@ -149,7 +149,12 @@ public struct Joins: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// Longest fade or crossfade a voice can ask for: half a second.
     public static let maximumFrames = 11_025
 
-    public var description: String { "edge fades of \(edgeFadeFrames) frames, crossfade of \(crossfadeFrames) frames" }
+    public var description: String {
+        "edge fades of \(RenderFormat.milliseconds(edgeFadeFrames)) ms (\(edgeFadeFrames) frames), "
+            + (crossfadeFrames == 0
+                ? "no crossfade"
+                : "crossfade of \(RenderFormat.milliseconds(crossfadeFrames)) ms (\(crossfadeFrames) frames)")
+    }
 }
 
 /// The loudness a voice's clips are played at: each clip is turned up or down to `targetLUFS`, but never so far

@@ -36,6 +36,11 @@ extension VoicebankCommand {
                     "  languages: \(voice.voice.supportedLanguages.joined(separator: ", ")) (primary: \(voice.voice.primaryLanguages.joined(separator: ", ")))"
                 )
                 print("  normal rate: \(Int((voice.voice.normalRate * 100).rounded()))%")
+                print("  trimming: \(voice.voice.trimming.map { "\($0)" } ?? "off, clips play whole")")
+                print("  joins: \(voice.voice.joins)")
+                print(
+                    "  loudness target: "
+                        + (voice.voice.loudness.map { "\($0)" } ?? "none, clips play at their recorded level"))
                 print(
                     "  clips: \(voice.phraseClipCount) phrase\(voice.phraseClipCount == 1 ? "" : "s"), "
                         + "\(voice.fallbackClipCount) fallback\(voice.fallbackClipCount == 0 ? " (none: words no clip covers cannot be spoken)" : ""), "
@@ -45,7 +50,7 @@ extension VoicebankCommand {
                         "  loudness: min \(formatLUFS(loudness.minimumLUFS)), median \(formatLUFS(loudness.medianLUFS)), "
                             + "max \(formatLUFS(loudness.maximumLUFS)) LUFS over \(loudness.measuredClipCount) clips"
                             + (loudness.shortClipCount > 0
-                                ? ", \(loudness.shortClipCount) of them under 400 ms and measured looped" : "")
+                                ? ", \(loudness.shortClipCount) of them under 400 ms and measured ungated" : "")
                             + (loudness.unmeasuredClipCount > 0
                                 ? "; \(loudness.unmeasuredClipCount) silent, not measured" : ""))
                 } else {
@@ -78,6 +83,13 @@ struct InfoJSON: Encodable {
         var primaryLanguages: [String]
         var supportedLanguages: [String]
         var normalRate: Double
+        /// dBFS below which clip ends are trimmed; absent when trimming is off.
+        var trimThresholdDecibels: Double?
+        var trimPadFrames: Int?
+        var edgeFadeFrames: Int
+        var crossfadeFrames: Int
+        var targetLoudnessLUFS: Double?
+        var truePeakCeilingDBTP: Double?
         var phraseClips: Int
         var fallbackClips: Int
         var hasFallback: Bool
@@ -99,7 +111,12 @@ struct InfoJSON: Encodable {
                 identifier: voice.voice.identifier, name: voice.voice.name,
                 primaryLanguages: voice.voice.primaryLanguages,
                 supportedLanguages: voice.voice.supportedLanguages, normalRate: voice.voice.normalRate,
-                phraseClips: voice.phraseClipCount, fallbackClips: voice.fallbackClipCount,
+                trimThresholdDecibels: voice.voice.trimming?.thresholdDecibels,
+                trimPadFrames: voice.voice.trimming?.padFrames, edgeFadeFrames: voice.voice.joins.edgeFadeFrames,
+                crossfadeFrames: voice.voice.joins.crossfadeFrames,
+                targetLoudnessLUFS: voice.voice.loudness?.targetLUFS,
+                truePeakCeilingDBTP: voice.voice.loudness?.truePeakCeilingDBTP, phraseClips: voice.phraseClipCount,
+                fallbackClips: voice.fallbackClipCount,
                 hasFallback: voice.fallbackClipCount > 0,
                 durationSeconds: (voice.durationSeconds * 1000).rounded() / 1000,
                 loudness: voice.loudness.map {

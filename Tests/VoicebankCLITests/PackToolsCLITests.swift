@@ -289,8 +289,11 @@ extension PackToolsCLITests {
         #expect(lines.contains("  clips: 4 phrases, 1 fallback, 2.50 s of audio"))
         #expect(
             lines.contains(
-                "  loudness: min -23.0, median -23.0, max -23.0 LUFS over 4 clips, 1 of them under 400 ms and measured looped"
+                "  loudness: min -23.0, median -23.0, max -23.0 LUFS over 4 clips, 1 of them under 400 ms and measured ungated"
             ))
+        #expect(lines.contains("  trimming: below -50.0 dBFS, keeping 30 ms (661 frames)"))
+        #expect(lines.contains("  joins: edge fades of 2 ms (44 frames), no crossfade"))
+        #expect(lines.contains("  loudness target: none, clips play at their recorded level"))
         #expect(
             lines.contains(
                 "  clips: 1 phrase, 0 fallback (none: words no clip covers cannot be spoken), 0.50 s of audio"))
