@@ -36,21 +36,13 @@ public struct EnglishVerbalizer: LanguageVerbalizer {
     static let morning = "a m"
     static let afternoon = "p m"
 
-    public func cardinal(_ number: DecimalNumber) throws(VerbalizationError) -> [String] {
-        let integer = try number.spokenInteger()
-        var words = number.isNegative ? ["minus"] : []
-        words += Self.words(integer)
-        if !number.fractionDigits.isEmpty {
-            words.append("point")
-            words += number.fractionDigitValues.map(digit)
-        }
-        return words
-    }
+    public var minusSign: String { "minus" }
+    public var decimalPoint: String { "point" }
 
-    public func ordinal(_ number: Int) throws(VerbalizationError) -> [String] {
-        guard (0...Verbalizer.largestSpokenInteger).contains(number) else {
-            throw .ordinalOutOfRange(String(number), maximum: Verbalizer.largestSpokenInteger)
-        }
+    public func integerWords(_ number: Int) -> [String] { Self.words(number) }
+
+    /// The last word made ordinal: "twenty first", "one hundredth".
+    public func ordinalWords(_ number: Int) -> [String] {
         var words = Self.words(number)
         words[words.count - 1] = Self.ordinalWord(words[words.count - 1])
         return words
@@ -91,7 +83,7 @@ public struct EnglishVerbalizer: LanguageVerbalizer {
         let numbers = Self.units + Self.tens.dropFirst(2)
         switch category {
         case .cardinal:
-            return Array(numbers + ["hundred"] + Self.scales.dropFirst() + ["minus", "point"])
+            return Array(numbers + ["hundred"] + Self.scales.dropFirst() + [minusSign, decimalPoint])
         case .ordinal:
             // "zero" only ever appears as "zeroth".
             let cardinals = Array(numbers.dropFirst() + ["hundred"] + Self.scales.dropFirst())

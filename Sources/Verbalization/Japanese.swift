@@ -31,23 +31,13 @@ public struct JapaneseVerbalizer: LanguageVerbalizer {
     static let morning = "午前"
     static let afternoon = "午後"
 
-    public func cardinal(_ number: DecimalNumber) throws(VerbalizationError) -> [String] {
-        let integer = try number.spokenInteger()
-        var elements = number.isNegative ? ["マイナス"] : []
-        elements += Self.elements(integer)
-        if !number.fractionDigits.isEmpty {
-            elements.append("点")
-            elements += number.fractionDigitValues.map(digit)
-        }
-        return elements
-    }
+    public var minusSign: String { "マイナス" }
+    public var decimalPoint: String { "点" }
 
-    public func ordinal(_ number: Int) throws(VerbalizationError) -> [String] {
-        guard (0...Verbalizer.largestSpokenInteger).contains(number) else {
-            throw .ordinalOutOfRange(String(number), maximum: Verbalizer.largestSpokenInteger)
-        }
-        return ["第"] + Self.elements(number)
-    }
+    public func integerWords(_ number: Int) -> [String] { Self.elements(number) }
+
+    /// 第 before the number: 第 三.
+    public func ordinalWords(_ number: Int) -> [String] { ["第"] + Self.elements(number) }
 
     public func digit(_ digit: Int) -> String {
         precondition((0...9).contains(digit), "a digit is 0 to 9, not \(digit)")
@@ -85,7 +75,7 @@ public struct JapaneseVerbalizer: LanguageVerbalizer {
     public func vocabulary(for category: Interpretation) -> [String] {
         switch category {
         case .cardinal:
-            return [Self.zero] + Self.numberElements + ["マイナス", "点"]
+            return [Self.zero] + Self.numberElements + [minusSign, decimalPoint]
         case .ordinal:
             return ["第", Self.zero] + Self.numberElements
         case .digits:

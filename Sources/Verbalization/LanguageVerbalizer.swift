@@ -51,15 +51,17 @@ public protocol LanguageVerbalizer: Sendable {
     /// The word for a leading `+` in a telephone number ("plus").
     var plusSign: String { get }
 
-    /// The words of a number read as a quantity: 121 is "one hundred twenty one".
-    ///
-    /// - Throws: `VerbalizationError.numberOutOfRange` when the integer part is beyond what the language names.
-    func cardinal(_ number: DecimalNumber) throws(VerbalizationError) -> [String]
+    /// The word before a negative number ("minus").
+    var minusSign: String { get }
 
-    /// The words of a number read as a position: 21 is "twenty first".
-    ///
-    /// - Throws: `VerbalizationError.ordinalOutOfRange` for a negative or too large number.
-    func ordinal(_ number: Int) throws(VerbalizationError) -> [String]
+    /// The word between a number's integer part and its fraction digits ("point").
+    var decimalPoint: String { get }
+
+    /// The words of a whole number from 0 to `Verbalizer.largestSpokenInteger`: 121 is "one hundred twenty one".
+    func integerWords(_ number: Int) -> [String]
+
+    /// The words of a whole number in that range read as a position: 21 is "twenty first".
+    func ordinalWords(_ number: Int) -> [String]
 
     /// The word for one digit, 0 to 9.
     func digit(_ digit: Int) -> String
@@ -78,6 +80,30 @@ public protocol LanguageVerbalizer: Sendable {
 }
 
 extension LanguageVerbalizer {
+    /// The words of a number read as a quantity: the minus sign, the integer, then the decimal point and each
+    /// fraction digit: -3.14 is "minus three point one four".
+    ///
+    /// - Throws: `VerbalizationError.numberOutOfRange` when the integer part is beyond what the language names.
+    public func cardinal(_ number: DecimalNumber) throws(VerbalizationError) -> [String] {
+        var words = number.isNegative ? [minusSign] : []
+        words += integerWords(try number.spokenInteger())
+        if !number.fractionDigits.isEmpty {
+            words.append(decimalPoint)
+            words += number.fractionDigitValues.map(digit)
+        }
+        return words
+    }
+
+    /// The words of a number read as a position: 21 is "twenty first".
+    ///
+    /// - Throws: `VerbalizationError.ordinalOutOfRange` for a negative or too large number.
+    public func ordinal(_ number: Int) throws(VerbalizationError) -> [String] {
+        guard (0...Verbalizer.largestSpokenInteger).contains(number) else {
+            throw .ordinalOutOfRange(String(number), maximum: Verbalizer.largestSpokenInteger)
+        }
+        return ordinalWords(number)
+    }
+
     /// The words of a telephone number: each digit, and `plusSign` for the leading `+`.
     func words(for telephone: [TelephoneSymbol]) -> [String] {
         telephone.map { symbol in
