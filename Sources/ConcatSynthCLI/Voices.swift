@@ -2,13 +2,6 @@ import ArgumentParser
 import CommandLineSupport
 import Voicebank
 
-#if canImport(FoundationEssentials)
-    // JSONEncoder without the rest of Foundation (ICU), which would slow every command's start.
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 extension ConcatSynthCommand {
     struct Voices: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the voices of a pack.")
@@ -21,9 +14,7 @@ extension ConcatSynthCommand {
         func run() throws {
             let voices = try bank.open(.readOnly).voices()
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(voices.map(VoiceJSON.init)), as: UTF8.self))
+                try printJSON(voices.map(VoiceJSON.init))
                 return
             }
             for voice in voices {

@@ -59,9 +59,7 @@ extension VoicebankCommand {
             }
             let report = try analyzer.analyze(inputs, lenient: lenient)
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(CoverageJSON(report)), as: UTF8.self))
+                try printJSON(CoverageJSON(report))
             } else {
                 print(report)
             }

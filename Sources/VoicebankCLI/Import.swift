@@ -1,7 +1,6 @@
 import ArgumentParser
 import AudioIO
 import CommandLineSupport
-import Foundation
 import Voicebank
 
 extension Converter: ExpressibleByArgument {}
@@ -63,7 +62,7 @@ extension VoicebankCommand {
         func run() throws {
             let pack = try bank.open(.readWrite)
             let requests = try importRequests()
-            var display = ProgressDisplay(isTerminal: isatty(STDERR_FILENO) == 1)
+            var display = ProgressDisplay(isTerminal: FileDescriptor.standardError.isTerminal)
             let report = try pack.importFiles(
                 requests, into: voice, converter: converter, keepGoing: keepGoing, parallelism: jobs
             ) { display.show($0) }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Foundation
 import Voicebank
 
 extension VoicebankCommand {
@@ -22,9 +21,7 @@ extension VoicebankCommand {
         func run() throws {
             let summary = try bank.open(.readOnly).summary()
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(InfoJSON(summary)), as: UTF8.self))
+                try printJSON(InfoJSON(summary))
                 return
             }
             print(

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Foundation
 import Voicebank
 
 extension VoicebankCommand {
@@ -19,10 +18,7 @@ extension VoicebankCommand {
             let pack = try bank.open(.readOnly)
             let clips = try pack.clips(voice: voice)
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                let data = try encoder.encode(clips.map(ClipJSON.init))
-                print(String(decoding: data, as: UTF8.self))
+                try printJSON(clips.map(ClipJSON.init))
                 return
             }
             for clip in clips {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CommandLineSupport
-import Foundation
 import Voicebank
 
 extension VoicebankCommand {
@@ -25,9 +24,7 @@ extension VoicebankCommand {
             let pack = try bank.open(.readOnly)
             let problems = try pack.verify()
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(problems.map(ProblemJSON.init)), as: UTF8.self))
+                try printJSON(problems.map(ProblemJSON.init))
             } else {
                 for problem in problems { print(problem) }
             }
