@@ -26,10 +26,6 @@ public struct Match: Equatable, Sendable, CustomStringConvertible {
         self.tokens = tokens
     }
 
-    public init(take: ClipTake?, tokens: [Token]) {
-        self.init(takes: take.map { [$0] } ?? [], tokens: tokens)
-    }
-
     /// The first take; `nil` when no phrase covers the tokens.
     public var take: ClipTake? { takes.first }
 
@@ -60,12 +56,12 @@ public enum Matcher {
                 start += 1
                 continue
             }
-            if !unmatched.isEmpty { matches.append(Match(take: nil, tokens: unmatched)) }
+            if !unmatched.isEmpty { matches.append(Match(takes: [], tokens: unmatched)) }
             unmatched = []
             matches.append(Match(takes: takes, tokens: Array(tokens[start..<start + length])))
             start += length
         }
-        if !unmatched.isEmpty { matches.append(Match(take: nil, tokens: unmatched)) }
+        if !unmatched.isEmpty { matches.append(Match(takes: [], tokens: unmatched)) }
         return matches
     }
 

@@ -25,9 +25,6 @@ public struct PlannerVoice<Lookup: PhraseLookup> {
         self.fallbacks = fallbacks
     }
 
-    public init(voice: Voice, lookup: Lookup, fallback: ClipTake?) {
-        self.init(voice: voice, lookup: lookup, fallbacks: fallback.map { [$0] } ?? [])
-    }
 }
 
 /// Turns SSML events into a render plan: a voice per text run, tokens, greedy longest match, fallbacks, silences.
@@ -164,7 +161,7 @@ public struct Planner<Lookup: PhraseLookup> {
                 }
                 if !unmatched.isEmpty {
                     try appendSegment(
-                        for: Match(take: nil, tokens: unmatched), of: run, speaker: speaker, to: &planning)
+                        for: Match(takes: [], tokens: unmatched), of: run, speaker: speaker, to: &planning)
                     unmatched = []
                 }
                 for wordMatch in try Matcher.match(words, in: lookup) {
@@ -172,7 +169,7 @@ public struct Planner<Lookup: PhraseLookup> {
                 }
             }
             if !unmatched.isEmpty {
-                try appendSegment(for: Match(take: nil, tokens: unmatched), of: run, speaker: speaker, to: &planning)
+                try appendSegment(for: Match(takes: [], tokens: unmatched), of: run, speaker: speaker, to: &planning)
             }
         }
     }

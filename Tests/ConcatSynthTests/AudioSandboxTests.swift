@@ -70,7 +70,7 @@ import Voicebank
         let voice = try Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en"])
         let lookup = DictionaryLookup(["ding": [1]])
         let planner = Planner(
-            voices: [PlannerVoice(voice: voice, lookup: lookup, fallback: nil)],
+            voices: [PlannerVoice(voice: voice, lookup: lookup, fallbacks: [])],
             audioSandbox: try AudioSandbox(allowing: [allowed]))
         let plan = try planner.plan(
             SSMLReader().read(

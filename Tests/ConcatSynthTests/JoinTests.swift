@@ -16,7 +16,7 @@ import Voicebank
         let lookup = DictionaryLookup(takes: [
             "up": [ClipTake(clipID: 1, frameCount: 1_000)], "down": [ClipTake(clipID: 2, frameCount: 1_000)],
         ])
-        return try Planner(voices: [PlannerVoice(voice: voice, lookup: lookup, fallback: nil)]).plan(
+        return try Planner(voices: [PlannerVoice(voice: voice, lookup: lookup, fallbacks: [])]).plan(
             SSMLReader().read(request))
     }
 

@@ -8,7 +8,7 @@ import Voicebank
     let voice = PlannerVoice(
         voice: try! Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US", "ja-JP"]),
         lookup: DictionaryLookup(["hello": [1], "good morning": [2], "設 定": [3], "ボ タ ン": [4]]),
-        fallback: ClipTake(clipID: 9, frameCount: 50))
+        fallbacks: [ClipTake(clipID: 9, frameCount: 50)])
 
     func plan(_ request: String) throws -> RenderPlan {
         try Planner(voices: [voice]).plan(SSMLReader().read(request))

@@ -13,11 +13,11 @@ import Voicebank
     let english = PlannerVoice(
         voice: try! Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US"]),
         lookup: DictionaryLookup(Dictionary(uniqueKeysWithValues: englishWords.enumerated().map { ($1, [$0 + 1]) })),
-        fallback: ClipTake(clipID: 99, frameCount: 9))
+        fallbacks: [ClipTake(clipID: 99, frameCount: 9)])
     let japanese = PlannerVoice(
         voice: try! Voice(identifier: "com.example.otoya", name: "Otoya", primaryLanguages: ["ja-JP"]),
         lookup: DictionaryLookup(["一": [1], "二": [2], "三": [3], "十": [4], "百": [5], "三 百": [6], "万": [7], "四": [8]]),
-        fallback: ClipTake(clipID: 99, frameCount: 9))
+        fallbacks: [ClipTake(clipID: 99, frameCount: 9)])
 
     func spoken(_ request: String, voice: String? = nil) throws -> [String] {
         let plan = try Planner(voices: [english, japanese], startingVoice: voice).plan(SSMLReader().read(request))

@@ -14,7 +14,7 @@ import Voicebank
     func plan(_ request: String, fallback: ClipTake?? = .none) throws -> RenderPlan {
         let document = try SSMLReader().read(request)
         let voice = try Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US"])
-        return try Planner(voices: [PlannerVoice(voice: voice, lookup: lookup, fallback: fallback ?? self.fallback)])
+        return try Planner(voices: [PlannerVoice(voice: voice, lookup: lookup, fallbacks: (fallback ?? self.fallback).map { [$0] } ?? [])])
             .plan(document)
     }
 

@@ -8,10 +8,10 @@ import Voicebank
     let english = PlannerVoice(
         voice: try! Voice(
             identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US"], supportedLanguages: ["en-GB"]),
-        lookup: DictionaryLookup(["hello": [1], "settings": [2]]), fallback: ClipTake(clipID: 90, frameCount: 9))
+        lookup: DictionaryLookup(["hello": [1], "settings": [2]]), fallbacks: [ClipTake(clipID: 90, frameCount: 9)])
     let japanese = PlannerVoice(
         voice: try! Voice(identifier: "com.example.otoya", name: "Otoya", primaryLanguages: ["ja-JP"], normalRate: 4),
-        lookup: DictionaryLookup(["設 定": [11], "hello": [12]]), fallback: ClipTake(clipID: 91, frameCount: 9))
+        lookup: DictionaryLookup(["設 定": [11], "hello": [12]]), fallbacks: [ClipTake(clipID: 91, frameCount: 9)])
 
     func plan(_ request: String, starting: String? = nil) throws -> RenderPlan {
         try Planner(voices: [english, japanese], startingVoice: starting).plan(SSMLReader().read(request))
