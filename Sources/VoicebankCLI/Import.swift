@@ -101,33 +101,26 @@ func formatSeconds(_ seconds: Double) -> String {
     return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
 }
 
-/// Import progress on standard error, for runs of ten files or more: a bar redrawn in place on a terminal, a
-/// line every tenth otherwise.
+/// Import progress on standard error, for runs of ten files or more: a bar redrawn in place, and only on a terminal.
+/// Redirected to a log or a pipe, standard error carries nothing but the errors (the summary is on standard
+/// output), so a script reading it sees no progress lines.
 struct ProgressDisplay {
     let isTerminal: Bool
-    private var lastTenth = 0
     private var isDrawn = false
 
     init(isTerminal: Bool) { self.isTerminal = isTerminal }
 
     mutating func show(_ progress: ImportProgress) {
-        guard progress.total >= 10 else { return }
+        guard isTerminal, progress.total >= 10 else { return }
         var standardError = StandardError()
-        if isTerminal {
-            let width = 30
-            let filled = width * progress.completed / progress.total
-            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            let name = progress.path.split(separator: "/").last.map(String.init) ?? progress.path
-            print(
-                "\r\u{1B}[K[\(bar)] \(progress.completed)/\(progress.total) \(name.prefix(40))", terminator: "",
-                to: &standardError)
-            isDrawn = true
-        } else {
-            let tenth = 10 * progress.completed / progress.total
-            guard tenth > lastTenth else { return }
-            lastTenth = tenth
-            print("importing: \(progress.completed) of \(progress.total) files", to: &standardError)
-        }
+        let width = 30
+        let filled = width * progress.completed / progress.total
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let name = progress.path.split(separator: "/").last.map(String.init) ?? progress.path
+        print(
+            "\r\u{1B}[K[\(bar)] \(progress.completed)/\(progress.total) \(name.prefix(40))", terminator: "",
+            to: &standardError)
+        isDrawn = true
     }
 
     func finish() {
