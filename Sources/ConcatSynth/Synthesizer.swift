@@ -144,19 +144,6 @@ public final class Synthesizer {
     private var clipSource: ClipIndex { planner.voices[planner.startingVoice].lookup }
 }
 
-extension PlanStream {
-    /// Plans the whole request.
-    func collect() throws -> RenderPlan {
-        var segments: [TimedSegment] = []
-        var markers = MarkerSequence()
-        while let segment = try nextSegment() { segments.append(segment) }
-        while let marker = nextMarker() { markers.add(marker) }
-        var warnings: [String] = []
-        while let warning = nextWarning() { warnings.append(warning) }
-        return RenderPlan(voice: voice, segments: segments, markers: markers.takeReady(), warnings: warnings)
-    }
-}
-
 /// What planning tells as it goes: a warning, or words no clip covers.
 public enum PlanNote: Equatable, Sendable, CustomStringConvertible {
     case warning(String)

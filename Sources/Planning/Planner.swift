@@ -53,18 +53,7 @@ public struct Planner<Lookup: PhraseLookup> {
     ///
     /// - Throws: `PlanningError.noFallbackClip` when words need a fallback their voice does not have;
     ///   whatever a look-up throws.
-    public func plan(_ document: SSMLDocument) throws -> RenderPlan {
-        let stream = self.stream(document)
-        var segments: [TimedSegment] = []
-        var markers = MarkerSequence()
-        while let segment = try stream.nextSegment() { segments.append(segment) }
-        while let marker = stream.nextMarker() { markers.add(marker) }
-        var warnings: [String] = []
-        while let warning = stream.nextWarning() { warnings.append(warning) }
-        return RenderPlan(
-            voice: voices[startingVoice].voice.identifier, segments: segments, markers: markers.takeReady(),
-            warnings: warnings)
-    }
+    public func plan(_ document: SSMLDocument) throws -> RenderPlan { try stream(document).collect() }
 
     /// The plan of a read document, made as it is pulled.
     public func stream(_ document: SSMLDocument) -> PlanStream<Lookup> {
@@ -118,6 +107,19 @@ public final class PlanStream<Lookup: PhraseLookup> {
 
     /// The next complete marker (see `Timeline.nextMarker()`).
     public func nextMarker() -> IndexedMarker? { timeline.nextMarker() }
+
+    /// Plans the rest of the request and collects it: its segments, its markers in frame order, its warnings.
+    ///
+    /// - Throws: what `nextSegment()` throws.
+    public func collect() throws -> RenderPlan {
+        var segments: [TimedSegment] = []
+        var markers = MarkerSequence()
+        while let segment = try nextSegment() { segments.append(segment) }
+        while let marker = nextMarker() { markers.add(marker) }
+        var warnings: [String] = []
+        while let warning = nextWarning() { warnings.append(warning) }
+        return RenderPlan(voice: voice, segments: segments, markers: markers.takeReady(), warnings: warnings)
+    }
 
     /// The next warning of the SSML reader or the planner, each said once.
     public func nextWarning() -> String? { warnings.popFirst() }
