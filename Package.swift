@@ -25,10 +25,13 @@ let package = Package(
         .systemLibrary(name: "CUTF8Proc", providers: [.apt(["libutf8proc-dev"])]),
         // No pkgConfig: Debian's libsonic-dev ships no .pc file; the header is in /usr/include.
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
+        .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
 
         // The value types every stage shares (formats, clip takes, prosody, markers); no C, no I/O.
         .target(name: "SpeechCore"),
         .target(name: "AudioIO", dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CEbur128", "CSonic"]),
+        // Playback through ALSA, for `concat-synth say`; only that executable links libasound.
+        .target(name: "Playback", dependencies: ["CAlsa"]),
         .target(name: "Tokens", dependencies: ["CUTF8Proc"]),
         .target(name: "SSML", dependencies: ["SpeechCore"]),
         .target(name: "Verbalization"),
@@ -60,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "ConcatSynthCLI",
             dependencies: [
-                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "CommandLineSupport",
+                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "CommandLineSupport", "Playback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime linked in: a release render's process starts ~1 ms sooner (issue 6). The three

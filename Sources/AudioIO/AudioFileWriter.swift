@@ -9,10 +9,10 @@ import CSndFile
 /// A file format libsndfile writes: a container and a sample encoding.
 public struct AudioFileFormat: Hashable, Sendable, CustomStringConvertible {
     public enum Container: String, Sendable, CaseIterable {
-        case wav, aiff, caf, flac, ogg, raw
+        case wav, aiff, caf, flac, ogg, au, mpeg, raw
     }
     public enum Encoding: String, Sendable, CaseIterable {
-        case pcmS8, pcmU8, pcm16, pcm24, pcm32, float32, float64, vorbis
+        case pcmS8, pcmU8, pcm16, pcm24, pcm32, float32, float64, ulaw, alaw, vorbis, opus, mp3
     }
     public enum Endianness: Sendable {
         case file, little, big
@@ -28,24 +28,6 @@ public struct AudioFileFormat: Hashable, Sendable, CustomStringConvertible {
         self.endianness = endianness
     }
 
-    /// The render output format the name's extension picks: Float32, except 24-bit PCM for FLAC.
-    ///
-    /// - Throws: `AudioIOError.unknownOutputExtension` for any other extension.
-    public static func renderOutput(forPath path: String) throws(AudioIOError) -> AudioFileFormat {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else {
-            throw .unknownOutputExtension(path: path)
-        }
-        switch name[name.index(after: dot)...].lowercased() {
-        case "wav": return AudioFileFormat(.wav, .float32)
-        case "aiff", "aif", "aifc": return AudioFileFormat(.aiff, .float32)
-        case "caf": return AudioFileFormat(.caf, .float32)
-        case "flac": return AudioFileFormat(.flac, .pcm24)
-        case "raw", "f32": return AudioFileFormat(.raw, .float32, endianness: .little)
-        default: throw .unknownOutputExtension(path: path)
-        }
-    }
-
     public var description: String { "\(container.rawValue)/\(encoding.rawValue)" }
 
     var libsndfileFormat: Int32 {
@@ -56,6 +38,8 @@ public struct AudioFileFormat: Hashable, Sendable, CustomStringConvertible {
         case .caf: major = Int32(SF_FORMAT_CAF)
         case .flac: major = Int32(SF_FORMAT_FLAC)
         case .ogg: major = Int32(SF_FORMAT_OGG)
+        case .au: major = Int32(SF_FORMAT_AU)
+        case .mpeg: major = Int32(SF_FORMAT_MPEG)
         case .raw: major = Int32(SF_FORMAT_RAW)
         }
         let minor: Int32
@@ -67,7 +51,11 @@ public struct AudioFileFormat: Hashable, Sendable, CustomStringConvertible {
         case .pcm32: minor = Int32(SF_FORMAT_PCM_32)
         case .float32: minor = Int32(SF_FORMAT_FLOAT)
         case .float64: minor = Int32(SF_FORMAT_DOUBLE)
+        case .ulaw: minor = Int32(SF_FORMAT_ULAW)
+        case .alaw: minor = Int32(SF_FORMAT_ALAW)
         case .vorbis: minor = Int32(SF_FORMAT_VORBIS)
+        case .opus: minor = Int32(SF_FORMAT_OPUS)
+        case .mp3: minor = Int32(SF_FORMAT_MPEG_LAYER_III)
         }
         let endian: Int32
         switch endianness {
@@ -83,7 +71,8 @@ public struct AudioFileFormat: Hashable, Sendable, CustomStringConvertible {
 ///
 /// Frames go to a hidden temporary file beside `path`; `commit()` closes it and renames it into place.
 /// A writer released without `commit()` (an error, a cancelled render) removes the temporary file and
-/// leaves whatever was at `path` untouched. Owns the `SNDFILE*` and closes it in `deinit`.
+/// leaves whatever was at `path` untouched. The path `-` is standard output, for a format that needs no
+/// seeking back (`.raw`): frames go out as they are written. Owns the `SNDFILE*` and closes it in `deinit`.
 ///
 /// ```swift
 /// let writer = try AudioFileWriter(path: "out.wav", format: .init(.wav, .float32), sampleRate: 22050)
@@ -92,16 +81,13 @@ public struct AudioFileFormat: Hashable, Sendable, CustomStringConvertible {
 /// ```
 public final class AudioFileWriter {
     public let path: String
-    private let temporaryPath: String
+    /// Where the frames go until `commit()`; `nil` for standard output.
+    private let temporaryPath: String?
     private var handle: OpaquePointer?
 
     /// - Throws: `AudioIOError.unwritable` with libsndfile's message when the file cannot be created.
     public init(path: String, format: AudioFileFormat, sampleRate: Int, channelCount: Int = 1) throws(AudioIOError) {
         self.path = path
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        temporaryPath = "\(directory).\(name).partial-\(getpid())"
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channelCount)
@@ -109,18 +95,28 @@ public final class AudioFileWriter {
         guard sf_format_check(&info) != 0 else {
             throw .unwritable(path: path, reason: "libsndfile cannot write \(format) at \(sampleRate) Hz")
         }
-        guard let handle = sf_open(temporaryPath, Int32(SFM_WRITE), &info) else {
-            throw .unwritable(path: path, reason: libsndfileMessage(nil))
+        if path == "-" {
+            temporaryPath = nil
+            handle = sf_open_fd(STDOUT_FILENO, Int32(SFM_WRITE), &info, Int32(SF_FALSE))
+        } else {
+            let slash = path.lastIndex(of: "/")
+            let directory = slash.map { String(path[...$0]) } ?? ""
+            let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+            let temporaryPath = "\(directory).\(name).partial-\(getpid())"
+            self.temporaryPath = temporaryPath
+            handle = sf_open(temporaryPath, Int32(SFM_WRITE), &info)
         }
-        self.handle = handle
+        guard let handle else { throw .unwritable(path: path, reason: libsndfileMessage(nil)) }
         // No PEAK chunk: it would make identical renders differ by nothing but its timestamp.
         sf_command(handle, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
+        // A sample past full scale saturates in an integer encoding instead of wrapping round to the other sign.
+        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
     }
 
     deinit {
         if let handle {
             sf_close(handle)
-            unlink(temporaryPath)
+            if let temporaryPath { unlink(temporaryPath) }
         }
     }
 
@@ -153,6 +149,10 @@ public final class AudioFileWriter {
         let handle = try openHandle()
         self.handle = nil
         let status = sf_close(handle)
+        guard let temporaryPath else {
+            guard status == 0 else { throw .unwritable(path: path, reason: String(cString: sf_error_number(status))) }
+            return
+        }
         guard status == 0 else {
             unlink(temporaryPath)
             throw .unwritable(path: path, reason: String(cString: sf_error_number(status)))

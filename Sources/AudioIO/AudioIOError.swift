@@ -18,6 +18,14 @@ public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
     case unwritable(path: String, reason: String)
     /// The output file name's extension picks no container this writer knows.
     case unknownOutputExtension(path: String)
+    /// The extension names a format this machine's libsndfile was built without (MP3, Opus).
+    case unsupportedOutputFormat(path: String, extension: String)
+    /// The asked encoding is not one the output's container holds.
+    case encodingNotInContainer(path: String, encoding: String, accepted: [String])
+    /// An option asks for a rate or encoding other than the one the output's extension fixes.
+    case conflictingOutputOption(path: String, option: String, picked: String)
+    /// The asked output rate is outside what the converter takes.
+    case unsupportedOutputRate(sampleRate: Int)
     /// libebur128 could not measure loudness.
     case loudnessMeter(reason: String)
 
@@ -45,7 +53,21 @@ public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot write audio file \(path): \(reason)"
         case .unknownOutputExtension(let path):
             return
-                "cannot tell the output format of \(path); expected a name ending in .wav, .aiff, .aif, .caf, .flac or .raw"
+                "cannot tell the output format of \(path); expected a name ending in \(RenderOutputFormat.acceptedExtensions.joined(separator: ", "))"
+        case .unsupportedOutputFormat(let path, let `extension`):
+            return
+                "cannot write \(path): this machine's libsndfile does not write \(`extension`) files; expected a name ending in \(RenderOutputFormat.acceptedExtensions.joined(separator: ", "))"
+        case .encodingNotInContainer(let path, let encoding, let accepted):
+            guard !accepted.isEmpty else {
+                return "cannot write \(path) as \(encoding): the format has its own codec; leave out --encoding"
+            }
+            return
+                "cannot write \(path) as \(encoding): expected --encoding \(accepted.joined(separator: ", ")) for this format"
+        case .conflictingOutputOption(let path, let option, let picked):
+            return "\(option) conflicts with -o \(path): \(picked); leave out \(option) or pick another extension"
+        case .unsupportedOutputRate(let sampleRate):
+            return
+                "invalid --sample-rate \(sampleRate): expected \(AudioLimits.sampleRates.lowerBound) to \(AudioLimits.sampleRates.upperBound) Hz"
         case .loudnessMeter(let reason):
             return "loudness measurement failed: \(reason)"
         }

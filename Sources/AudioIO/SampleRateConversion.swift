@@ -58,3 +58,118 @@ public enum SampleRateConversion {
         return output
     }
 }
+
+/// Converts a stream of mono Float blocks to another rate through one libsamplerate state, so a render can be
+/// converted as it is pulled, never held whole.
+///
+/// The same blocks give the same samples, bit for bit. The whole output is `round(inputFrames × targetRate ÷
+/// sourceRate)` frames (half up), the length markers at the target rate assume: `finish` pads the converter's
+/// last frames with silence or cuts them to it. At the same rate the blocks pass through untouched. Owns the
+/// `SRC_STATE*` and deletes it in `deinit`.
+///
+/// ```swift
+/// let resampler = try StreamingResampler(from: 22_050, to: 8_000)
+/// try resampler.convert(block) { converted in try writer.write(converted) }
+/// try resampler.finish { converted in try writer.write(converted) }
+/// ```
+public final class StreamingResampler {
+    public let sourceRate: Int
+    public let targetRate: Int
+    /// `nil` when the rates are the same.
+    private let state: OpaquePointer?
+    private var output: [Float] = []
+    private var inputFrameCount = 0
+    private var outputFrameCount = 0
+
+    /// - Throws: `AudioIOError.conversionFailed` with libsamplerate's message.
+    public init(from sourceRate: Int, to targetRate: Int, converter: Converter = .best) throws(AudioIOError) {
+        self.sourceRate = sourceRate
+        self.targetRate = targetRate
+        guard sourceRate != targetRate else {
+            state = nil
+            return
+        }
+        var error: Int32 = 0
+        guard let state = src_new(converter.libsamplerateType, 1, &error) else {
+            throw .conversionFailed(reason: String(cString: src_strerror(error)))
+        }
+        self.state = state
+    }
+
+    deinit { if let state { src_delete(state) } }
+
+    private var ratio: Double { Double(targetRate) / Double(sourceRate) }
+
+    /// The output length for `frameCount` input frames.
+    private func outputLength(_ frameCount: Int) -> Int {
+        (frameCount * targetRate + sourceRate / 2) / sourceRate
+    }
+
+    /// Converts `input` and hands what comes out to `sink`: fewer frames than the ratio says, or none, while the
+    /// converter holds back a filter's length of input.
+    ///
+    /// - Throws: `AudioIOError.conversionFailed` with libsamplerate's message, or what `sink` throws.
+    public func convert(_ input: UnsafeBufferPointer<Float>, to sink: (UnsafeBufferPointer<Float>) throws -> Void)
+        throws
+    {
+        guard let state else {
+            inputFrameCount += input.count
+            outputFrameCount += input.count
+            try sink(input)
+            return
+        }
+        inputFrameCount += input.count
+        var used = 0
+        while used < input.count {
+            let (consumed, generated) = try process(state, input.baseAddress! + used, input.count - used, isEnd: false)
+            used += consumed
+            // The final length is at least this input's share; no frame emitted now is one finish must cut.
+            try emit(generated, limit: outputLength(inputFrameCount), to: sink)
+            if consumed == 0 && generated == 0 { break }
+        }
+    }
+
+    /// Ends the stream: the frames the converter held back, then silence or a cut to the whole output's length.
+    ///
+    /// - Throws: `AudioIOError.conversionFailed` with libsamplerate's message, or what `sink` throws.
+    public func finish(to sink: (UnsafeBufferPointer<Float>) throws -> Void) throws {
+        let total = outputLength(inputFrameCount)
+        if let state {
+            var none: Float = 0
+            while true {
+                let (_, generated) = try process(state, &none, 0, isEnd: true)
+                if generated == 0 { break }
+                try emit(generated, limit: total, to: sink)
+            }
+        }
+        guard outputFrameCount < total else { return }
+        output = [Float](repeating: 0, count: total - outputFrameCount)
+        try emit(output.count, limit: total, to: sink)
+    }
+
+    /// Runs libsamplerate over `count` input frames into `output`; returns the input frames used and output made.
+    private func process(_ state: OpaquePointer, _ input: UnsafePointer<Float>, _ count: Int, isEnd: Bool)
+        throws(AudioIOError) -> (consumed: Int, generated: Int)
+    {
+        let room = Int((Double(count) * ratio).rounded(.up)) + 256
+        if output.count < room { output = [Float](repeating: 0, count: room) }
+        let ratio = ratio
+        let (status, consumed, generated) = output.withUnsafeMutableBufferPointer { out in
+            var data = SRC_DATA(
+                data_in: input, data_out: out.baseAddress, input_frames: count, output_frames: out.count,
+                input_frames_used: 0, output_frames_gen: 0, end_of_input: isEnd ? 1 : 0, src_ratio: ratio)
+            let status = src_process(state, &data)
+            return (status, data.input_frames_used, data.output_frames_gen)
+        }
+        guard status == 0 else { throw .conversionFailed(reason: String(cString: src_strerror(status))) }
+        return (consumed, generated)
+    }
+
+    /// Hands the first `count` frames of `output` to `sink`, no further than `limit` frames in all.
+    private func emit(_ count: Int, limit: Int, to sink: (UnsafeBufferPointer<Float>) throws -> Void) throws {
+        let count = min(count, limit - outputFrameCount)
+        guard count > 0 else { return }
+        outputFrameCount += count
+        try output.withUnsafeBufferPointer { try sink(UnsafeBufferPointer(rebasing: $0[..<count])) }
+    }
+}

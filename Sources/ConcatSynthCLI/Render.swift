@@ -17,64 +17,42 @@ import Voicebank
 extension ConcatSynthCommand {
     struct Render: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Render SSML or text to 22050 Hz mono Float32 audio.",
+            abstract: "Render SSML or text to audio: 22050 Hz mono Float32 unless asked otherwise.",
             discussion: """
                 The request is the TEXT arguments joined by spaces, the contents of --file, or standard input \
                 (- or no TEXT). Input that starts with < is SSML; anything else is plain text. Words no clip \
                 covers are spoken as the voice's fallback clip and reported on standard error.
+                The output's extension picks the container: .wav .aiff .caf .au (Float32 unless --encoding), .flac \
+                (24-bit), .ogg (Vorbis), .opus (48000 Hz), .mp3 (where this machine's libsndfile writes it), .raw; \
+                Asterisk's .sln (8000 Hz s16), .sln16 (and .sln12 … .sln192), .ulaw and .alaw (8000 Hz) pick their \
+                own rate and encoding.
                 Examples:
                   concat-synth render -o hello.wav "Hello, nice to meet you"
                   concat-synth render --file request.ssml -o - | aplay -f FLOAT_LE -r 22050 -c 1
+                  concat-synth render -o welcome.ulaw "Welcome"
+                  concat-synth render --sample-rate 16000 --encoding s16 -o out.wav "Hello"
                 """)
 
-        @OptionGroup var bank: BankOptions
-
-        @Option(
-            help: ArgumentHelp(
-                "The voice to start with (the pack's first if not given); SSML's <voice> and xml:lang switch voices.",
-                valueName: "id"))
-        var voice: String?
+        @OptionGroup var request: RequestOptions
 
         @Option(
             name: [.customShort("o"), .long],
             help: ArgumentHelp(
-                "The output file: .wav, .aiff, .caf (Float32), .flac (24-bit) or .raw; - for raw Float32 on standard output (the default when it is not a terminal).",
+                "The output file, its extension picking the container (see above); - for raw little-endian samples on standard output (the default when it is not a terminal).",
                 valueName: "file"))
         var output: String?
 
-        @Option(help: ArgumentHelp("Read the request from this file.", valueName: "file"), completion: .file())
-        var file: String?
+        @Option(
+            help: ArgumentHelp(
+                "The sample encoding: float (32-bit), s16, s24 (signed PCM), ulaw or alaw (G.711); the container's own if not given (float for -o -).",
+                valueName: "encoding"))
+        var encoding: OutputEncoding?
 
         @Option(
             help: ArgumentHelp(
-                "Write a JSON line for each phrase, sentence, paragraph and <mark>: kind, text, frame, frames, byteOffset, textRange (UTF-16).",
+                "Write a JSON line for each phrase, sentence, paragraph and <mark>: kind, text, frame, frames (at the output rate), byteOffset (into the output's samples), textRange (UTF-16).",
                 valueName: "file"))
         var markers: String?
-
-        @Option(
-            name: .customLong("allow-audio"),
-            help: ArgumentHelp(
-                "A directory <audio src> may play files from (repeatable); without it, <audio> speaks its fallback content.",
-                valueName: "dir"))
-        var audioDirectories: [String] = []
-
-        @Option(
-            parsing: .unconditional,
-            help: ArgumentHelp(
-                "Speak faster or slower, keeping the pitch: a factor (2), a percentage (200%), or any SSML rate (+20%, fast). The same as wrapping the request in <prosody rate>; 1 is the voice's normal speed.",
-                valueName: "rate"))
-        var rate: String?
-
-        @Option(
-            parsing: .unconditional,
-            help: ArgumentHelp(
-                "Speak higher or lower, keeping the duration: semitones (+2st), a percentage (-10%), or x-low … x-high. The same as wrapping the request in <prosody pitch>.",
-                valueName: "pitch"))
-        var pitch: String?
-
-        @Option(
-            help: "Which take of a phrase plays: rotate (the n-th time a phrase is spoken, its n-th take) or first.")
-        var takes: TakeChoice = .rotate
 
         @Flag(
             help:
@@ -82,22 +60,11 @@ extension ConcatSynthCommand {
         )
         var joinReport = false
 
-        @Flag(help: "Fail, writing nothing, if any words need the fallback clip.")
-        var strict = false
-
-        @Flag(help: "Speak the text of malformed SSML, and ignore bad attribute values, with a warning.")
-        var lenient = false
-
-        @Argument(help: ArgumentHelp("The text or SSML to speak; - reads standard input.", valueName: "text"))
-        var text: [String] = []
-
         /// The arguments as plain values, the form the fast path (`RenderArguments.parse`) also makes.
         var arguments: RenderArguments {
             RenderArguments(
-                bank: bank.bank, voice: voice, rate: rate, pitch: pitch, output: output, file: file, markers: markers,
-                audioDirectories: audioDirectories, takes: takes, joinReport: joinReport, strict: strict,
-                lenient: lenient,
-                text: text)
+                request: request.arguments, output: output, encoding: encoding, markers: markers,
+                joinReport: joinReport)
         }
 
         func validate() throws { try arguments.validate() }
@@ -106,36 +73,87 @@ extension ConcatSynthCommand {
     }
 }
 
-/// What `concat-synth render` was asked to do, as plain values: ArgumentParser's `Render` and the fast path both
-/// make one.
-struct RenderArguments {
+/// What to speak and how: the options `render` and `say` share.
+struct RequestOptions: ParsableArguments {
+    @OptionGroup var bank: BankOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "The voice to start with (the pack's first if not given); SSML's <voice> and xml:lang switch voices.",
+            valueName: "id"))
+    var voice: String?
+
+    @Option(help: ArgumentHelp("Read the request from this file.", valueName: "file"), completion: .file())
+    var file: String?
+
+    @Option(
+        name: .customLong("allow-audio"),
+        help: ArgumentHelp(
+            "A directory <audio src> may play files from (repeatable); without it, <audio> speaks its fallback content.",
+            valueName: "dir"))
+    var audioDirectories: [String] = []
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Speak faster or slower, keeping the pitch: a factor (2), a percentage (200%), or any SSML rate (+20%, fast). The same as wrapping the request in <prosody rate>; 1 is the voice's normal speed.",
+            valueName: "rate"))
+    var rate: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Speak higher or lower, keeping the duration: semitones (+2st), a percentage (-10%), or x-low … x-high. The same as wrapping the request in <prosody pitch>.",
+            valueName: "pitch"))
+    var pitch: String?
+
+    @Option(
+        name: .customLong("sample-rate"),
+        help: ArgumentHelp(
+            "The output's sample rate in Hz (8000, 16000, 44100, 48000, …), converted with libsamplerate as the audio is pulled; 22050 if not given.",
+            valueName: "hz"))
+    var sampleRate: Int?
+
+    @Option(help: "Which take of a phrase plays: rotate (the n-th time a phrase is spoken, its n-th take) or first.")
+    var takes: TakeChoice = .rotate
+
+    @Flag(help: "Fail, writing nothing, if any words need the fallback clip.")
+    var strict = false
+
+    @Flag(help: "Speak the text of malformed SSML, and ignore bad attribute values, with a warning.")
+    var lenient = false
+
+    @Argument(help: ArgumentHelp("The text or SSML to speak; - reads standard input.", valueName: "text"))
+    var text: [String] = []
+
+    var arguments: RequestArguments {
+        RequestArguments(
+            bank: bank.bank, voice: voice, rate: rate, pitch: pitch, sampleRate: sampleRate, file: file,
+            audioDirectories: audioDirectories, takes: takes, strict: strict, lenient: lenient, text: text)
+    }
+}
+
+/// What to speak and how, as plain values: `RequestOptions` and the fast path both make one.
+struct RequestArguments {
     var bank: String?
     var voice: String?
     var rate: String?
     var pitch: String?
-    var output: String?
+    var sampleRate: Int?
     var file: String?
-    var markers: String?
     var audioDirectories: [String] = []
     var takes = TakeChoice.rotate
-    var joinReport = false
     var strict = false
     var lenient = false
     var text: [String] = []
 
     func validate() throws {
         if file != nil && !text.isEmpty { throw ValidationError("Give the request as TEXT or as --file, not both.") }
-        if output == nil && FileDescriptor.standardOutput.isTerminal {
-            throw ValidationError(
-                "Missing -o FILE (.wav, .aiff, .caf, .flac, .raw), or -o - to write raw Float32 to a pipe.")
-        }
         if file == nil && (text.isEmpty || text == ["-"]) && FileDescriptor.standardInput.isTerminal {
             throw ValidationError("Missing the text to speak: give TEXT, --file FILE, or pipe it to standard input.")
         }
-        if let output, output != "-" {
-            do { _ = try AudioFileFormat.renderOutput(forPath: output) } catch {
-                throw ValidationError(error.description)
-            }
+        if let sampleRate, !AudioLimits.sampleRates.contains(sampleRate) {
+            throw ValidationError(AudioIOError.unsupportedOutputRate(sampleRate: sampleRate).description)
         }
         _ = try prosody()
     }
@@ -158,13 +176,19 @@ struct RenderArguments {
         return prosody
     }
 
-    func run() throws {
-        let toStandardOutput = output == nil || output == "-"
-        // --strict writes nothing when words fall back. Into a file, a fallback met while rendering keeps the
-        // file from appearing; into a pipe, a pass that only plans must find them all before any output, and
-        // --join-report plans the request once more: those read the request whole.
-        let checksFirst = strict && toStandardOutput
-        let request = try readRequest(whole: checksFirst || joinReport)
+    /// The request read and ready to pull, its warnings and fallbacks going to standard error.
+    ///
+    /// With `--strict`, either a first pass that only plans (`checkingFirst`: it fails the request before any
+    /// audio, and reads the request whole so that it can be read again), or the words that fell back are
+    /// gathered in `fallbacks` as the renderer reaches them, for a caller that can still take its output back.
+    ///
+    /// - Throws: `RequestError` for an unreadable request, `ConcatSynthError` for the pack, the voice, bad SSML
+    ///   or a fallback under `--strict`.
+    func start(checkingFirst: Bool, readingWhole: Bool = false) throws -> (
+        synthesizer: Synthesizer, request: SpeechRequest, renderer: Renderer, fallbacks: Fallbacks
+    ) {
+        let checksFirst = strict && checkingFirst
+        let request = try readRequest(whole: checksFirst || readingWhole)
         let synthesizer = try Synthesizer(
             pack: VoicePack(path: VoicePackLocation.resolve(bank), access: .readOnly), voice: voice,
             audioSandbox: AudioSandbox(allowing: audioDirectories), takeChoice: takes)
@@ -179,75 +203,12 @@ struct RenderArguments {
                 throw ConcatSynthError.fallbackInStrictMode(voice: stream.voice, words: fallbacks)
             }
         }
-        var fallbacks: [String] = []
-        let renderer = try synthesizer.renderer(for: request) { note in
+        let fallbacks = Fallbacks(voice: synthesizer.voice.identifier)
+        let renderer = try synthesizer.renderer(for: request) { [strict] note in
             print(note, to: &standardError)
-            if strict, case .fallback(let words, _) = note { fallbacks.append(words) }
+            if strict, case .fallback(let words, _) = note { fallbacks.words.append(words) }
         }
-        var markerFile: PartialFile?
-        if let markers {
-            do throws(FileError) { markerFile = try PartialFile(path: markers) } catch {
-                throw RequestError.unwritableMarkers(path: markers, reason: error.reason)
-            }
-        }
-        var markerOrder = MarkerSequence()
-        var rendered: [Float] = []
-        let consume: (UnsafeBufferPointer<Float>) throws -> Void
-        var writer: AudioFileWriter?
-        if let output, output != "-" {
-            let file = try AudioFileWriter(
-                path: output, format: AudioFileFormat.renderOutput(forPath: output),
-                sampleRate: RenderFormat.sampleRate)
-            writer = file
-            consume = { try file.write($0) }
-        } else {
-            consume = { try FileDescriptor.standardOutput.write(UnsafeRawBufferPointer($0)) }
-        }
-        var block = [Float](repeating: 0, count: 4_096)
-        try block.withUnsafeMutableBufferPointer { buffer in
-            while true {
-                let pulled = try renderer.render(into: buffer)
-                let frames = UnsafeBufferPointer(rebasing: buffer[..<pulled.frameCount])
-                // After a fallback in strict mode the rest is planned only to name every word that falls back.
-                if !fallbacks.isEmpty {
-                    if pulled.isComplete { break }
-                    continue
-                }
-                try consume(frames)
-                if joinReport { rendered += frames }
-                if let markerFile {
-                    for marker in renderer.reachedMarkers { markerOrder.add(marker) }
-                    var lines = ""
-                    for marker in markerOrder.takeReady() { lines += marker.jsonLine + "\n" }
-                    try Self.write(lines, to: markerFile)
-                }
-                if pulled.isComplete { break }
-            }
-        }
-        if !fallbacks.isEmpty {
-            throw ConcatSynthError.fallbackInStrictMode(voice: synthesizer.voice.identifier, words: fallbacks)
-        }
-        try writer?.commit()
-        if joinReport {
-            // A diagnostic: the joins come from the request planned once more, whole.
-            let joins = try synthesizer.plan(request).joinFrames
-            print("\(JoinClickMeasure(samples: rendered, joinFrames: joins))", to: &standardError)
-        }
-        if let markerFile {
-            do throws(FileError) { try markerFile.commit() } catch {
-                throw RequestError.unwritableMarkers(path: markerFile.path, reason: error.reason)
-            }
-        }
-    }
-
-    /// Appends marker lines to the markers file.
-    private static func write(_ lines: String, to file: PartialFile) throws {
-        var lines = lines
-        do {
-            try lines.withUTF8 { try file.write(UnsafeRawBufferPointer($0)) }
-        } catch let error as FileError {
-            throw RequestError.unwritableMarkers(path: file.path, reason: error.reason)
-        }
+        return (synthesizer, request, renderer, fallbacks)
     }
 
     /// The request: the TEXT arguments, or the file or standard input. SSML, and anything read `whole`, is
@@ -278,7 +239,7 @@ struct RenderArguments {
         guard !whole, !isAtEnd, kind == .plainText else {
             if !isAtEnd {
                 do throws(FileError) { start += try input.readToEnd() } catch {
-                    throw FileError(path: file, reason: error.reason)
+                    throw FileError(path: source, reason: error.reason)
                 }
             }
             let text = try decode(start, from: source)
@@ -322,6 +283,142 @@ private enum InputKind {
     }
 }
 
+/// Words that fell back while rendering under `--strict`, when no first pass checked the request.
+final class Fallbacks {
+    let voice: String
+    var words: [String] = []
+
+    init(voice: String) { self.voice = voice }
+
+    /// The `--strict` failure for the words gathered so far, if any.
+    var error: ConcatSynthError? { words.isEmpty ? nil : .fallbackInStrictMode(voice: voice, words: words) }
+}
+
+/// The end of the pull chain both commands share: a renderer's blocks converted to the output rate as they come,
+/// and its markers, in frame order, at that rate.
+final class ConvertedPull {
+    let renderer: Renderer
+    private let resampler: StreamingResampler
+    private var block: [Float]
+    private var markerOrder = MarkerSequence()
+    private(set) var isComplete = false
+
+    init(_ renderer: Renderer, sampleRate: Int, blockFrames: Int) throws {
+        self.renderer = renderer
+        resampler = try StreamingResampler(from: RenderFormat.sampleRate, to: sampleRate)
+        block = [Float](repeating: 0, count: blockFrames)
+    }
+
+    /// Pulls one block and hands its converted frames to `consume` (none while the converter fills), and the
+    /// 22050 Hz frames to `rendered`; at the request's end, the converter's last frames too.
+    func pull(
+        _ consume: (UnsafeBufferPointer<Float>) throws -> Void,
+        rendered: ((UnsafeBufferPointer<Float>) -> Void)? = nil
+    ) throws {
+        let pulled = try block.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
+        try block.withUnsafeBufferPointer { buffer in
+            let frames = UnsafeBufferPointer(rebasing: buffer[..<pulled.frameCount])
+            rendered?(frames)
+            try resampler.convert(frames, to: consume)
+        }
+        for marker in renderer.reachedMarkers { markerOrder.add(marker) }
+        if pulled.isComplete {
+            try resampler.finish(to: consume)
+            isComplete = true
+        }
+    }
+
+    /// The markers reached so far and not yet taken, in frame order, at the output rate.
+    func takeMarkers() -> [Marker] {
+        markerOrder.takeReady().map { $0.atSampleRate(resampler.targetRate) }
+    }
+}
+
+/// What `concat-synth render` was asked to do, as plain values: ArgumentParser's `Render` and the fast path both
+/// make one.
+struct RenderArguments {
+    var request = RequestArguments()
+    var output: String?
+    var encoding: OutputEncoding?
+    var markers: String?
+    var joinReport = false
+
+    func validate() throws {
+        if output == nil && FileDescriptor.standardOutput.isTerminal {
+            throw ValidationError(
+                "Missing -o FILE (.wav, .aiff, .caf, .flac, .ulaw, …), or -o - to write raw samples to a pipe.")
+        }
+        try request.validate()
+        _ = try outputFormat()
+    }
+
+    /// The output's format from its extension, `--sample-rate` and `--encoding`; a mismatch is a usage error.
+    func outputFormat() throws -> RenderOutputFormat {
+        do {
+            return try RenderOutputFormat(path: output, sampleRate: request.sampleRate, encoding: encoding)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() throws {
+        let format = try outputFormat()
+        // --strict writes nothing when words fall back. Into a file, a fallback met while rendering keeps the
+        // file from appearing; into a pipe, a pass that only plans must find them all first, and --join-report
+        // plans the request once more: those read the request whole.
+        let (synthesizer, speechRequest, renderer, fallbacks) = try request.start(
+            checkingFirst: output == nil || output == "-", readingWhole: joinReport)
+        var markerFile: PartialFile?
+        if let markers {
+            do throws(FileError) { markerFile = try PartialFile(path: markers) } catch {
+                throw RequestError.unwritableMarkers(path: markers, reason: error.reason)
+            }
+        }
+        let writer = try AudioFileWriter(path: output ?? "-", format: format.file, sampleRate: format.sampleRate)
+        let chain = try ConvertedPull(renderer, sampleRate: format.sampleRate, blockFrames: 4_096)
+        var rendered: [Float] = []
+        while !chain.isComplete {
+            // After a fallback under --strict the rest is planned only to name every word that falls back.
+            guard fallbacks.words.isEmpty else {
+                try chain.pull { _ in }
+                continue
+            }
+            try chain.pull({ try writer.write($0) }, rendered: joinReport ? { rendered += $0 } : nil)
+            if let markerFile {
+                var lines = ""
+                for marker in chain.takeMarkers() {
+                    lines += marker.jsonLine(bytesPerFrame: format.bytesPerFrame) + "\n"
+                }
+                try Self.write(lines, to: markerFile)
+            }
+        }
+        if let error = fallbacks.error { throw error }
+        try writer.commit()
+        if joinReport {
+            // A diagnostic: the joins come from the request planned once more, whole.
+            var standardError = StandardError()
+            let joins = try synthesizer.plan(speechRequest).joinFrames
+            print("\(JoinClickMeasure(samples: rendered, joinFrames: joins))", to: &standardError)
+        }
+        if let markerFile {
+            do throws(FileError) { try markerFile.commit() } catch {
+                throw RequestError.unwritableMarkers(path: markerFile.path, reason: error.reason)
+            }
+        }
+    }
+
+    /// Appends marker lines to the markers file.
+    private static func write(_ lines: String, to file: PartialFile) throws {
+        var lines = lines
+        do {
+            try lines.withUTF8 { try file.write(UnsafeRawBufferPointer($0)) }
+        } catch let error as FileError {
+            throw RequestError.unwritableMarkers(path: file.path, reason: error.reason)
+        }
+    }
+}
+
+extension OutputEncoding: ExpressibleByArgument {}
 extension TakeChoice: ExpressibleByArgument {}
 
 /// A request that could not be read.
@@ -345,35 +442,42 @@ extension RenderArguments {
     /// command costs more than rendering a screen reader's request (issue 6: ~11 M of ~19 M instructions).
     ///
     /// Returns `nil` for anything else (`--help`, `--option=value`, an unknown or repeated option, a missing
-    /// value), which ArgumentParser then reads and reports as usual.
+    /// or malformed value), which ArgumentParser then reads and reports as usual.
     static func parse(_ arguments: ArraySlice<String>) -> RenderArguments? {
         var parsed = RenderArguments()
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             guard argument.hasPrefix("-") && argument != "-" else {
-                parsed.text.append(argument)
+                parsed.request.text.append(argument)
                 continue
             }
             switch argument {
-            case "--strict": parsed.strict = true
-            case "--lenient": parsed.lenient = true
+            case "--strict": parsed.request.strict = true
+            case "--lenient": parsed.request.lenient = true
             case "--join-report": parsed.joinReport = true
             case "--takes":
                 guard let value = remaining.popFirst(), let choice = TakeChoice(rawValue: value) else { return nil }
-                parsed.takes = choice
-            case "--bank", "--voice", "-o", "--output", "--file", "--markers", "--allow-audio", "--rate", "--pitch":
+                parsed.request.takes = choice
+            case "--bank", "--voice", "-o", "--output", "--file", "--markers", "--allow-audio", "--rate", "--pitch",
+                "--sample-rate", "--encoding":
                 // A rate or pitch may start with a dash (-20%, -2st); any other value that does is an option.
                 guard let value = remaining.popFirst(),
                     !value.hasPrefix("-") || value == "-" || argument == "--rate" || argument == "--pitch"
                 else { return nil }
                 switch argument {
-                case "--bank": guard parsed.bank == nil else { return nil }; parsed.bank = value
-                case "--voice": guard parsed.voice == nil else { return nil }; parsed.voice = value
-                case "--rate": guard parsed.rate == nil else { return nil }; parsed.rate = value
-                case "--pitch": guard parsed.pitch == nil else { return nil }; parsed.pitch = value
-                case "--file": guard parsed.file == nil else { return nil }; parsed.file = value
+                case "--bank": guard parsed.request.bank == nil else { return nil }; parsed.request.bank = value
+                case "--voice": guard parsed.request.voice == nil else { return nil }; parsed.request.voice = value
+                case "--rate": guard parsed.request.rate == nil else { return nil }; parsed.request.rate = value
+                case "--pitch": guard parsed.request.pitch == nil else { return nil }; parsed.request.pitch = value
+                case "--file": guard parsed.request.file == nil else { return nil }; parsed.request.file = value
+                case "--allow-audio": parsed.request.audioDirectories.append(value)
+                case "--sample-rate":
+                    guard parsed.request.sampleRate == nil, let rate = Int(value) else { return nil }
+                    parsed.request.sampleRate = rate
+                case "--encoding":
+                    guard parsed.encoding == nil, let encoding = OutputEncoding(rawValue: value) else { return nil }
+                    parsed.encoding = encoding
                 case "--markers": guard parsed.markers == nil else { return nil }; parsed.markers = value
-                case "--allow-audio": parsed.audioDirectories.append(value)
                 default: guard parsed.output == nil else { return nil }; parsed.output = value
                 }
             default: return nil

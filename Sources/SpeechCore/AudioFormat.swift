@@ -11,6 +11,12 @@ public enum RenderFormat {
 
     /// A frame count as whole milliseconds, rounded: 661 frames are 30 ms.
     public static func milliseconds(_ frames: Int) -> Int { (frames * 1000 + sampleRate / 2) / sampleRate }
+
+    /// Where render frame `frame` falls in output converted to `outputRate`: `frame × outputRate ÷ 22050`, rounded
+    /// half up, the rule the converted output's length follows too (AudioIO's `StreamingResampler`).
+    public static func frame(_ frame: Int, atSampleRate outputRate: Int) -> Int {
+        (frame * outputRate + sampleRate / 2) / sampleRate
+    }
 }
 
 /// Levels in decibels and the amplitudes they stand for.

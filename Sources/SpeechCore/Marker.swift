@@ -26,9 +26,20 @@ public struct Marker: Equatable, Sendable, CustomStringConvertible {
     public var byteOffset: Int { frame * MemoryLayout<Float>.size }
 
     /// One line of JSON with the fields SPEC.md lists, in its order.
-    public var jsonLine: String {
+    public var jsonLine: String { jsonLine(bytesPerFrame: MemoryLayout<Float>.size) }
+
+    /// One line of JSON whose `byteOffset` counts `bytesPerFrame`, the output encoding's frame size.
+    public func jsonLine(bytesPerFrame: Int) -> String {
         #"{"kind":"\#(kind.rawValue)","text":\#(jsonString(text)),"frame":\#(frame),"frames":\#(frameCount),"#
-            + #""byteOffset":\#(byteOffset),"textRange":[\#(textRange.lowerBound),\#(textRange.count)]}"#
+            + #""byteOffset":\#(frame * bytesPerFrame),"textRange":[\#(textRange.lowerBound),\#(textRange.count)]}"#
+    }
+
+    /// The marker in output converted to `sampleRate`: its start and end at `RenderFormat.frame(_:atSampleRate:)`,
+    /// so markers that tile the 22050 Hz output tile the converted output, which ends at the converted length.
+    public func atSampleRate(_ sampleRate: Int) -> Marker {
+        let start = RenderFormat.frame(frame, atSampleRate: sampleRate)
+        let end = RenderFormat.frame(frame + frameCount, atSampleRate: sampleRate)
+        return Marker(kind: kind, text: text, frame: start, frameCount: end - start, textRange: textRange)
     }
 
     public var description: String { jsonLine }

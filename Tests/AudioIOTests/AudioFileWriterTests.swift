@@ -34,21 +34,66 @@ import Testing
     }
 
     @Test(
-        "the output extension picks the container",
+        "the output extension picks the container, its encoding and, for Asterisk's formats, the rate",
         arguments: [
-            ("a.wav", AudioFileFormat(.wav, .float32)), ("b.AIFF", AudioFileFormat(.aiff, .float32)),
-            ("c.caf", AudioFileFormat(.caf, .float32)), ("dir.x/d.flac", AudioFileFormat(.flac, .pcm24)),
-            ("e.raw", AudioFileFormat(.raw, .float32, endianness: .little)),
+            ("a.wav", AudioFileFormat(.wav, .float32), 22_050), ("b.AIFF", AudioFileFormat(.aiff, .float32), 22_050),
+            ("c.caf", AudioFileFormat(.caf, .float32), 22_050),
+            ("dir.x/d.flac", AudioFileFormat(.flac, .pcm24), 22_050),
+            ("e.raw", AudioFileFormat(.raw, .float32, endianness: .little), 22_050),
+            ("f.au", AudioFileFormat(.au, .float32), 22_050), ("g.ogg", AudioFileFormat(.ogg, .vorbis), 22_050),
+            ("h.opus", AudioFileFormat(.ogg, .opus), 48_000),
+            ("i.sln", AudioFileFormat(.raw, .pcm16, endianness: .little), 8_000),
+            ("j.sln16", AudioFileFormat(.raw, .pcm16, endianness: .little), 16_000),
+            ("k.sln44", AudioFileFormat(.raw, .pcm16, endianness: .little), 44_100),
+            ("l.ulaw", AudioFileFormat(.raw, .ulaw, endianness: .little), 8_000),
+            ("m.alaw", AudioFileFormat(.raw, .alaw, endianness: .little), 8_000),
         ])
-    func extensions(path: String, format: AudioFileFormat) throws {
-        #expect(try AudioFileFormat.renderOutput(forPath: path) == format)
+    func extensions(path: String, file: AudioFileFormat, sampleRate: Int) throws {
+        let format = try RenderOutputFormat(path: path, sampleRate: nil, encoding: nil)
+        #expect(format.file == file)
+        #expect(format.sampleRate == sampleRate)
+    }
+
+    @Test("--sample-rate and --encoding apply where the extension leaves them open; -o - is raw little-endian")
+    func options() throws {
+        let wav = try RenderOutputFormat(path: "a.wav", sampleRate: 16_000, encoding: .ulaw)
+        #expect(wav.file == AudioFileFormat(.wav, .ulaw))
+        #expect(wav.sampleRate == 16_000)
+        #expect(wav.bytesPerFrame == 1)
+        let standardOutput = try RenderOutputFormat(path: "-", sampleRate: 8_000, encoding: .s24)
+        #expect(standardOutput.file == AudioFileFormat(.raw, .pcm24, endianness: .little))
+        #expect(standardOutput.bytesPerFrame == 3)
+        #expect(try RenderOutputFormat(path: "a.sln", sampleRate: 8_000, encoding: .s16).sampleRate == 8_000)
+        #expect(try RenderOutputFormat(path: "a.ogg", sampleRate: 44_100, encoding: nil).bytesPerFrame == 4)
+    }
+
+    @Test("an encoding the container cannot hold, or one its name contradicts, is refused naming both")
+    func refusedOptions() {
+        #expect(
+            throws: AudioIOError.encodingNotInContainer(path: "a.flac", encoding: "ulaw", accepted: ["s16", "s24"])
+        ) { try RenderOutputFormat(path: "a.flac", sampleRate: nil, encoding: .ulaw) }
+        #expect(
+            throws: AudioIOError.conflictingOutputOption(
+                path: "a.sln", option: "--sample-rate 16000", picked: ".sln is 8000 Hz")
+        ) { try RenderOutputFormat(path: "a.sln", sampleRate: 16_000, encoding: nil) }
+        #expect(
+            throws: AudioIOError.conflictingOutputOption(
+                path: "a.ulaw", option: "--encoding alaw", picked: ".ulaw is ulaw")
+        ) { try RenderOutputFormat(path: "a.ulaw", sampleRate: nil, encoding: .alaw) }
+        #expect(throws: AudioIOError.encodingNotInContainer(path: "a.mp3", encoding: "s16", accepted: [])) {
+            try RenderOutputFormat(path: "a.mp3", sampleRate: nil, encoding: .s16)
+        }
+        #expect(throws: AudioIOError.unsupportedOutputRate(sampleRate: 100)) {
+            try RenderOutputFormat(path: "a.wav", sampleRate: 100, encoding: nil)
+        }
     }
 
     @Test(
-        "an unknown extension is refused with the accepted ones", arguments: ["out.mp3", "out", ".wav", "dir.wav/out"])
+        "an unknown extension is refused with the accepted ones", arguments: ["out.mp4", "out", ".wav", "dir.wav/out"])
     func unknownExtension(path: String) {
         #expect(throws: AudioIOError.unknownOutputExtension(path: path)) {
-            try AudioFileFormat.renderOutput(forPath: path)
+            try RenderOutputFormat(path: path, sampleRate: nil, encoding: nil)
         }
+        #expect(AudioIOError.unknownOutputExtension(path: path).description.contains(".wav, .aiff"))
     }
 }

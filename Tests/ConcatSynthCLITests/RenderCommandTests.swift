@@ -173,7 +173,7 @@ enum VoiceOverFixture {
     @Test(
         "usage errors exit 64",
         arguments: [
-            ["render", "-o", "out.mp3", "hello"], ["render", "--file", "a.ssml", "-o", "-", "hello"], ["speak"],
+            ["render", "-o", "out.mp4", "hello"], ["render", "--file", "a.ssml", "-o", "-", "hello"], ["speak"],
         ])
     func usage(arguments: [String]) throws {
         #expect(try concatSynth.run(arguments).status == 64)

@@ -1,0 +1,142 @@
+import CAlsa
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A sound device that could not be opened or played to; each case names the device and carries ALSA's reason.
+public enum PlaybackError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unopenable(device: String, reason: String)
+    case unplayable(device: String, sampleRate: Int, reason: String)
+    case writeFailed(device: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unopenable(let device, let reason):
+            return
+                "cannot open the sound device \(device): \(reason); expected an ALSA playback device such as default (aplay -L lists them)"
+        case .unplayable(let device, let sampleRate, let reason):
+            return
+                "the sound device \(device) plays neither Float32 nor 16-bit mono at \(sampleRate) Hz: \(reason); expected a device that converts (default, or plug:NAME)"
+        case .writeFailed(let device, let reason):
+            return "playing to the sound device \(device) failed: \(reason)"
+        }
+    }
+}
+
+/// An ALSA playback device for mono audio, written block by block as the audio is rendered.
+///
+/// It asks for Float32 at the request's rate and, if the device refuses, 16-bit; either way with ALSA's own
+/// resampling allowed, which a `plug` device such as `default` provides. Owns the `snd_pcm_t*` and closes it in
+/// `deinit`.
+///
+/// ```swift
+/// let device = try SoundDevice(name: "default", sampleRate: 22_050)
+/// try device.write(block) { false }
+/// try device.drain()
+/// ```
+public final class SoundDevice {
+    public let name: String
+    /// Whether the device took Float32 (else 16-bit, converted here).
+    public let isFloat: Bool
+    private var handle: OpaquePointer?
+    /// The 16-bit copy of a block, for a device that refused Float32.
+    private var shorts = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 0)
+
+    /// - Throws: `PlaybackError.unopenable` or `.unplayable` with ALSA's reason.
+    public init(name: String, sampleRate: Int) throws(PlaybackError) {
+        self.name = name
+        concat_synth_alsa_keep_messages()
+        var handle: OpaquePointer?
+        let opened = snd_pcm_open(&handle, name, SND_PCM_STREAM_PLAYBACK, 0)
+        guard opened == 0, let handle else { throw .unopenable(device: name, reason: Self.reason(opened)) }
+        self.handle = handle
+        // 100 ms of buffer: playback starts with the first block, and Ctrl-C is heard to stop at once.
+        let latency: UInt32 = 100_000
+        if snd_pcm_set_params(
+            handle, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(sampleRate), 1, latency)
+            == 0
+        {
+            isFloat = true
+            return
+        }
+        let status = snd_pcm_set_params(
+            handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(sampleRate), 1, latency)
+        guard status == 0 else {
+            throw .unplayable(device: name, sampleRate: sampleRate, reason: Self.reason(status))
+        }
+        isFloat = false
+    }
+
+    deinit {
+        if let handle { snd_pcm_close(handle) }
+        shorts.deallocate()
+    }
+
+    /// Plays `samples` (mono, -1…1), waiting while the device's buffer is full; returns early, leaving the rest
+    /// unplayed, once `isInterrupted` says so (checked whenever a wait is interrupted by a signal).
+    ///
+    /// - Throws: `PlaybackError.writeFailed` with ALSA's reason.
+    public func write(_ samples: UnsafeBufferPointer<Float>, isInterrupted: () -> Bool) throws(PlaybackError) {
+        guard let handle, !samples.isEmpty else { return }
+        if isFloat {
+            try write(handle, UnsafeRawPointer(samples.baseAddress!), samples.count, 4, isInterrupted)
+            return
+        }
+        if shorts.count < samples.count {
+            shorts.deallocate()
+            shorts = .allocate(capacity: samples.count)
+        }
+        for index in samples.indices {
+            shorts[index] = Int16((max(-1, min(1, samples[index])) * 32_767).rounded())
+        }
+        try write(handle, UnsafeRawPointer(shorts.baseAddress!), samples.count, 2, isInterrupted)
+    }
+
+    private func write(
+        _ handle: OpaquePointer, _ bytes: UnsafeRawPointer, _ frameCount: Int, _ bytesPerFrame: Int,
+        _ isInterrupted: () -> Bool
+    ) throws(PlaybackError) {
+        var written = 0
+        while written < frameCount {
+            let result = snd_pcm_writei(
+                handle, bytes + written * bytesPerFrame, snd_pcm_uframes_t(frameCount - written))
+            if result >= 0 {
+                written += Int(result)
+            } else if result == -Int(EINTR) || result == -Int(EAGAIN) {
+                if isInterrupted() { return }
+            } else {
+                // An underrun (the renderer fell behind) or a suspend: ALSA restarts the stream and playback goes on.
+                let recovered = snd_pcm_recover(handle, Int32(result), 1)
+                guard recovered == 0 else { throw .writeFailed(device: name, reason: Self.reason(recovered)) }
+            }
+            if isInterrupted() { return }
+        }
+    }
+
+    /// Waits until everything written has played, then closes the device.
+    ///
+    /// - Throws: `PlaybackError.writeFailed` with ALSA's reason.
+    public func drain() throws(PlaybackError) {
+        guard let handle else { return }
+        self.handle = nil
+        let drained = snd_pcm_drain(handle)
+        snd_pcm_close(handle)
+        guard drained == 0 else { throw .writeFailed(device: name, reason: Self.reason(drained)) }
+    }
+
+    /// Stops at once, dropping what is buffered, and closes the device.
+    public func drop() {
+        guard let handle else { return }
+        self.handle = nil
+        snd_pcm_drop(handle)
+        snd_pcm_close(handle)
+    }
+
+    /// ALSA's message for `status`, after the message alsa-lib itself gave, if any ("Unknown PCM x").
+    private static func reason(_ status: Int32) -> String {
+        let message = String(cString: concat_synth_alsa_last_message())
+        let reason = String(cString: snd_strerror(status))
+        return message.isEmpty ? reason : "\(message) (\(reason))"
+    }
+}
