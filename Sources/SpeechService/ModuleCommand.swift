@@ -104,7 +104,13 @@ public final class LineReader {
     public func readLineBytes() -> ArraySlice<UInt8>? {
         var searchFrom = start
         while true {
-            if let newline = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
+            let found = buffer.withUnsafeBytes { bytes -> Int? in
+                guard searchFrom < bytes.count,
+                    let newline = memchr(bytes.baseAddress! + searchFrom, 0x0A, bytes.count - searchFrom)
+                else { return nil }
+                return UnsafeRawPointer(newline) - bytes.baseAddress!
+            }
+            if let newline = found {
                 let line = buffer[start..<newline]
                 start = newline + 1
                 return line

@@ -22,7 +22,6 @@ public final class ModuleServer: @unchecked Sendable {
     private let soundIconFolder: String?
     private var settings = ModuleSettings()
     private var standardError = StandardErrorStream()
-    private let rendering = RenderingThread()
 
     /// - Parameters:
     ///   - openEngine: opens the voice pack at `INIT`; its error becomes the `399` reply.
@@ -60,11 +59,8 @@ public final class ModuleServer: @unchecked Sendable {
             "299-concat-synth: voice pack \(engine.packPath), \(voiceCount) voice\(voiceCount == 1 ? "" : "s")\n"
                 + "299 OK LOADED SUCCESSFULLY\n")
         let voices = engine.voices
-        let thread = rendering
-        let output = output
-        // From here on only the rendering thread uses the engine; the command thread keeps its voice list.
-        let handOff = EngineHandOff(engine: engine)
-        startThread { thread.serve(engine: handOff.engine, output: output) }
+        let rendering = RenderingThread(engine: engine, output: output)
+        startThread { rendering.serve() }
         defer { rendering.shutDown() }
         while let line = input.readLine() {
             switch ModuleCommand(line) {
@@ -93,7 +89,7 @@ public final class ModuleServer: @unchecked Sendable {
                 output.send("203 OK SETTINGS RECEIVED\n")
             case .speak(let kind):
                 guard let lines = readBlock(reply: "202 OK RECEIVING MESSAGE") else { return 0 }
-                speak(lines, kind: kind, voices: voices)
+                speak(lines, kind: kind, voices: voices, rendering: rendering)
             case .stop: rendering.requestStop()
             case .pause: rendering.requestPause()
             case .quit:
@@ -106,7 +102,7 @@ public final class ModuleServer: @unchecked Sendable {
         return 0
     }
 
-    private func speak(_ lines: [String], kind: MessageKind, voices: [ModuleVoice]) {
+    private func speak(_ lines: [String], kind: MessageKind, voices: [ModuleVoice], rendering: RenderingThread) {
         var message = DotStuffing.unstuff(lines)
         guard !message.isEmpty else {
             output.send("301 ERROR CANT SPEAK\n")
@@ -121,9 +117,9 @@ public final class ModuleServer: @unchecked Sendable {
         rendering.stopAndWait()
         output.send("200 OK SPEAKING\n")
         if kind == .soundIcon, let folder = soundIconFolder, let icon = Self.soundIcon(message, in: folder) {
-            rendering.submit(.icon(path: icon))
+            rendering.playIcon(icon, output: output)
         } else {
-            rendering.submit(.speech(SpeechRequest(message: message, kind: kind, settings: settings, voices: voices)))
+            rendering.begin(SpeechRequest(message: message, kind: kind, settings: settings, voices: voices))
         }
     }
 
@@ -163,11 +159,6 @@ public final class ModuleServer: @unchecked Sendable {
     }
 }
 
-/// An engine on its way to the thread that renders, which is the only one to use it from then on.
-private struct EngineHandOff: @unchecked Sendable {
-    let engine: any SpeechEngine
-}
-
 /// Replies and events to the server: each written whole under one lock, so a reply from the command thread never
 /// lands inside an audio block from the rendering thread.
 final class OutputChannel: @unchecked Sendable {
@@ -196,30 +187,47 @@ final class OutputChannel: @unchecked Sendable {
 }
 
 /// The thread that renders messages one at a time, and the flags the command thread sets for it.
+///
+/// A message's first pull runs on the command thread (`begin`), so its first audio leaves without waiting for
+/// another thread to wake; the rest renders here while the command thread reads STOP and PAUSE. The engine and
+/// the worker's buffers are used by one thread at a time: the command thread only while this one is idle, which
+/// `isBusy` under the lock guarantees.
 final class RenderingThread: @unchecked Sendable {
-    enum Job {
-        case speech(SpeechRequest)
-        case icon(path: String)
-    }
-
     private let lock = ConditionLock()
     // Guarded by `lock`.
-    private var pending: Job?
+    private var hasPending = false
     private var isBusy = false
     private var isShuttingDown = false
-    // Read between pulls without the lock; set by the command thread, cleared only when a job is submitted.
+    // Read between pulls without the lock; set by the command thread, cleared only when a message begins.
     private let isStopRequested = Atomic<Bool>(false)
     private let isPauseRequested = Atomic<Bool>(false)
+    private var worker: MessageWorker
+    private let engine: any SpeechEngine
 
-    func submit(_ job: Job) {
+    init(engine: any SpeechEngine, output: OutputChannel) {
+        self.engine = engine
+        worker = MessageWorker(output: output)
+    }
+
+    /// Speaks `request`: its first pull here, on the command thread, the rest on the rendering thread.
+    func begin(_ request: SpeechRequest) {
         lock.withLock {
+            precondition(!isBusy, "a message begins only after the last one ended")
             // Cleared here, on the command thread, so a STOP that follows this SPEAK is never lost to the reset.
             isStopRequested.store(false, ordering: .sequentiallyConsistent)
             isPauseRequested.store(false, ordering: .sequentiallyConsistent)
-            pending = job
             isBusy = true
+        }
+        let hasMore = worker.begin(request, engine: engine)
+        lock.withLock {
+            if hasMore { hasPending = true } else { isBusy = false }
             lock.broadcast()
         }
+    }
+
+    /// Sends a sound icon's events: the server plays the file.
+    func playIcon(_ path: String, output: OutputChannel) {
+        output.send(ModuleEvent.begin.text + ModuleEvent.icon(path: path).text + ModuleEvent.end.text)
     }
 
     func requestStop() { isStopRequested.store(true, ordering: .sequentiallyConsistent) }
@@ -243,25 +251,19 @@ final class RenderingThread: @unchecked Sendable {
         }
     }
 
-    /// The thread's loop: waits for a job, renders it, repeats until shut down.
-    func serve(engine: any SpeechEngine, output: OutputChannel) {
-        var worker = MessageWorker(output: output)
+    /// The thread's loop: waits for a begun message, renders the rest of it, repeats until shut down.
+    func serve() {
         while true {
-            let job: Job? = lock.withLock {
-                while pending == nil && !isShuttingDown { lock.wait() }
-                defer { pending = nil }
-                return pending
+            let shouldRender: Bool = lock.withLock {
+                while !hasPending && !isShuttingDown { lock.wait() }
+                defer { hasPending = false }
+                return hasPending
             }
-            guard let job else { return }
-            switch job {
-            case .speech(let request):
-                worker.speak(
-                    request, engine: engine,
-                    isStopRequested: { self.isStopRequested.load(ordering: .sequentiallyConsistent) },
-                    isPauseRequested: { self.isPauseRequested.load(ordering: .sequentiallyConsistent) })
-            case .icon(let path):
-                output.send(ModuleEvent.begin.text + ModuleEvent.icon(path: path).text + ModuleEvent.end.text)
-            }
+            guard shouldRender else { return }
+            while worker.proceed(
+                isStopRequested: isStopRequested.load(ordering: .sequentiallyConsistent),
+                isPauseRequested: isPauseRequested.load(ordering: .sequentiallyConsistent))
+            {}
             lock.withLock {
                 isBusy = false
                 lock.broadcast()
@@ -277,67 +279,69 @@ struct MessageWorker {
     private var floats = [Float](repeating: 0, count: ModuleServer.pullFrameCount)
     private var pending = [Int16](repeating: 0, count: AudioBlock.maximumSampleCount)
     private var pendingCount = 0
-    private var blockBytes: [UInt8] = []
+    // Allocated once for the life of the process (one worker per module process), never freed.
+    private let blockBytes = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: AudioBlock.maximumEncodedByteCount(sampleCount: AudioBlock.maximumSampleCount), alignment: 8)
     private var hasSentAudio = false
+    private var rendering: (any SpeechRendering)?
     private var standardError = StandardErrorStream()
 
-    init(output: OutputChannel) {
-        self.output = output
-        blockBytes.reserveCapacity(AudioBlock.maximumSampleCount * 4 + 200)
-    }
+    init(output: OutputChannel) { self.output = output }
 
-    mutating func speak(
-        _ request: SpeechRequest, engine: any SpeechEngine, isStopRequested: () -> Bool, isPauseRequested: () -> Bool
-    ) {
+    /// Sends `701 BEGIN`, plans `request` and renders its first pull; returns whether more remains.
+    mutating func begin(_ request: SpeechRequest, engine: any SpeechEngine) -> Bool {
         output.send(ModuleEvent.begin.text)
         pendingCount = 0
         hasSentAudio = false
-        let rendering: any SpeechRendering
         do {
             rendering = try engine.start(request)
         } catch {
             print("error: \(error)", to: &standardError)
             output.send(ModuleEvent.end.text)
-            return
+            return false
         }
-        while true {
-            if isStopRequested() {
+        return proceed(isStopRequested: false, isPauseRequested: false)
+    }
+
+    /// Renders one pull of the message and sends what it reached; returns whether more remains.
+    mutating func proceed(isStopRequested: Bool, isPauseRequested: Bool) -> Bool {
+        guard let rendering else { return false }
+        if isStopRequested {
+            rendering.cancel()
+            return finish(.stop)
+        }
+        let pull: RenderedPull
+        do {
+            pull = try floats.withUnsafeMutableBufferPointer { buffer throws(SpeechServiceError) in
+                try rendering.render(into: buffer)
+            }
+        } catch {
+            print("error: \(error)", to: &standardError)
+            send(rendering)
+            return finish(.end)
+        }
+        var position = 0
+        for mark in pull.marks {
+            append(position..<mark.frameOffset, rendering)
+            send(rendering)
+            output.send(ModuleEvent.indexMark(mark.name).text)
+            position = mark.frameOffset
+            if isPauseRequested && mark.name.hasPrefix("__spd_") {
+                // The server resumes from this mark with a new message.
                 rendering.cancel()
-                output.send(ModuleEvent.stop.text)
-                return
-            }
-            let pull: RenderedPull
-            do {
-                pull = try floats.withUnsafeMutableBufferPointer { buffer throws(SpeechServiceError) in
-                    try rendering.render(into: buffer)
-                }
-            } catch {
-                print("error: \(error)", to: &standardError)
-                send(rendering)
-                output.send(ModuleEvent.end.text)
-                return
-            }
-            var position = 0
-            for mark in pull.marks {
-                append(position..<mark.frameOffset, rendering)
-                send(rendering)
-                output.send(ModuleEvent.indexMark(mark.name).text)
-                position = mark.frameOffset
-                if isPauseRequested() && mark.name.hasPrefix("__spd_") {
-                    // The server resumes from this mark with a new message.
-                    rendering.cancel()
-                    output.send(ModuleEvent.pause.text)
-                    return
-                }
-            }
-            append(position..<pull.frameCount, rendering)
-            // The first audio leaves at once, so speech starts after one pull, not after a whole block.
-            if pull.isComplete || !hasSentAudio { send(rendering) }
-            if pull.isComplete {
-                output.send(ModuleEvent.end.text)
-                return
+                return finish(.pause)
             }
         }
+        append(position..<pull.frameCount, rendering)
+        // The first audio leaves at once, so speech starts after one pull, not after a whole block.
+        if pull.isComplete || !hasSentAudio { send(rendering) }
+        return pull.isComplete ? finish(.end) : true
+    }
+
+    private mutating func finish(_ event: ModuleEvent) -> Bool {
+        output.send(event.text)
+        rendering = nil
+        return false
     }
 
     /// Converts `frames` of the last pull to 16-bit into the pending block, sending each block that fills up.
@@ -363,11 +367,11 @@ struct MessageWorker {
     private mutating func send(_ rendering: any SpeechRendering) {
         guard pendingCount > 0 else { return }
         let count = pendingCount
-        pending.withUnsafeBufferPointer { samples in
+        let byteCount = pending.withUnsafeBufferPointer { samples in
             AudioBlock.encode(
-                UnsafeBufferPointer(rebasing: samples[0..<count]), sampleRate: rendering.sampleRate, into: &blockBytes)
+                UnsafeBufferPointer(rebasing: samples[0..<count]), sampleRate: rendering.sampleRate, into: blockBytes)
         }
-        blockBytes.withUnsafeBytes { output.send($0) }
+        output.send(UnsafeRawBufferPointer(rebasing: blockBytes[0..<byteCount]))
         pendingCount = 0
         hasSentAudio = true
     }
