@@ -261,7 +261,8 @@ struct SpeechDispatcherTests {
         #expect(!lines.contains("end") && !lines.contains("index_marks after"))
         let full = try reference(request, directory: TemporaryDirectory("speechd-reference")).samples.count
         #expect(server.capturedSamples().count < full)
-        #expect(try server.speakWithClient("<speak>hello</speak>") == ["begin", "end"])
+        let next = try server.speakWithClient("<speak>hello</speak>")
+        #expect(next == ["begin", "end"])
     }
 
     @Test(
