@@ -207,6 +207,25 @@ import Testing
         #expect(try session.next().description == "305 DATA MORE THAN ONE LINE")
     }
 
+    @Test("SOUND_ICON: the server is told to play the icon's file; an icon with no file is spoken")
+    func soundIcon() throws {
+        let directory = TemporaryDirectory("sd-icon")
+        let icons = directory.file("icons")
+        try FileManager.default.createDirectory(atPath: icons, withIntermediateDirectories: true)
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: "\(icons)/bell"))
+        let session = try ModuleSession(
+            directory: directory,
+            configuration: "VoicePack \"\(ModuleSession.defaultPack)\"\nSoundIconFolder \"\(icons)\"\n")
+        _ = try session.initialize()
+        try session.speak("bell", command: "SOUND_ICON")
+        let events = try session.messages(until: [702, 703])
+        #expect(events.map(\.description) == ["701 BEGIN", "706 \(icons)/bell / 706 ICON", "702 END"])
+        try session.speak("hello", command: "SOUND_ICON")
+        let spoken = try session.messages(until: [702, 703])
+        #expect(!spoken.contains { $0.code == 706 })
+        #expect(Transcript(spoken).samples == (try reference("<speak>hello</speak>", directory: directory).samples))
+    }
+
     @Test("a pack that cannot be opened: INIT answers 399 naming the pack and why, and the module exits")
     func unopenablePack() throws {
         let directory = TemporaryDirectory("sd-nopack")
