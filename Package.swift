@@ -25,28 +25,44 @@ let package = Package(
             name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         // No pkgConfig: libutf8proc.pc passes -DUTF8PROC_EXPORTS, a flag SwiftPM refuses; the header is in /usr/include.
         .systemLibrary(name: "CUTF8Proc", providers: [.apt(["libutf8proc-dev"])]),
+        // No pkgConfig: Debian's libsonic-dev ships no .pc file; the header is in /usr/include.
+        .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
 
-        .target(name: "AudioIO", dependencies: ["CSndFile", "CSampleRate", "CEbur128"]),
+        // The value types every stage shares (formats, clip takes, prosody, markers); no C, no I/O.
+        .target(name: "SpeechCore"),
+        .target(name: "AudioIO", dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CEbur128", "CSonic"]),
         .target(name: "Tokens", dependencies: ["CUTF8Proc"]),
-        .target(name: "SSML"),
+        .target(name: "SSML", dependencies: ["SpeechCore"]),
         .target(name: "Verbalization"),
-        .target(name: "Voicebank", dependencies: ["CSQLite", "AudioIO", "Tokens"]),
-        .target(name: "ConcatSynth", dependencies: ["SSML", "Tokens", "Verbalization", "Voicebank", "AudioIO"]),
+        .target(name: "Voicebank", dependencies: ["SpeechCore", "CSQLite", "AudioIO", "Tokens"]),
+        // Events to a timed plan: matching, planning, the timeline. Never names the voice pack.
+        .target(name: "Planning", dependencies: ["SpeechCore", "SSML", "Tokens", "Verbalization"]),
+        // The pull renderer: a plan's timeline to samples, time-stretched where the prosody asks.
+        .target(name: "Rendering", dependencies: ["SpeechCore", "Planning", "AudioIO"]),
+        .target(
+            name: "ConcatSynth",
+            dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Voicebank", "AudioIO"]),
         .target(
             name: "CommandLineSupport",
-            dependencies: ["Voicebank", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "Voicebank", "SpeechCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(
             name: "VoicebankCLI",
             dependencies: [
-                "Voicebank", "Verbalization", "CommandLineSupport", "ConcatSynth", "Tokens",
+                "Voicebank", "Verbalization", "CommandLineSupport", "ConcatSynth", "Planning", "SpeechCore", "Tokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .target(name: "TestSupport", dependencies: ["AudioIO", "CSQLite"], path: "Tests/TestSupport"),
+        // In-memory phrases and clips for the planning and rendering tests, which link no SQLite.
+        .target(
+            name: "SpeechTestSupport", dependencies: ["SpeechCore", "Planning", "Rendering"],
+            path: "Tests/SpeechTestSupport"),
         .executableTarget(
             name: "ConcatSynthCLI",
             dependencies: [
-                "ConcatSynth", "CommandLineSupport",
+                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime linked in: a release render's process starts ~1 ms sooner (issue 6). The three
@@ -58,7 +74,7 @@ let package = Package(
             ]),
 
         // The speech-dispatcher module protocol over the library (issue 14); the module binary is a thin main.
-        .target(name: "SpeechService", dependencies: ["ConcatSynth", "Voicebank"]),
+        .target(name: "SpeechService", dependencies: ["ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank"]),
         .executableTarget(
             name: "SpeechDispatcherModule",
             dependencies: ["SpeechService"],
@@ -74,22 +90,34 @@ let package = Package(
         .executableTarget(
             name: "ConcatSynthBench",
             dependencies: [
-                "ConcatSynth", "Voicebank", "AudioIO", "CSQLite", "CSampleRate", "SpeechService",
+                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank", "AudioIO", "CSQLite", "CSampleRate",
+                "SpeechService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "TestSupport"]),
+        .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "SpeechCore", "TestSupport"]),
         .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
-        .testTarget(name: "SSMLTests", dependencies: ["SSML"]),
+        .testTarget(name: "SSMLTests", dependencies: ["SSML", "SpeechCore"]),
         .testTarget(name: "VerbalizationTests", dependencies: ["Verbalization"]),
         .testTarget(
-            name: "ConcatSynthTests",
-            dependencies: ["ConcatSynth", "SSML", "Tokens", "Voicebank", "AudioIO", "TestSupport"]),
+            name: "PlanningTests", dependencies: ["Planning", "SpeechCore", "SSML", "Tokens", "SpeechTestSupport"]),
         .testTarget(
-            name: "ConcatSynthCLITests", dependencies: ["ConcatSynth", "Voicebank", "AudioIO", "Tokens", "TestSupport"]),
-        .testTarget(name: "VoicebankTests", dependencies: ["Voicebank", "AudioIO", "CSQLite", "TestSupport"]),
+            name: "RenderingTests",
+            dependencies: ["Rendering", "Planning", "SpeechCore", "SSML", "AudioIO", "SpeechTestSupport"]),
+        .testTarget(
+            name: "ConcatSynthTests",
+            dependencies: [
+                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "Tokens", "Voicebank", "AudioIO",
+                "TestSupport", "SpeechTestSupport",
+            ]),
+        .testTarget(
+            name: "ConcatSynthCLITests",
+            dependencies: ["ConcatSynth", "SpeechCore", "Voicebank", "AudioIO", "Tokens", "TestSupport"]),
+        .testTarget(
+            name: "VoicebankTests", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
         .testTarget(name: "ConcatSynthBenchTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "VoicebankCLITests", dependencies: ["Voicebank", "AudioIO", "CSQLite", "TestSupport"]),
+        .testTarget(
+            name: "VoicebankCLITests", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
         .testTarget(name: "SpeechServiceTests", dependencies: ["SpeechService", "Voicebank", "TestSupport"]),
     ]
 )

@@ -1,3 +1,5 @@
+import SpeechCore
+
 /// How much silence to cut from a clip's ends: samples under `thresholdDecibels` (dBFS, by absolute peak),
 /// keeping `padFrames` of what was cut at each end so soft consonants and breaths are not clipped.
 public struct Trimming: Equatable, Hashable, Sendable, CustomStringConvertible {
@@ -37,14 +39,6 @@ public enum ClipConditioning {
             let last = samples.lastIndex(where: { abs($0) >= threshold })
         else { return 0..<samples.count }
         return max(0, first - trimming.padFrames)..<min(samples.count, last + 1 + trimming.padFrames)
-    }
-}
-
-/// Levels in decibels and the amplitudes they stand for.
-public enum Decibels {
-    /// The amplitude factor of a level: 10^(dB/20); 0 for -infinity (silent).
-    public static func amplitude(_ decibels: Double) -> Double {
-        decibels == -.infinity ? 0 : pow(10, decibels / 20)
     }
 }
 

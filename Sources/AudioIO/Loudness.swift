@@ -1,4 +1,5 @@
 import CEbur128
+import SpeechCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import SpeechCore
+
 /// A source file read once and made ready for rendering: the lossless original and the render-ready PCM.
 public struct PreparedClip: Sendable {
     public var source: SourceFormat
@@ -20,5 +22,14 @@ public struct PreparedClip: Sendable {
         renderReady = try SampleRateConversion.convert(
             try reader.readMono(), from: reader.format.sampleRate, converter: converter)
         self.converter = converter
+    }
+
+    /// The length `renderReady` would have for the file at `path`, read from its header without decoding it.
+    ///
+    /// - Throws: `AudioIOError` naming the file, as `init(path:converter:)` would for its header.
+    public static func renderReadyFrameCount(path: String) throws(AudioIOError) -> Int {
+        let format = try SoundFileReader(path: path).format
+        return SampleRateConversion.convertedFrameCount(
+            format.frameCount, from: format.sampleRate, to: RenderFormat.sampleRate)
     }
 }

@@ -1,13 +1,5 @@
 import CSampleRate
-
-/// The output format every clip is prepared in and every render produces.
-public enum RenderFormat {
-    /// Frames per second of render-ready audio: what Apple's speech-synthesizer voices answer with.
-    public static let sampleRate = 22_050
-
-    /// A frame count as whole milliseconds, rounded: 661 frames are 30 ms.
-    public static func milliseconds(_ frames: Int) -> Int { (frames * 1000 + sampleRate / 2) / sampleRate }
-}
+import SpeechCore
 
 /// libsamplerate's converters, best first.
 public enum Converter: String, Sendable, CaseIterable {

@@ -114,23 +114,55 @@ public func readFile(atPath path: String) throws(FileError) -> [UInt8] {
 ///
 /// - Throws: `FileError` with the system's reason; nothing is left behind.
 public func writeFileWhole(atPath path: String, _ bytes: UnsafeRawBufferPointer) throws(FileError) {
-    let slash = path.lastIndex(of: "/")
-    let directory = slash.map { String(path[...$0]) } ?? ""
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    let temporaryPath = "\(directory).\(name).partial-\(getpid())"
-    let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
-    do {
-        try FileDescriptor(rawValue: descriptor).write(bytes)
-    } catch {
+    let file = try PartialFile(path: path)
+    try file.write(bytes)
+    try file.commit()
+}
+
+/// A file written piece by piece under a hidden name beside `path` and renamed into place by `commit()`, so it
+/// appears whole or not at all; dropped uncommitted, it is removed.
+public final class PartialFile {
+    public let path: String
+    private let temporaryPath: String
+    private var descriptor: Int32
+
+    /// - Throws: `FileError` with the system's reason.
+    public init(path: String) throws(FileError) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        self.path = path
+        temporaryPath = "\(directory).\(name).partial-\(getpid())"
+        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
+    }
+
+    deinit {
+        guard descriptor >= 0 else { return }
         close(descriptor)
         unlink(temporaryPath)
-        throw FileError(path: path, reason: error.reason)
     }
-    guard close(descriptor) == 0, rename(temporaryPath, path) == 0 else {
-        let reason = String(cString: strerror(errno))
-        unlink(temporaryPath)
-        throw FileError(path: path, reason: reason)
+
+    /// - Throws: `FileError` with the system's reason.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
+        do {
+            try FileDescriptor(rawValue: descriptor).write(bytes)
+        } catch {
+            throw FileError(path: path, reason: error.reason)
+        }
+    }
+
+    /// Renames the file into place.
+    ///
+    /// - Throws: `FileError` with the system's reason; the partial file is removed.
+    public func commit() throws(FileError) {
+        let closed = close(descriptor)
+        descriptor = -1
+        guard closed == 0, rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw FileError(path: path, reason: reason)
+        }
     }
 }
 

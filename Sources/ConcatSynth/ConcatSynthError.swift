@@ -1,3 +1,5 @@
+import AudioIO
+import Planning
 import SSML
 import Voicebank
 
@@ -11,20 +13,51 @@ public enum ConcatSynthError: Error, Equatable, CustomStringConvertible {
     case audioDirectory(String)
     /// `--strict`: words no clip covers.
     case fallbackInStrictMode(voice: String, words: [String])
+    /// An `<audio>` file allowed while planning could not be read when its turn came.
+    case audio(AudioIOError)
+
+    /// The error a planning or rendering step threw, as one of these cases.
+    init(_ error: any Error) {
+        switch error {
+        case let error as ConcatSynthError: self = error
+        case let error as VoicebankError: self = .voicebank(error)
+        case let error as AudioIOError: self = .audio(error)
+        case PlanningError.noFallbackClip(let voice, let words): self = .noFallbackClip(voice: voice, words: words)
+        case PlanningError.audioDirectory(let path): self = .audioDirectory(path)
+        default: preconditionFailure("planning and rendering throw only the errors of their stages: \(error)")
+        }
+    }
 
     public var description: String {
         switch self {
         case .ssml(let error): return error.description
         case .voicebank(let error): return error.description
         case .noFallbackClip(let voice, let words):
-            return
-                "voice \(voice) has no clip for \"\(words)\" and no fallback clip; expected a pack whose voice has one (voicebank import --fallback FILE)"
-        case .audioDirectory(let path):
-            return
-                "cannot allow audio from \(path): it is not an existing directory; expected --allow-audio DIR naming a folder of audio files"
+            return PlanningError.noFallbackClip(voice: voice, words: words).description
+        case .audioDirectory(let path): return PlanningError.audioDirectory(path).description
         case .fallbackInStrictMode(let voice, let words):
             return
                 "voice \(voice) has no clip for \(words.map { "\"\($0)\"" }.joined(separator: ", ")); --strict accepts only requests the voice's clips cover"
+        case .audio(let error): return error.description
+        }
+    }
+}
+
+extension AudioSandbox {
+    /// Allows `<audio>` to play files inside `directories`, measured and decoded like an import.
+    ///
+    /// - Throws: `ConcatSynthError.audioDirectory` for a path that is not an existing directory.
+    public init(allowing directories: [String]) throws(ConcatSynthError) {
+        do throws(PlanningError) {
+            try self.init(allowing: directories) { path in
+                do throws(AudioIOError) {
+                    return .success(try PreparedClip.renderReadyFrameCount(path: path))
+                } catch {
+                    return .failure(AudioFileProblem(reason: error.description))
+                }
+            }
+        } catch {
+            throw ConcatSynthError(error)
         }
     }
 }

@@ -1,4 +1,5 @@
 import SSML
+import SpeechCore
 import Tokens
 import Voicebank
 

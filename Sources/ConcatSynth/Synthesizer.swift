@@ -1,19 +1,47 @@
+import AudioIO
+import Planning
+import Rendering
 import SSML
+import SpeechCore
 import Voicebank
 
-/// Speaks requests with one voice of a pack: SSML or text → events → tokens → match plan → PCM.
+/// What to say and how: the text or SSML, the voice to start with, and the request's own rate, pitch and
+/// volume (as if the request were wrapped in `<prosody>`).
+///
+/// ```swift
+/// SpeechRequest("Hello", prosody: Prosody(rate: 2, pitchSemitones: -2))
+/// ```
+public struct SpeechRequest: Equatable, Sendable {
+    /// SSML, or plain text when it does not start with `<`.
+    public var text: String
+    /// The identifier of the voice to start with; `nil` for the synthesizer's.
+    public var voice: String?
+    public var prosody: Prosody
+    /// Speak malformed SSML's text with a warning, and ignore bad attribute values: what a screen reader,
+    /// which cannot afford silence, wants.
+    public var isLenient: Bool
+
+    public init(_ text: String, voice: String? = nil, prosody: Prosody = .normal, isLenient: Bool = false) {
+        self.text = text
+        self.voice = voice
+        self.prosody = prosody
+        self.isLenient = isLenient
+    }
+}
+
+/// Speaks requests with the voices of a pack: SSML or text → events → tokens → match plan → timeline → PCM.
 ///
 /// ```swift
 /// let synthesizer = try Synthesizer(pack: VoicePack(path: "my.sqlite", access: .readOnly))
-/// let plan = try synthesizer.plan("<speak>Hello <break time=\"1s\"/> world</speak>")
-/// let renderer = synthesizer.renderer(for: plan)   // pull frames from it
+/// let renderer = try synthesizer.renderer(for: SpeechRequest("<speak>Hello <break time=\"1s\"/> world</speak>"))
+/// // pull frames from it; it plans as it goes
 /// ```
 public final class Synthesizer {
     public let pack: VoicePack
     /// The voice that speaks where the request names none.
     public let voice: Voice
     private let planner: Planner<ClipIndex>
-    private let reader = SSMLReader(sampleRate: 22_050)
+    private let reader = SSMLReader(sampleRate: RenderFormat.sampleRate)
 
     /// - Parameter voice: the starting voice's identifier; `nil` for the pack's first voice. SSML's `<voice>`,
     ///   `<lang>` and `xml:lang` switch to other voices of the pack.
@@ -45,7 +73,7 @@ public final class Synthesizer {
             }
             let plannerVoices = indexes.map { index in
                 let fallbacks = index.fallbackTakes.isEmpty ? standInFallback.map { [$0] } ?? [] : index.fallbackTakes
-                return PlannerVoice(voice: index.voice, lookup: index, fallbacks: fallbacks)
+                return PlannerVoice(voice: index.settings, lookup: index, fallbacks: fallbacks)
             }
             planner = Planner(
                 voices: plannerVoices, startingVoice: starting, audioSandbox: audioSandbox, takeChoice: takeChoice)
@@ -55,32 +83,120 @@ public final class Synthesizer {
         }
     }
 
-    /// Reads the request (SSML, or plain text when it does not start with `<`) and plans it.
+    /// The whole plan of a request, collected: to print, compare or analyse. Rendering does not need it.
     ///
-    /// - Parameter lenient: speak malformed SSML's text with a warning, and ignore bad attribute values.
     /// - Throws: `ConcatSynthError.ssml` (malformed input, refused DOCTYPE or entity, bad value: line and
     ///   column), `.noFallbackClip`, `.voicebank`.
-    public func plan(_ request: String, lenient: Bool = false) throws(ConcatSynthError) -> RenderPlan {
-        let document: SSMLDocument
-        do throws(SSMLError) {
-            document = try reader.read(request, lenient: lenient)
-        } catch {
-            throw .ssml(error)
-        }
+    public func plan(_ request: SpeechRequest) throws(ConcatSynthError) -> RenderPlan {
+        let stream = try self.stream(request)
         do {
-            return try pack.reading { try planner.plan(document) }
-        } catch let error as ConcatSynthError {
-            throw error
-        } catch let error as VoicebankError {
-            throw .voicebank(error)
+            return try pack.reading { try stream.collect() }
         } catch {
-            preconditionFailure("a clip index throws only VoicebankError: \(error)")
+            throw ConcatSynthError(error)
         }
     }
 
-    /// A renderer that pulls the plan's frames out of this voice's clips.
+    /// `plan(SpeechRequest(request, isLenient: lenient))`.
+    public func plan(_ request: String, lenient: Bool = false) throws(ConcatSynthError) -> RenderPlan {
+        try plan(SpeechRequest(request, isLenient: lenient))
+    }
+
+    /// The request's plan, made as it is pulled.
+    ///
+    /// - Throws: `ConcatSynthError.ssml` for a request that cannot be read; planning's own errors come from
+    ///   the stream's pulls.
+    public func stream(_ request: SpeechRequest) throws(ConcatSynthError) -> PlanStream<ClipIndex> {
+        let document: SSMLDocument
+        do throws(SSMLError) {
+            document = try reader.read(request.text, lenient: request.isLenient, prosody: request.prosody)
+        } catch {
+            throw .ssml(error)
+        }
+        var planner = planner
+        if let voice = request.voice {
+            guard let index = planner.voices.firstIndex(where: { $0.voice.identifier == voice }) else {
+                throw .voicebank(
+                    .unknownVoice(identifier: voice, available: planner.voices.map(\.voice.identifier), path: pack.path)
+                )
+            }
+            planner.startingVoice = index
+        }
+        return planner.stream(document)
+    }
+
+    /// A renderer that plans the request as it pulls its frames, reading the pack as it was when the render
+    /// began.
+    ///
+    /// - Throws: `ConcatSynthError.ssml` for a request that cannot be read, `.voicebank` for an unknown voice.
+    /// - Parameter report: told each warning and each fallback as planning reaches it.
+    public func renderer(
+        for request: SpeechRequest, reporting report: @escaping (PlanNote) -> Void = { _ in }
+    ) throws(ConcatSynthError) -> Renderer {
+        Renderer(source: try SnapshotSource(try stream(request), pack: pack, report: report), audio: clipSource)
+    }
+
+    /// A renderer that pulls a collected plan's frames out of the pack's clips.
     public func renderer(for plan: RenderPlan) -> Renderer {
-        // Clip ids are the pack's, so any voice's index reads any voice's clips.
-        Renderer(plan: plan, audio: planner.voices[planner.startingVoice].lookup)
+        Renderer(plan: plan, audio: clipSource)
+    }
+
+    /// Clip ids are the pack's, so any voice's index reads any voice's clips.
+    private var clipSource: ClipIndex { planner.voices[planner.startingVoice].lookup }
+}
+
+/// What planning tells as it goes: a warning, or words no clip covers.
+public enum PlanNote: Equatable, Sendable, CustomStringConvertible {
+    case warning(String)
+    /// The fallback clip of `voice` speaks `words`.
+    case fallback(words: String, voice: String)
+
+    /// `warning: …` or `fallback: no clip for "…" in voice …`: the line the command line prints.
+    public var description: String {
+        switch self {
+        case .warning(let warning): return "warning: \(warning)"
+        case .fallback(let words, let voice): return "fallback: no clip for \"\(words)\" in voice \(voice)"
+        }
+    }
+}
+
+/// A plan stream read inside one read transaction of the pack, from the first pull to the end of the request.
+final class SnapshotSource: TimedSegmentSource {
+    let stream: PlanStream<ClipIndex>
+    private let pack: VoicePack
+    private let report: (PlanNote) -> Void
+    private var isReading: Bool
+
+    init(
+        _ stream: PlanStream<ClipIndex>, pack: VoicePack, report: @escaping (PlanNote) -> Void
+    ) throws(ConcatSynthError) {
+        self.stream = stream
+        self.pack = pack
+        self.report = report
+        do { isReading = try pack.beginReading() } catch { throw .voicebank(error) }
+    }
+
+    deinit { end() }
+
+    func nextSegment() throws -> TimedSegment? {
+        do {
+            let segment = try stream.nextSegment()
+            while let warning = stream.nextWarning() { report(.warning(warning)) }
+            guard let segment else {
+                end()
+                return nil
+            }
+            if case .fallback = segment.kind { report(.fallback(words: segment.text, voice: segment.voice)) }
+            return segment
+        } catch {
+            end()
+            throw ConcatSynthError(error)
+        }
+    }
+
+    func nextMarker() -> IndexedMarker? { stream.nextMarker() }
+
+    private func end() {
+        if isReading { pack.endReading() }
+        isReading = false
     }
 }

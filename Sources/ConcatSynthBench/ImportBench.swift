@@ -1,5 +1,6 @@
 import AudioIO
 import CSampleRate
+import SpeechCore
 
 #if canImport(Glibc)
     import Glibc

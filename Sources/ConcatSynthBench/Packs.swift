@@ -1,6 +1,7 @@
 import AudioIO
 import CSQLite
 import ConcatSynth
+import SpeechCore
 import Voicebank
 
 /// A clip of the default pack that the benchmark's requests speak, with the source file it was imported from.

@@ -1,5 +1,8 @@
 import CSQLite
 import ConcatSynth
+import Planning
+import Rendering
+import SpeechCore
 import Voicebank
 
 /// Item 3: rendering a long text in x-realtime, next to the machine's limit for it: the same clips' blobs read

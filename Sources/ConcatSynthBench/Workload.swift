@@ -1,5 +1,6 @@
 import AudioIO
 import ConcatSynth
+import SpeechCore
 import Voicebank
 
 #if canImport(Glibc)

@@ -2,6 +2,10 @@ import ArgumentParser
 import AudioIO
 import CommandLineSupport
 import ConcatSynth
+import Planning
+import Rendering
+import SSML
+import SpeechCore
 import Voicebank
 
 #if canImport(Glibc)
@@ -55,6 +59,20 @@ extension ConcatSynthCommand {
         var audioDirectories: [String] = []
 
         @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Speak faster or slower, keeping the pitch: a factor (2), a percentage (200%), or any SSML rate (+20%, fast). The same as wrapping the request in <prosody rate>; 1 is the voice's normal speed.",
+                valueName: "rate"))
+        var rate: String?
+
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Speak higher or lower, keeping the duration: semitones (+2st), a percentage (-10%), or x-low … x-high. The same as wrapping the request in <prosody pitch>.",
+                valueName: "pitch"))
+        var pitch: String?
+
+        @Option(
             help: "Which take of a phrase plays: rotate (the n-th time a phrase is spoken, its n-th take) or first.")
         var takes: TakeChoice = .rotate
 
@@ -76,7 +94,7 @@ extension ConcatSynthCommand {
         /// The arguments as plain values, the form the fast path (`RenderArguments.parse`) also makes.
         var arguments: RenderArguments {
             RenderArguments(
-                bank: bank.bank, voice: voice, output: output, file: file, markers: markers,
+                bank: bank.bank, voice: voice, rate: rate, pitch: pitch, output: output, file: file, markers: markers,
                 audioDirectories: audioDirectories, takes: takes, joinReport: joinReport, strict: strict,
                 lenient: lenient,
                 text: text)
@@ -93,6 +111,8 @@ extension ConcatSynthCommand {
 struct RenderArguments {
     var bank: String?
     var voice: String?
+    var rate: String?
+    var pitch: String?
     var output: String?
     var file: String?
     var markers: String?
@@ -117,67 +137,100 @@ struct RenderArguments {
                 throw ValidationError(error.description)
             }
         }
+        _ = try prosody()
+    }
+
+    /// `--rate` and `--pitch` as the request's prosody.
+    func prosody() throws -> Prosody {
+        var prosody = Prosody.normal
+        if let rate {
+            guard let value = ProsodyValue.rate(rate) else {
+                throw ValidationError("invalid --rate \"\(rate)\": expected \(ProsodyValue.acceptedRate)")
+            }
+            prosody.rate = value
+        }
+        if let pitch {
+            guard let value = ProsodyValue.pitchSemitones(pitch) else {
+                throw ValidationError("invalid --pitch \"\(pitch)\": expected \(ProsodyValue.acceptedPitch)")
+            }
+            prosody.pitchSemitones = value
+        }
+        return prosody
     }
 
     func run() throws {
-        let request = try readRequest()
+        let request = SpeechRequest(try readRequest(), voice: voice, prosody: try prosody(), isLenient: lenient)
         let synthesizer = try Synthesizer(
             pack: VoicePack(path: VoicePackLocation.resolve(bank), access: .readOnly), voice: voice,
             audioSandbox: AudioSandbox(allowing: audioDirectories), takeChoice: takes)
-        let plan = try synthesizer.plan(request, lenient: lenient)
         var standardError = StandardError()
-        for warning in plan.warnings { print("warning: \(warning)", to: &standardError) }
-        for fallback in plan.fallbacks {
-            print("fallback: no clip for \"\(fallback.text)\" in voice \(plan.voice)", to: &standardError)
-        }
-        if strict && !plan.fallbacks.isEmpty {
-            throw ConcatSynthError.fallbackInStrictMode(voice: plan.voice, words: plan.fallbacks.map(\.text))
-        }
-        let renderer = synthesizer.renderer(for: plan)
-        var markerLines = ""
-        var rendered: [Float] = []
-        let keep = { (frames: UnsafeBufferPointer<Float>) in if joinReport { rendered += frames } }
-        if let output, output != "-" {
-            let writer = try AudioFileWriter(
-                path: output, format: AudioFileFormat.renderOutput(forPath: output),
-                sampleRate: RenderFormat.sampleRate)
-            try pull(renderer, markerLines: &markerLines) { frames throws in
-                try writer.write(frames)
-                keep(frames)
+        // --strict writes nothing when words fall back: a pass that only plans finds them all before any output.
+        if strict {
+            let stream = try synthesizer.stream(request)
+            var fallbacks: [String] = []
+            while let segment = try stream.nextSegment() {
+                if case .fallback = segment.kind { fallbacks.append(segment.text) }
             }
-            try writer.commit()
-        } else {
-            try pull(renderer, markerLines: &markerLines) { frames throws in
-                try FileDescriptor.standardOutput.write(UnsafeRawBufferPointer(frames))
-                keep(frames)
+            if !fallbacks.isEmpty {
+                throw ConcatSynthError.fallbackInStrictMode(voice: stream.voice, words: fallbacks)
             }
         }
-        if joinReport {
-            print("\(JoinClickMeasure(samples: rendered, joinFrames: plan.joinFrames))", to: &standardError)
-        }
+        let renderer = try synthesizer.renderer(for: request) { print($0, to: &standardError) }
+        var markerFile: PartialFile?
         if let markers {
-            do {
-                try markerLines.withUTF8 { try writeFileWhole(atPath: markers, UnsafeRawBufferPointer($0)) }
-            } catch let error as FileError {
+            do throws(FileError) { markerFile = try PartialFile(path: markers) } catch {
                 throw RequestError.unwritableMarkers(path: markers, reason: error.reason)
             }
         }
-    }
-
-    /// Pulls the whole request in blocks, hands each block to `consume` and collects the markers it reached.
-    private func pull(
-        _ renderer: Renderer, markerLines: inout String, _ consume: (UnsafeBufferPointer<Float>) throws -> Void
-    ) throws {
+        var markerOrder = MarkerSequence()
+        var rendered: [Float] = []
+        let consume: (UnsafeBufferPointer<Float>) throws -> Void
+        var writer: AudioFileWriter?
+        if let output, output != "-" {
+            let file = try AudioFileWriter(
+                path: output, format: AudioFileFormat.renderOutput(forPath: output),
+                sampleRate: RenderFormat.sampleRate)
+            writer = file
+            consume = { try file.write($0) }
+        } else {
+            consume = { try FileDescriptor.standardOutput.write(UnsafeRawBufferPointer($0)) }
+        }
         var block = [Float](repeating: 0, count: 4_096)
         try block.withUnsafeMutableBufferPointer { buffer in
             while true {
                 let pulled = try renderer.render(into: buffer)
-                try consume(UnsafeBufferPointer(rebasing: buffer[..<pulled.frameCount]))
-                if markers != nil {
-                    for marker in renderer.markers[pulled.markers] { markerLines += marker.jsonLine + "\n" }
+                let frames = UnsafeBufferPointer(rebasing: buffer[..<pulled.frameCount])
+                try consume(frames)
+                if joinReport { rendered += frames }
+                if let markerFile {
+                    for marker in renderer.reachedMarkers { markerOrder.add(marker) }
+                    var lines = ""
+                    for marker in markerOrder.takeReady() { lines += marker.jsonLine + "\n" }
+                    try Self.write(lines, to: markerFile)
                 }
                 if pulled.isComplete { break }
             }
+        }
+        try writer?.commit()
+        if joinReport {
+            // A diagnostic: the joins come from the request planned once more, whole.
+            let joins = try synthesizer.plan(request).joinFrames
+            print("\(JoinClickMeasure(samples: rendered, joinFrames: joins))", to: &standardError)
+        }
+        if let markerFile {
+            do throws(FileError) { try markerFile.commit() } catch {
+                throw RequestError.unwritableMarkers(path: markerFile.path, reason: error.reason)
+            }
+        }
+    }
+
+    /// Appends marker lines to the markers file.
+    private static func write(_ lines: String, to file: PartialFile) throws {
+        var lines = lines
+        do {
+            try lines.withUTF8 { try file.write(UnsafeRawBufferPointer($0)) }
+        } catch let error as FileError {
+            throw RequestError.unwritableMarkers(path: file.path, reason: error.reason)
         }
     }
 
@@ -237,11 +290,16 @@ extension RenderArguments {
             case "--takes":
                 guard let value = remaining.popFirst(), let choice = TakeChoice(rawValue: value) else { return nil }
                 parsed.takes = choice
-            case "--bank", "--voice", "-o", "--output", "--file", "--markers", "--allow-audio":
-                guard let value = remaining.popFirst(), !value.hasPrefix("-") || value == "-" else { return nil }
+            case "--bank", "--voice", "-o", "--output", "--file", "--markers", "--allow-audio", "--rate", "--pitch":
+                // A rate or pitch may start with a dash (-20%, -2st); any other value that does is an option.
+                guard let value = remaining.popFirst(),
+                    !value.hasPrefix("-") || value == "-" || argument == "--rate" || argument == "--pitch"
+                else { return nil }
                 switch argument {
                 case "--bank": guard parsed.bank == nil else { return nil }; parsed.bank = value
                 case "--voice": guard parsed.voice == nil else { return nil }; parsed.voice = value
+                case "--rate": guard parsed.rate == nil else { return nil }; parsed.rate = value
+                case "--pitch": guard parsed.pitch == nil else { return nil }; parsed.pitch = value
                 case "--file": guard parsed.file == nil else { return nil }; parsed.file = value
                 case "--markers": guard parsed.markers == nil else { return nil }; parsed.markers = value
                 case "--allow-audio": parsed.audioDirectories.append(value)

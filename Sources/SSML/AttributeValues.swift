@@ -314,3 +314,18 @@ struct DecimalLiteral {
         return sign == .minus ? -magnitude : magnitude
     }
 }
+
+/// `<prosody>`'s rate and pitch values for callers that set them outside SSML (`concat-synth render --rate`),
+/// read exactly as the SSML attributes are.
+public enum ProsodyValue {
+    /// A rate value (`2`, `200%`, `+20%`, `fast`) as a multiple of the default rate; `nil` for anything else.
+    public static func rate(_ value: String) -> Double? { AttributeValue.rate(value) }
+
+    /// A pitch value (`+2st`, `-10%`, `high`) as a shift in semitones; `nil` for anything else, Hz included (a
+    /// voice of recorded clips has no base frequency to measure Hz against).
+    public static func pitchSemitones(_ value: String) -> Double? { AttributeValue.pitch(value)?.semitones }
+
+    public static let acceptedRate = AttributeValue.acceptedRate
+    public static let acceptedPitch =
+        "one of x-low, low, medium, high, x-high, default, or a value such as \"+2st\" or \"-10%\""
+}

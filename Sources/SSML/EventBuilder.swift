@@ -6,6 +6,8 @@
 struct EventBuilder {
     let sampleRate: Int
     let isLenient: Bool
+    /// The context of the root element: the request's own prosody.
+    let requestContext: SpeechContext
     private(set) var warnings: [SSMLWarning] = []
     private(set) var firstError: SSMLError?
     private var elements: [ElementFrame] = []
@@ -13,9 +15,10 @@ struct EventBuilder {
     private var sinks: [EventSink] = [EventSink()]
     private var lastBreakTime: (value: String, frames: Int)?
 
-    init(sampleRate: Int, isLenient: Bool) {
+    init(sampleRate: Int, isLenient: Bool, context: SpeechContext = SpeechContext()) {
         self.sampleRate = sampleRate
         self.isLenient = isLenient
+        self.requestContext = context
     }
 
     mutating func handle(_ token: XMLToken) {
@@ -43,7 +46,7 @@ struct EventBuilder {
     private mutating func start(_ tag: StartTag) {
         let parent = elements.last
         let isSpoken = !(parent?.isContentSilent ?? false)
-        var context = parent?.context ?? SpeechContext()
+        var context = parent?.context ?? requestContext
         var role = ElementFrame.Role.container
         var isContentSilent = !isSpoken
         if parent == nil && tag.name != "speak" {
@@ -68,8 +71,8 @@ struct EventBuilder {
             case "s", "sentence":
                 role = .structure(.sentence)
             case "break":
-                let frames = breakFrames(tag)
-                if isSpoken { sinks[sinks.count - 1].appendBreak(frames: frames) }
+                let (frames, origin) = breakFrames(tag)
+                if isSpoken { sinks[sinks.count - 1].appendBreak(frames: frames, origin: origin, context: context) }
             case "p", "paragraph":
                 role = .structure(.paragraph)
             case "prosody":
@@ -155,7 +158,8 @@ struct EventBuilder {
             completeOpener(of: frame, range: range)
             let milliseconds = kind == .sentence ? 750 : 1000
             sinks[sink].endStructure(
-                kind, pauseFrames: AttributeValue.frames(milliseconds: milliseconds, sampleRate: sampleRate))
+                kind, pauseFrames: AttributeValue.frames(milliseconds: milliseconds, sampleRate: sampleRate),
+                context: frame.context)
         case .mark:
             completeOpener(of: frame, range: range)
         case .sub(let alias):
@@ -163,7 +167,8 @@ struct EventBuilder {
             sinks[sink].appendContent(.text(run))
         case .audio(let source):
             let fallback = sinks.removeLast().events
-            sinks[sink - 1].appendContent(.audio(source: source, fallback: fallback, sourceRange: range))
+            sinks[sink - 1].appendContent(
+                .audio(source: source, fallback: fallback, sourceRange: range, context: frame.context))
         case .container:
             break
         }
@@ -188,7 +193,7 @@ struct EventBuilder {
     // MARK: Attributes
 
     /// `time` wins over `strength`; a bare `<break/>` is medium (750 ms).
-    private mutating func breakFrames(_ tag: StartTag) -> Int {
+    private mutating func breakFrames(_ tag: StartTag) -> (frames: Int, origin: PauseOrigin) {
         var strengthFrames: Int?
         if let strength = tag.value(of: "strength") {
             if let milliseconds = AttributeValue.breakMilliseconds(strength: strength) {
@@ -199,19 +204,19 @@ struct EventBuilder {
         }
         if let time = tag.value(of: "time") {
             // Requests repeat their break times; remember the last one read.
-            if let last = lastBreakTime, last.value == time { return last.frames }
+            if let last = lastBreakTime, last.value == time { return (last.frames, .breakElement) }
             if let frames = AttributeValue.breakFrames(time: time, sampleRate: sampleRate) {
                 lastBreakTime = (time, frames)
-                return frames
+                return (frames, .breakElement)
             }
             reportInvalid(
                 tag, "time", time, expected: AttributeValue.acceptedTime,
                 consequence: strengthFrames == nil ? "the break is medium (750 ms)" : "its strength is used")
         }
-        return strengthFrames ?? AttributeValue.frames(milliseconds: 750, sampleRate: sampleRate)
+        return (strengthFrames ?? AttributeValue.frames(milliseconds: 750, sampleRate: sampleRate), .breakStrength)
     }
 
-    /// `volume` adds dB, `rate` multiplies, `pitch` replaces; `contour`, `range` and `duration` are not
+    /// `volume` adds dB, `rate` multiplies, `pitch` adds semitones; `contour`, `range` and `duration` are not
     /// used by a concatenative voice and are ignored without a check.
     private mutating func readProsody(_ tag: StartTag, into context: inout SpeechContext) {
         if let volume = tag.value(of: "volume") {
@@ -223,14 +228,22 @@ struct EventBuilder {
         }
         if let rate = tag.value(of: "rate") {
             if let multiplier = AttributeValue.rate(rate) {
-                context.rate *= multiplier
+                context.rate = (context.rate ?? 1) * multiplier
             } else {
                 reportInvalid(tag, "rate", rate, expected: AttributeValue.acceptedRate)
             }
         }
         if let pitch = tag.value(of: "pitch") {
             if let value = AttributeValue.pitch(pitch) {
-                context.pitch = value
+                if let semitones = value.semitones {
+                    context.pitchSemitones += semitones
+                } else {
+                    warn(
+                        tag,
+                        "<prosody pitch=\"\(pitch)\"> at \(place(tag)): a voice of recorded clips has no base "
+                            + "frequency to measure Hz against, so the pitch is unchanged; use semitones (+2st) or a "
+                            + "percentage (-10%)")
+                }
             } else {
                 reportInvalid(tag, "pitch", pitch, expected: AttributeValue.acceptedPitch)
             }
@@ -371,13 +384,14 @@ private struct EventSink {
     private struct PendingPause {
         var frames: Int
         var origin: PauseOrigin
+        var context: SpeechContext
         /// Where in `events` the pause goes.
         var index: Int
     }
 
     mutating func appendContent(_ event: SSMLEvent) {
         if let pause = pendingPause {
-            events.insert(.pause(frames: pause.frames, origin: pause.origin), at: pause.index)
+            events.insert(.pause(frames: pause.frames, origin: pause.origin, context: pause.context), at: pause.index)
             pendingPause = nil
         }
         events.append(event)
@@ -385,9 +399,9 @@ private struct EventSink {
         isLastContentBreak = false
     }
 
-    mutating func appendBreak(frames: Int) {
+    mutating func appendBreak(frames: Int, origin: PauseOrigin, context: SpeechContext) {
         pendingPause = nil
-        events.append(.pause(frames: frames, origin: .breakElement))
+        events.append(.pause(frames: frames, origin: origin, context: context))
         isLastContentBreak = true
     }
 
@@ -397,14 +411,15 @@ private struct EventSink {
         return events.count - 1
     }
 
-    mutating func endStructure(_ kind: StructureKind, pauseFrames: Int) {
+    mutating func endStructure(_ kind: StructureKind, pauseFrames: Int, context: SpeechContext) {
         events.append(.structureEnd(kind))
         guard hasSpokenContent, !isLastContentBreak else { return }
         let origin: PauseOrigin = kind == .sentence ? .sentence : .paragraph
-        var pause = pendingPause ?? PendingPause(frames: pauseFrames, origin: origin, index: 0)
+        var pause = pendingPause ?? PendingPause(frames: pauseFrames, origin: origin, context: context, index: 0)
         if pauseFrames > pause.frames {
             pause.frames = pauseFrames
             pause.origin = origin
+            pause.context = context
         }
         pause.index = events.count
         pendingPause = pause

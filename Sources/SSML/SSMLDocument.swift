@@ -23,8 +23,9 @@ public enum SSMLEvent: Equatable, Sendable, CustomStringConvertible {
     ///
     /// (Boxed, so that an event stays small: a 10 MB request makes about a million of them.)
     indirect case text(TextRun)
-    /// Silence of `frames` frames at the reader's sample rate.
-    case pause(frames: Int, origin: PauseOrigin)
+    /// Silence of `frames` frames at the reader's sample rate, spoken in `context`: a pause that
+    /// `origin.followsRate` is shorter at a faster rate.
+    case pause(frames: Int, origin: PauseOrigin, context: SpeechContext = SpeechContext())
     /// A `<mark name=…>`; `sourceRange` is that of the whole element.
     case mark(name: String, sourceRange: Range<Int>)
     /// The start of a `<s>` or `<p>`; `sourceRange` is that of the whole element, start tag to end tag.
@@ -32,23 +33,25 @@ public enum SSMLEvent: Equatable, Sendable, CustomStringConvertible {
     /// The end of the `<s>` or `<p>` opened by the matching `structureStart`.
     case structureEnd(StructureKind)
     /// An `<audio src=…>`: play `source`, or speak `fallback` (the events of its content) when it cannot be
-    /// played; `sourceRange` is that of the whole element.
-    case audio(source: String, fallback: [SSMLEvent], sourceRange: Range<Int>)
+    /// played; `sourceRange` is that of the whole element; `context` is how the file is played (its volume, rate
+    /// and pitch).
+    case audio(source: String, fallback: [SSMLEvent], sourceRange: Range<Int>, context: SpeechContext = SpeechContext())
 
     /// One line, e.g. `text "Hello" 7..<12 (rate 2.0)`, `pause 3925 frames (break)`.
     public var description: String {
         switch self {
         case .text(let run):
             return run.description
-        case .pause(let frames, let origin):
-            return "pause \(frames) frames (\(origin.rawValue))"
+        case .pause(let frames, let origin, let context):
+            let prosody = context.prosody == .normal ? "" : ", \(context.prosody)"
+            return "pause \(frames) frames (\(origin.rawValue)\(prosody))"
         case .mark(let name, let range):
             return "mark \(name.debugDescription) \(range)"
         case .structureStart(let kind, let range):
             return "\(kind.rawValue) start \(range)"
         case .structureEnd(let kind):
             return "\(kind.rawValue) end"
-        case .audio(let source, let fallback, let range):
+        case .audio(let source, let fallback, let range, _):
             let inner = fallback.map(\.description).joined(separator: "; ")
             return "audio \(source.debugDescription) \(range) fallback [\(inner)]"
         }
@@ -63,12 +66,18 @@ public enum SSMLEvent: Equatable, Sendable, CustomStringConvertible {
 /// content inside the element or the first after it). Such a pause comes right after the last
 /// `structureEnd` of its boundary.
 public enum PauseOrigin: String, Equatable, Sendable, CaseIterable {
-    /// A `<break>` element.
+    /// A `<break time=…>`: exactly its frames at every rate.
     case breakElement = "break"
+    /// A `<break strength=…>`, or a bare `<break/>` (medium).
+    case breakStrength = "break strength"
     /// The end of an `<s>` (750 ms, the `medium` break).
     case sentence
     /// The end of a `<p>` (1000 ms, the `strong` break).
     case paragraph
+
+    /// Whether the pause is divided by the speed it is spoken at: a reader at 4x wants no second between
+    /// sentences. Only a `<break time>` asks for an exact length.
+    public var followsRate: Bool { self != .breakElement }
 }
 
 /// The structural elements that produce markers and pauses.

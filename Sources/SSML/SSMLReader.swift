@@ -1,3 +1,5 @@
+import SpeechCore
+
 /// Reads a request (SSML 1.1, SSML 1.0's relative values, or plain text) into a flat list of events.
 ///
 /// ```swift
@@ -30,13 +32,19 @@ public struct SSMLReader: Sendable {
     ///
     /// - Throws: `SSMLError.malformed` (including an empty request), `.invalidValue` and `.unexpectedRoot`
     ///   in strict mode only; `.doctypeRefused` and `.entityRefused` in both modes.
-    public func read(_ request: String, lenient: Bool = false) throws(SSMLError) -> SSMLDocument {
+    /// - Parameter prosody: the request's own rate, pitch and volume, as if it were wrapped in `<prosody>`.
+    public func read(_ request: String, lenient: Bool = false, prosody: Prosody = .normal) throws(SSMLError)
+        -> SSMLDocument
+    {
         var request = request
-        let result = request.withUTF8 { bytes in read(bytes, isLenient: lenient) }
+        let context = SpeechContext(prosody)
+        let result = request.withUTF8 { bytes in read(bytes, isLenient: lenient, context: context) }
         return try result.get()
     }
 
-    private func read(_ bytes: UnsafeBufferPointer<UInt8>, isLenient: Bool) -> Result<SSMLDocument, SSMLError> {
+    private func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, isLenient: Bool, context: SpeechContext
+    ) -> Result<SSMLDocument, SSMLError> {
         let hasByteOrderMark = bytesHavePrefix(bytes, "\u{FEFF}", at: 0)
         let start = hasByteOrderMark ? 3 : 0
         var first = start
@@ -55,16 +63,16 @@ public struct SSMLReader: Sendable {
         if bytes[first] != Byte.lessThan {
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
             let offset = hasByteOrderMark ? 1 : 0
-            let run = TextRun(text: text, sourceRange: offset..<(offset + text.utf16.count))
+            let run = TextRun(text: text, sourceRange: offset..<(offset + text.utf16.count), context: context)
             return .success(SSMLDocument(events: [.text(run)]))
         }
 
         var scanner = XMLScanner(bytes: bytes, start: start)
-        var builder = EventBuilder(sampleRate: sampleRate, isLenient: isLenient)
+        var builder = EventBuilder(sampleRate: sampleRate, isLenient: isLenient, context: context)
         do throws(SSMLError) {
             while let token = try scanner.next() { builder.handle(token) }
         } catch {
-            return readMalformed(bytes, start: start, error: error, isLenient: isLenient)
+            return readMalformed(bytes, start: start, error: error, isLenient: isLenient, context: context)
         }
         if let error = builder.firstError { return .failure(error) }
         return .success(SSMLDocument(events: builder.finish(), warnings: builder.warnings))
@@ -72,7 +80,7 @@ public struct SSMLReader: Sendable {
 
     /// Strict: the error. Lenient: the text with the markup dropped, unless something refused is in it.
     private func readMalformed(
-        _ bytes: UnsafeBufferPointer<UInt8>, start: Int, error: SSMLError, isLenient: Bool
+        _ bytes: UnsafeBufferPointer<UInt8>, start: Int, error: SSMLError, isLenient: Bool, context: SpeechContext
     ) -> Result<SSMLDocument, SSMLError> {
         switch error {
         case .doctypeRefused, .entityRefused:
@@ -91,7 +99,7 @@ public struct SSMLReader: Sendable {
                 [
                     SSMLEvent.text(
                         TextRun(
-                            text: data.text, sourceRange: data.sourceRange, context: SpeechContext(),
+                            text: data.text, sourceRange: data.sourceRange, context: context,
                             sourceMap: data.sourceMap))
                 ]
             } ?? []

@@ -1,14 +1,23 @@
+import SpeechCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// How a text run is to be spoken: what the elements around it asked for.
 ///
-/// The default context (`SpeechContext()`) is that of plain text: 0 dB, the voice's normal rate, default
-/// pitch, no `say-as`, no language and no voice named.
+/// The default context (`SpeechContext()`) is that of plain text: 0 dB, no rate given (the voice's normal
+/// speed), no pitch shift, no `say-as`, no language and no voice named.
 public struct SpeechContext: Equatable, Sendable, CustomStringConvertible {
     /// Gain in dB: the sum of every enclosing `prosody volume` and `emphasis`; `-infinity` for `silent`.
     public var volumeDecibels: Double
-    /// Tempo multiplier relative to the voice's normal rate (1 = normal); nested `prosody rate` multiplies.
-    public var rate: Double
-    /// The innermost `prosody pitch`; validated and carried, not applied by the renderer.
-    public var pitch: Pitch
+    /// SSML's rate, a multiple of the default rate (`2` for `200%`): nested `prosody rate` multiplies; `nil`
+    /// where no rate is given, which is the voice's normal speed (`Prosody.speed(rate:normalRate:)`).
+    public var rate: Double?
+    /// Pitch shift in semitones: the sum of every enclosing `prosody pitch`.
+    public var pitchSemitones: Double
     /// The innermost `say-as` with a known `interpret-as` (and known `format`, if any).
     public var sayAs: SayAs?
     /// The innermost `xml:lang` (on any element, including `<speak>` and `<lang>`); `nil` when none is set
@@ -18,23 +27,34 @@ public struct SpeechContext: Equatable, Sendable, CustomStringConvertible {
     public var voiceName: String?
 
     public init(
-        volumeDecibels: Double = 0, rate: Double = 1, pitch: Pitch = .default, sayAs: SayAs? = nil,
+        volumeDecibels: Double = 0, rate: Double? = nil, pitchSemitones: Double = 0, sayAs: SayAs? = nil,
         language: String? = nil, voiceName: String? = nil
     ) {
         self.volumeDecibels = volumeDecibels
         self.rate = rate
-        self.pitch = pitch
+        self.pitchSemitones = pitchSemitones
         self.sayAs = sayAs
         self.language = language
         self.voiceName = voiceName
+    }
+
+    /// The context of a request spoken with `prosody`, as if it were wrapped in `<prosody>`.
+    public init(_ prosody: Prosody) {
+        self.init(
+            volumeDecibels: prosody.volumeDecibels, rate: prosody.rate, pitchSemitones: prosody.pitchSemitones)
+    }
+
+    /// The rate, pitch and volume: what the renderer applies.
+    public var prosody: Prosody {
+        Prosody(rate: rate, pitchSemitones: pitchSemitones, volumeDecibels: volumeDecibels)
     }
 
     /// The non-default parts, e.g. `volume -1.0 dB, rate 4.0, lang ja`; empty for the default context.
     public var description: String {
         var parts: [String] = []
         if volumeDecibels != 0 { parts.append("volume \(volumeDecibels) dB") }
-        if rate != 1 { parts.append("rate \(rate)") }
-        if pitch != .default { parts.append("pitch \(pitch)") }
+        if let rate { parts.append("rate \(rate)") }
+        if pitchSemitones != 0 { parts.append("pitch \(pitchSemitones < 0 ? "" : "+")\(pitchSemitones)st") }
         if let sayAs { parts.append("say-as \(sayAs)") }
         if let language { parts.append("lang \(language)") }
         if let voiceName { parts.append("voice \(voiceName)") }
@@ -42,7 +62,7 @@ public struct SpeechContext: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A `prosody pitch` value, kept in the form it was given.
+/// A `prosody pitch` value, in the form it was given.
 public enum Pitch: Equatable, Sendable, CustomStringConvertible {
     /// No pitch given, or `default`.
     case `default`
@@ -65,6 +85,26 @@ public enum Pitch: Equatable, Sendable, CustomStringConvertible {
         case .percent(let value): return "\(value < 0 ? "" : "+")\(value)%"
         case .hertz(let value): return "\(value)Hz"
         case .relativeHertz(let value): return "\(value < 0 ? "" : "+")\(value)Hz"
+        }
+    }
+
+    /// The shift in semitones: labels x-low -4, low -2, medium 0, high +2, x-high +4; a percentage is a
+    /// frequency ratio (`+100%` is +12). `nil` for Hz values: a voice of recorded clips has no known base
+    /// frequency to measure them against.
+    public var semitones: Double? {
+        switch self {
+        case .default: return 0
+        case .label(let label):
+            switch label {
+            case .xLow: return -4
+            case .low: return -2
+            case .medium: return 0
+            case .high: return 2
+            case .xHigh: return 4
+            }
+        case .semitones(let value): return value
+        case .percent(let value): return 12 * log2(1 + value / 100)
+        case .hertz, .relativeHertz: return nil
         }
     }
 }

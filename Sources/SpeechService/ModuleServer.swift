@@ -119,7 +119,7 @@ public final class ModuleServer: @unchecked Sendable {
         if kind == .soundIcon, let folder = soundIconFolder, let icon = Self.soundIcon(message, in: folder) {
             rendering.playIcon(icon, output: output)
         } else {
-            rendering.begin(SpeechRequest(message: message, kind: kind, settings: settings, voices: voices))
+            rendering.begin(ModuleRequest(message: message, kind: kind, settings: settings, voices: voices))
         }
     }
 
@@ -210,7 +210,7 @@ final class RenderingThread: @unchecked Sendable {
     }
 
     /// Speaks `request`: its first pull here, on the command thread, the rest on the rendering thread.
-    func begin(_ request: SpeechRequest) {
+    func begin(_ request: ModuleRequest) {
         lock.withLock {
             precondition(!isBusy, "a message begins only after the last one ended")
             // Cleared here, on the command thread, so a STOP that follows this SPEAK is never lost to the reset.
@@ -289,7 +289,7 @@ struct MessageWorker {
     init(output: OutputChannel) { self.output = output }
 
     /// Sends `701 BEGIN`, plans `request` and renders its first pull; returns whether more remains.
-    mutating func begin(_ request: SpeechRequest, engine: any SpeechEngine) -> Bool {
+    mutating func begin(_ request: ModuleRequest, engine: any SpeechEngine) -> Bool {
         output.send(ModuleEvent.begin.text)
         pendingCount = 0
         hasSentAudio = false

@@ -1,4 +1,7 @@
 import ConcatSynth
+import Planning
+import Rendering
+import SpeechCore
 import Voicebank
 
 /// What the module speaks with: the pack's voices and a rendering for each message.
@@ -13,7 +16,7 @@ public protocol SpeechEngine: AnyObject {
     /// Plans `request` and returns what renders it by pull.
     ///
     /// - Throws: `SpeechServiceError.speechFailed` naming the request and why.
-    func start(_ request: SpeechRequest) throws(SpeechServiceError) -> any SpeechRendering
+    func start(_ request: ModuleRequest) throws(SpeechServiceError) -> any SpeechRendering
 }
 
 /// One message being rendered, by pull.
@@ -81,7 +84,7 @@ public final class ConcatSynthEngine: SpeechEngine {
         guard !voices.isEmpty else { throw .packUnavailable(path: packPath, reason: "the pack has no voice") }
     }
 
-    public func start(_ request: SpeechRequest) throws(SpeechServiceError) -> any SpeechRendering {
+    public func start(_ request: ModuleRequest) throws(SpeechServiceError) -> any SpeechRendering {
         // ENGINE HANDOFF (issue 10): the one place where the values SET gave reach the engine.
         // Today's API takes the starting voice (below) and nothing else, so volume is applied by the module as an
         // output gain (`outputGain`), and `request.parameters.speed` and `.pitchSemitones` are not applied yet.
@@ -96,11 +99,12 @@ public final class ConcatSynthEngine: SpeechEngine {
             } catch .ssml(let error) {
                 // Even lenient reading refuses a DOCTYPE or an unknown entity; speak the text instead of nothing.
                 print("warning: \(error); speaking the message's text without its markup", to: &standardError)
-                plan = try synthesizer.plan("<speak>\(SpeechRequest.escaped(Self.textContent(request.ssml)))</speak>")
+                plan = try synthesizer.plan("<speak>\(ModuleRequest.escaped(Self.textContent(request.ssml)))</speak>")
             }
             for warning in plan.warnings { print("warning: \(warning)", to: &standardError) }
             let gain = Float(parameters.volumeDecibels == -.infinity ? 0 : pow(10, parameters.volumeDecibels / 20))
-            return ConcatSynthRendering(renderer: synthesizer.renderer(for: plan), outputGain: gain)
+            return ConcatSynthRendering(
+                renderer: synthesizer.renderer(for: plan), voice: parameters.voice, outputGain: gain)
         } catch {
             throw .speechFailed(request: request.ssml, reason: error.description)
         }
@@ -136,9 +140,12 @@ final class ConcatSynthRendering: SpeechRendering {
     let sampleRate = 22_050
     let outputGain: Float
     private let renderer: Renderer
+    /// The starting voice, for errors.
+    private let voice: String
 
-    init(renderer: Renderer, outputGain: Float) {
+    init(renderer: Renderer, voice: String, outputGain: Float) {
         self.renderer = renderer
+        self.voice = voice
         self.outputGain = outputGain
     }
 
@@ -147,12 +154,13 @@ final class ConcatSynthRendering: SpeechRendering {
         do {
             pull = try renderer.render(into: buffer)
         } catch {
-            throw .speechFailed(request: "\(renderer.plan.voice)", reason: "\(error)")
+            throw .speechFailed(request: voice, reason: "\(error)")
         }
         let pullStart = renderer.framePosition - pull.frameCount
         var marks: [RenderedPull.Mark] = []
-        for index in pull.markers where renderer.markers[index].kind == .mark {
-            let marker = renderer.markers[index]
+        // Marks complete as the timeline places them, so the reached ones come in frame order.
+        for reached in renderer.reachedMarkers where reached.marker.kind == .mark {
+            let marker = reached.marker
             marks.append(
                 RenderedPull.Mark(
                     name: marker.text, frameOffset: min(pull.frameCount, max(0, marker.frame - pullStart))))

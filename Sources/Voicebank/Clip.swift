@@ -1,4 +1,5 @@
 import AudioIO
+import SpeechCore
 
 /// A clip's metadata: everything but its audio.
 public struct Clip: Equatable, Sendable, CustomStringConvertible {

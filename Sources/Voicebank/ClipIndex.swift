@@ -1,24 +1,5 @@
 import CSQLite
-
-/// One take of a phrase: a clip the renderer can play.
-public struct ClipTake: Equatable, Hashable, Sendable, CustomStringConvertible {
-    public var clipID: Int
-    /// Render-ready frames at 22050 Hz that play.
-    public var frameCount: Int
-    /// Where in the clip's render-ready samples they start (past the trimmed silence).
-    public var firstFrame: Int
-    /// The gain in dB that plays the clip at its voice's loudness target; 0 without one.
-    public var levelDecibels: Double
-
-    public init(clipID: Int, frameCount: Int, firstFrame: Int = 0, levelDecibels: Double = 0) {
-        self.clipID = clipID
-        self.frameCount = frameCount
-        self.firstFrame = firstFrame
-        self.levelDecibels = levelDecibels
-    }
-
-    public var description: String { "#\(clipID)" }
-}
+import SpeechCore
 
 /// Fast look-ups of one voice's clips by phrase key, and of their audio, with statements prepared once.
 ///
@@ -82,6 +63,9 @@ public final class ClipIndex {
     }
 
     deinit { if let blob { sqlite3_blob_close(blob) } }
+
+    /// What the planner needs of the voice.
+    public var settings: VoiceSettings { voice.settings }
 
     /// The takes of the phrase whose key is `key`, first imported first; empty when the voice has none.
     public func takes(forPhraseKey key: String) throws(VoicebankError) -> [ClipTake] {
@@ -171,6 +155,20 @@ extension VoicePack {
         return try body()
     }
 
+    /// Starts a read transaction that holds the pack as it is now until `endReading()`: a request planned and
+    /// rendered while another process imports sees the pack from before or after the import, never between.
+    /// Returns `false`, and starts nothing, when a transaction is open already.
+    public func beginReading() throws(VoicebankError) -> Bool {
+        guard sqlite3_get_autocommit(database.handle) != 0 else { return false }
+        try database.execute("BEGIN")
+        return true
+    }
+
+    /// Ends the read transaction `beginReading()` started.
+    public func endReading() {
+        sqlite3_exec(database.handle, "COMMIT", nil, nil, nil)
+    }
+
     /// A clip index of every voice, in the pack's order, read with one query of the voices.
     public func clipIndexes() throws(VoicebankError) -> [ClipIndex] {
         let rows = try voiceRows()
@@ -179,3 +177,5 @@ extension VoicePack {
         return indexes
     }
 }
+
+extension ClipIndex: PhraseLookup, ClipAudioSource {}

@@ -1,4 +1,5 @@
 import AudioIO
+import SpeechCore
 
 #if canImport(Glibc)
     import Glibc

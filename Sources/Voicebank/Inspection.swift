@@ -1,4 +1,5 @@
 import AudioIO
+import SpeechCore
 import Tokens
 
 /// Min, median and max of the loudness of a voice's clips (integrated, or ungated over the whole clip for clips under 400 ms).

@@ -321,62 +321,134 @@ public struct Transcript: Equatable, Sendable {
         public var unlistedFiles: [String]
         /// Lines that name no file given.
         public var missingFiles: [Line]
+        /// Lines left out because they do not pair with one file (a name that still fits several files, a file
+        /// that several lines name, a clip line without text): each a `VoicebankError.transcript` naming its
+        /// line, in line order. Only with `keepGoing`; otherwise the first of them is thrown.
+        public var skippedLines: [VoicebankError]
     }
 
     /// Pairs `files` with the lines that name them and makes the import requests, in the transcript's order
     /// (so the first take listed is the first take spoken).
     ///
-    /// A line names a file when its name equals the file's last folders and name, with or without the
-    /// extension: `clips/hello.aiff` is named by `hello`, `hello.aiff`, `clips/hello` and `clips/hello.aiff`.
+    /// Phone-system prompt sets (Asterisk's core sounds) keep one file name in several folders (`digits/1.wav`
+    /// and `silence/1.wav`, `sorry.wav` beside `followme/sorry.wav`) and name files by their path below the
+    /// sounds folder, so a line names a file by its last folders and name, with or without the extension:
+    /// `clips/hello.aiff` is named by `hello`, `hello.aiff`, `clips/hello` and `clips/hello.aiff`. When that
+    /// fits several files:
+    /// - a file named by lines with more folders and lines with fewer goes to the ones with more
+    ///   (`followme/sorry` takes `followme/sorry.wav` from `sorry`);
+    /// - a line whose name still fits several files names the one the fewest folders below its root
+    ///   (`sorry` names `sorry.wav` at the root before `followme/sorry.wav`);
+    /// - a line that still fits several files at that depth, or a file that several lines name alike
+    ///   (`hello` and `hello.wav`), is a problem: it is thrown, or with `keepGoing` reported in
+    ///   `skippedLines` and left out while the rest is paired.
+    ///
     /// A line with empty text is allowed for a fallback clip only, whose phrase is then its file name.
     ///
-    /// - Parameter isFallback: every file is a fallback clip (`voicebank import --fallback`).
-    /// - Throws: `VoicebankError.transcript` when a line names several files, a file is named by several
-    ///   lines, or an ordinary clip's line has no text.
-    public func requests(for files: [String], isFallback: Bool = false) throws(VoicebankError) -> Assignment {
+    /// ```swift
+    /// let files = try ImportRequest.audioFiles(["sounds/en"])     // sounds/en/digits/1.wav, …
+    /// let assignment = try transcript.requests(for: files, keepGoing: true)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - isFallback: every file is a fallback clip (`voicebank import --fallback`).
+    ///   - keepGoing: report the lines that do not pair with one file instead of throwing the first.
+    /// - Throws: `VoicebankError.transcript` naming the line, unless `keepGoing`: when a line names several
+    ///   files, a file is named by several lines, or an ordinary clip's line has no text.
+    public func requests(
+        for files: [ImportRequest.AudioFile], isFallback: Bool = false, keepGoing: Bool = false
+    ) throws(VoicebankError) -> Assignment {
         var lineByName: [String: Int] = [:]
         for (index, line) in lines.enumerated() { lineByName[Self.normalizedName(line.file)] = index }
-        var fileByLine: [Int: String] = [:]
-        var unlisted: [String] = []
-        for file in files {
-            let matches = Self.names(forFileAt: file).compactMap { lineByName[$0] }.uniqued.sorted()
-            guard let match = matches.first else {
-                unlisted.append(file)
+        let folderCounts = lines.map { Self.normalizedName($0.file).split(separator: "/").count - 1 }
+
+        // Each line's candidate files; of the lines that name one file, only those giving the most folders keep it.
+        var candidates = [[Int]](repeating: [], count: lines.count)
+        for (fileIndex, file) in files.enumerated() {
+            let naming = Self.names(forFileAt: file.path).compactMap { lineByName[$0] }.uniqued
+            guard let most = naming.map({ folderCounts[$0] }).max() else { continue }
+            for line in naming where folderCounts[line] == most { candidates[line].append(fileIndex) }
+        }
+
+        var problems: [(line: Int, error: VoicebankError)] = []
+        func report(_ index: Int, _ reason: String) {
+            problems.append((index, .transcript(path: path, line: lines[index].lineNumber, reason: reason)))
+        }
+        // Files a reported line could have meant: in its report, so not also "without a line".
+        var mentioned = Set<Int>()
+        var fileOfLine = [Int?](repeating: nil, count: lines.count)
+        for index in lines.indices where !candidates[index].isEmpty {
+            let shallowest = candidates[index].map { files[$0].depth }.min()!
+            let chosen = candidates[index].filter { files[$0].depth == shallowest }
+            guard chosen.count == 1 else {
+                mentioned.formUnion(chosen)
+                report(index, ambiguity(lines[index], files: chosen.map { files[$0] }))
                 continue
             }
-            guard matches.count == 1 else {
-                throw .transcript(
-                    path: path, line: lines[matches[1]].lineNumber,
-                    reason:
-                        "the file \(file) is named by line \(lines[matches[0]].lineNumber) and by this one; expected one line per file"
-                )
-            }
-            if let other = fileByLine[match], other != file {
-                throw .transcript(
-                    path: path, line: lines[match].lineNumber,
-                    reason:
-                        "\"\(lines[match].file)\" names both \(other) and \(file); expected a name with its folder (such as folder/name) that names one file"
-                )
-            }
-            fileByLine[match] = file
+            fileOfLine[index] = chosen[0]
         }
+        var linesOfFile: [Int: [Int]] = [:]
+        for (line, file) in fileOfLine.enumerated() {
+            if let file { linesOfFile[file, default: []].append(line) }
+        }
+        for (file, naming) in linesOfFile where naming.count > 1 {
+            // Nothing tells which line is right, so none of them gets the file.
+            for line in naming.dropFirst() {
+                report(
+                    line,
+                    "the file \(files[file].path) is named by line \(lines[naming[0]].lineNumber) and by this one; expected one line per file"
+                )
+            }
+            for line in naming { fileOfLine[line] = nil }
+            mentioned.insert(file)
+        }
+
         var requests: [ImportRequest] = []
         var missing: [Line] = []
+        var assigned = Set<Int>()
         for (index, line) in lines.enumerated() {
-            guard let file = fileByLine[index] else {
-                missing.append(line)
+            guard let fileIndex = fileOfLine[index] else {
+                if candidates[index].isEmpty { missing.append(line) }
                 continue
             }
+            let file = files[fileIndex].path
             let isFallbackClip = isFallback || line.isFallback
             let hasText = !line.text.trimmingSpaces.isEmpty
             guard hasText || isFallbackClip else {
-                throw .transcript(
-                    path: path, line: line.lineNumber,
-                    reason: "no text for the file \(line.file); expected the phrase the file speaks")
+                mentioned.insert(fileIndex)
+                report(index, "no text for the file \(line.file); expected the phrase the file speaks")
+                continue
             }
+            assigned.insert(fileIndex)
             requests.append(ImportRequest(path: file, phrase: hasText ? line.text : nil, isFallback: isFallbackClip))
         }
-        return Assignment(requests: requests, unlistedFiles: unlisted, missingFiles: missing)
+        problems.sort { $0.line < $1.line }
+        if !keepGoing, let first = problems.first { throw first.error }
+        let unlisted = files.indices.filter { !assigned.contains($0) && !mentioned.contains($0) }.map { files[$0].path }
+        return Assignment(
+            requests: requests, unlistedFiles: unlisted, missingFiles: missing, skippedLines: problems.map(\.error))
+    }
+
+    /// Pairs files given by path, each path taken as it is written (its folders count from where it starts).
+    ///
+    /// - Throws: as `requests(for:isFallback:keepGoing:)` with `ImportRequest.AudioFile`s.
+    public func requests(
+        for paths: [String], isFallback: Bool = false, keepGoing: Bool = false
+    ) throws(VoicebankError) -> Assignment {
+        try requests(
+            for: paths.map { ImportRequest.AudioFile(path: $0, relativePath: $0) }, isFallback: isFallback,
+            keepGoing: keepGoing)
+    }
+
+    /// Why a line that fits several files at one depth names none of them.
+    private func ambiguity(_ line: Line, files: [ImportRequest.AudioFile]) -> String {
+        let paths = files.map(\.path)
+        let which =
+            paths.count == 2
+            ? "both \(paths[0]) and \(paths[1])"
+            : "\(paths.count) files (\(paths.prefix(3).joined(separator: ", "))\(paths.count > 3 ? ", …" : ""))"
+        return
+            "\"\(line.file)\" names \(which); expected a name with its folder, such as \(files[0].relativePath), that names one file"
     }
 
     /// A name as lines are compared: folders separated by single slashes, without `./`.
@@ -402,20 +474,43 @@ public struct Transcript: Equatable, Sendable {
 }
 
 extension ImportRequest {
+    /// An audio file an import found, and where it lies below the argument that named it.
+    public struct AudioFile: Equatable, Sendable {
+        /// The path to open.
+        public var path: String
+        /// The path below the folder argument the file was found in (`digits/1.wav` for `sounds/en/digits/1.wav`
+        /// found in `sounds/en`), or the path as given for a file argument.
+        public var relativePath: String
+
+        public init(path: String, relativePath: String) {
+            self.path = path
+            self.relativePath = relativePath
+        }
+
+        /// How many folders down from its root: 0 for `sorry.wav`, 1 for `followme/sorry.wav`.
+        public var depth: Int { max(0, Transcript.normalizedName(relativePath).split(separator: "/").count - 1) }
+    }
+
     /// The audio files that `paths` name: a file as it is, a folder as every audio file in it, every level
     /// down (by extension: `.aiff`, `.wav`, `.flac`, …), each folder's files sorted by name.
     ///
+    /// ```swift
+    /// let files = try ImportRequest.audioFiles(["sounds/en", "extra.wav"])
+    /// // sounds/en/digits/1.wav as digits/1.wav, …, extra.wav as extra.wav
+    /// ```
+    ///
     /// - Throws: `VoicebankError.noAudioFiles` for a folder with none, `.fileSystem` for one that cannot be read.
-    public static func audioFiles(_ paths: [String]) throws(VoicebankError) -> [String] {
-        var files: [String] = []
+    public static func audioFiles(_ paths: [String]) throws(VoicebankError) -> [AudioFile] {
+        var files: [AudioFile] = []
         for path in paths {
             guard Files.isDirectory(path) else {
-                files.append(path)
+                files.append(AudioFile(path: path, relativePath: path))
                 continue
             }
             let found = try Files.audioFiles(under: path)
             guard !found.isEmpty else { throw .noAudioFiles(folder: path) }
-            files += found
+            let prefixLength = (path.hasSuffix("/") ? path : path + "/").count
+            files += found.map { AudioFile(path: $0, relativePath: String($0.dropFirst(prefixLength))) }
         }
         return files
     }

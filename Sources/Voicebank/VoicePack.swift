@@ -1,5 +1,6 @@
 import AudioIO
 import CSQLite
+import SpeechCore
 import Tokens
 
 #if canImport(Glibc)

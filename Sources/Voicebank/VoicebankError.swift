@@ -1,4 +1,5 @@
 import AudioIO
+import SpeechCore
 
 /// What can go wrong with a voice pack; each case names the pack, voice or file it is about.
 public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AudioIO
 import CommandLineSupport
+import SpeechCore
 import Voicebank
 
 /// A rate given as a multiple (`4`, `0.5`) or a percentage (`400%`).

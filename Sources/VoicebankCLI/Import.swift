@@ -14,8 +14,11 @@ extension VoicebankCommand {
                 count. Each clip keeps its original samples and gets a render-ready copy: mono, 22050 Hz, Float32. \
                 The phrase is --text, else the file name without extension, with _ and - read as spaces \
                 (double_tap_to_open.aiff → "double tap to open"), or its line in --transcript. A folder imports \
-                its audio files, every level down, sorted by name. If any file fails, nothing is stored, unless \
-                --keep-going is given. A file whose phrase and audio are in the pack already is skipped.
+                its audio files, every level down, sorted by name. A transcript line names a file by its path \
+                below that folder (digits/1), with or without folders and extension; a line without a folder \
+                names the file at the root before one in a subfolder. If any file fails, or a line still names \
+                several files, nothing is stored, unless --keep-going is given. A file whose phrase and audio are \
+                in the pack already is skipped.
                 """)
 
         @OptionGroup var bank: BankOptions
@@ -30,7 +33,10 @@ extension VoicebankCommand {
         @Flag(help: "Import the files as the voice's fallback clip, spoken for words no clip covers.")
         var fallback = false
 
-        @Flag(help: "Store the files that import and list the ones that fail, instead of storing nothing.")
+        @Flag(
+            help:
+                "Store the files that import and list the ones that fail, and transcript lines that do not name one file, instead of storing nothing."
+        )
         var keepGoing = false
 
         @Option(help: "The libsamplerate converter for the conversion to 22050 Hz.")
@@ -61,7 +67,7 @@ extension VoicebankCommand {
 
         func run() throws {
             let pack = try bank.open(.readWrite)
-            let requests = try importRequests()
+            let (requests, skippedLines) = try importRequests()
             var display = ProgressDisplay(isTerminal: FileDescriptor.standardError.isTerminal)
             let report = try pack.importFiles(
                 requests, into: voice, converter: converter, keepGoing: keepGoing, parallelism: jobs
@@ -76,14 +82,18 @@ extension VoicebankCommand {
                 )
             }
             var standardError = StandardError()
+            for line in skippedLines {
+                print("failed: \(line)", to: &standardError)
+            }
             for failed in report.failed {
                 print("failed: \(failed.error)", to: &standardError)
             }
             let seconds = report.imported.reduce(0) { $0 + $1.durationSeconds }
+            let failedCount = skippedLines.count + report.failed.count
             print(
                 "\(report.imported.count) imported (\(formatSeconds(seconds)) s), \(report.skipped.count) skipped, "
-                    + "\(report.failed.count) failed, into voice \(report.voice.identifier) of \(pack.path)")
-            if !report.failed.isEmpty { throw ExitCode.failure }
+                    + "\(failedCount) failed, into voice \(report.voice.identifier) of \(pack.path)")
+            if failedCount > 0 { throw ExitCode.failure }
         }
 
         private func describe(_ clip: Clip) -> String {
@@ -101,33 +111,26 @@ func formatSeconds(_ seconds: Double) -> String {
     return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
 }
 
-/// Import progress on standard error, for runs of ten files or more: a bar redrawn in place on a terminal, a
-/// line every tenth otherwise.
+/// Import progress on standard error, for runs of ten files or more: a bar redrawn in place, and only on a terminal.
+/// Redirected to a log or a pipe, standard error carries nothing but the errors (the summary is on standard
+/// output), so a script reading it sees no progress lines.
 struct ProgressDisplay {
     let isTerminal: Bool
-    private var lastTenth = 0
     private var isDrawn = false
 
     init(isTerminal: Bool) { self.isTerminal = isTerminal }
 
     mutating func show(_ progress: ImportProgress) {
-        guard progress.total >= 10 else { return }
+        guard isTerminal, progress.total >= 10 else { return }
         var standardError = StandardError()
-        if isTerminal {
-            let width = 30
-            let filled = width * progress.completed / progress.total
-            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            let name = progress.path.split(separator: "/").last.map(String.init) ?? progress.path
-            print(
-                "\r\u{1B}[K[\(bar)] \(progress.completed)/\(progress.total) \(name.prefix(40))", terminator: "",
-                to: &standardError)
-            isDrawn = true
-        } else {
-            let tenth = 10 * progress.completed / progress.total
-            guard tenth > lastTenth else { return }
-            lastTenth = tenth
-            print("importing: \(progress.completed) of \(progress.total) files", to: &standardError)
-        }
+        let width = 30
+        let filled = width * progress.completed / progress.total
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let name = progress.path.split(separator: "/").last.map(String.init) ?? progress.path
+        print(
+            "\r\u{1B}[K[\(bar)] \(progress.completed)/\(progress.total) \(name.prefix(40))", terminator: "",
+            to: &standardError)
+        isDrawn = true
     }
 
     func finish() {

@@ -18,17 +18,20 @@ extension VoicebankCommand.Import {
 
     /// The files to import and their phrases: from the arguments (folders walked), named by `--text`, the file
     /// names, or the transcript. Files and lines that do not pair up are warnings, or with
-    /// `--strict-transcript` an error.
-    func importRequests() throws -> [ImportRequest] {
+    /// `--strict-transcript` an error; with `--keep-going`, the transcript lines that do not pair with one file
+    /// come back to be reported with the files that fail.
+    func importRequests() throws -> (requests: [ImportRequest], skippedLines: [VoicebankError]) {
         guard let transcript else {
-            return try ImportRequest.audioFiles(files).map {
-                ImportRequest(path: $0, phrase: text, isFallback: fallback)
+            let requests = try ImportRequest.audioFiles(files).map {
+                ImportRequest(path: $0.path, phrase: text, isFallback: fallback)
             }
+            return (requests, [])
         }
         let parsed = try Transcript(path: transcript)
         // With no files, the transcript's own folder: `voicebank import --transcript exported/ann/transcript.tsv`.
         let arguments = files.isEmpty ? [folder(of: transcript)] : files
-        let assignment = try parsed.requests(for: try ImportRequest.audioFiles(arguments), isFallback: fallback)
+        let assignment = try parsed.requests(
+            for: try ImportRequest.audioFiles(arguments), isFallback: fallback, keepGoing: keepGoing)
         let missing = assignment.missingFiles.map { "line \($0.lineNumber) (\($0.file))" }
         if strictTranscript && !(assignment.unlistedFiles.isEmpty && missing.isEmpty) {
             var problems: [String] = []
@@ -41,7 +44,7 @@ extension VoicebankCommand.Import {
                 reason: problems.joined(separator: " and ")
                     + "; with --strict-transcript expected a line for every file and a file for every line")
         }
-        guard !assignment.requests.isEmpty else {
+        guard !assignment.requests.isEmpty || !assignment.skippedLines.isEmpty else {
             throw VoicebankError.transcript(
                 path: transcript, line: nil,
                 reason:
@@ -57,7 +60,7 @@ extension VoicebankCommand.Import {
                 "warning: \(transcript) line \(line.lineNumber) names \(line.file), which is not among the files given",
                 to: &standardError)
         }
-        return assignment.requests
+        return (assignment.requests, assignment.skippedLines)
     }
 
     private func folder(of path: String) -> String {

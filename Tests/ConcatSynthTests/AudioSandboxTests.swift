@@ -1,11 +1,15 @@
 import AudioIO
 import Foundation
+import Rendering
 import SSML
+import SpeechCore
+import SpeechTestSupport
 import TestSupport
 import Testing
 import Voicebank
 
 @testable import ConcatSynth
+@testable import Planning
 
 @Suite struct AudioSandboxTests {
     let directory = TemporaryDirectory("audio-sandbox")
@@ -27,11 +31,13 @@ import Voicebank
     @Test("a file inside an allowed directory plays, converted like an import")
     func allowedFile() throws {
         let sandbox = try AudioSandbox(allowing: [allowed])
-        let expected = try PreparedClip(path: directory.file("allowed/chime.aiff")).renderReady
-        #expect(try sandbox.load("chime.aiff").get() == expected)
-        #expect(try sandbox.load(directory.file("allowed/chime.aiff")).get() == expected)
-        #expect(try sandbox.load("inner.aiff").get() == expected)
-        #expect(try sandbox.load("file://" + directory.file("allowed/chime.aiff")).get() == expected)
+        let frameCount = try PreparedClip(path: directory.file("allowed/chime.aiff")).renderReady.count
+        let expected = AudioSandbox.AllowedFile(
+            path: try #require(AudioSandbox.realPath(directory.file("allowed/chime.aiff"))), frameCount: frameCount)
+        #expect(try sandbox.resolve("chime.aiff").get() == expected)
+        #expect(try sandbox.resolve(directory.file("allowed/chime.aiff")).get() == expected)
+        #expect(try sandbox.resolve("inner.aiff").get() == expected)
+        #expect(try sandbox.resolve("file://" + directory.file("allowed/chime.aiff")).get() == expected)
     }
 
     @Test("escapes, symlinks out, missing files and URLs are refused with the reason")
@@ -39,20 +45,20 @@ import Voicebank
         let sandbox = try AudioSandbox(allowing: [allowed])
         let realSecret = try #require(AudioSandbox.realPath(directory.file("secret/private.aiff")))
         #expect(
-            sandbox.load("../secret/private.aiff")
+            sandbox.resolve("../secret/private.aiff")
                 == .failure(.outside(source: "../secret/private.aiff", resolved: realSecret)))
-        #expect(sandbox.load("link.aiff") == .failure(.outside(source: "link.aiff", resolved: realSecret)))
+        #expect(sandbox.resolve("link.aiff") == .failure(.outside(source: "link.aiff", resolved: realSecret)))
         #expect(
-            sandbox.load(directory.file("secret/private.aiff"))
+            sandbox.resolve(directory.file("secret/private.aiff"))
                 == .failure(.outside(source: directory.file("secret/private.aiff"), resolved: realSecret)))
-        #expect(sandbox.load("nothing.aiff") == .failure(.missing(source: "nothing.aiff")))
-        #expect(sandbox.load("https://example.com/a.wav") == .failure(.url(source: "https://example.com/a.wav")))
-        #expect(AudioSandbox.closed.load("chime.aiff") == .failure(.noDirectoryAllowed(source: "chime.aiff")))
+        #expect(sandbox.resolve("nothing.aiff") == .failure(.missing(source: "nothing.aiff")))
+        #expect(sandbox.resolve("https://example.com/a.wav") == .failure(.url(source: "https://example.com/a.wav")))
+        #expect(AudioSandbox.closed.resolve("chime.aiff") == .failure(.noDirectoryAllowed(source: "chime.aiff")))
         // A sibling whose name starts like the allowed directory is not inside it.
         try FileManager.default.createDirectory(
             atPath: directory.file("allowed-not"), withIntermediateDirectories: true)
         try Fixture.seedClip(at: directory.file("allowed-not/x.aiff"), seconds: 0.1)
-        guard case .failure(.outside) = sandbox.load("../allowed-not/x.aiff") else {
+        guard case .failure(.outside) = sandbox.resolve("../allowed-not/x.aiff") else {
             Issue.record("a sibling directory was allowed")
             return
         }
@@ -67,7 +73,7 @@ import Voicebank
 
     @Test("the planner plays an allowed file and speaks the fallback content of a refused one, reporting why")
     func planning() throws {
-        let voice = try Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en"])
+        let voice = VoiceSettings(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en"])
         let lookup = DictionaryLookup(["ding": [1]])
         let planner = Planner(
             voices: [PlannerVoice(voice: voice, lookup: lookup, fallbacks: [])],
@@ -76,13 +82,18 @@ import Voicebank
             SSMLReader().read(
                 #"<speak><audio src="chime.aiff">ding</audio><audio src="../secret/private.aiff">ding</audio></speak>"#)
         )
-        #expect(plan.segments.map(\.kind) == [.audio(index: 0), .phrase(ClipTake(clipID: 1, frameCount: 100))])
-        #expect(plan.audio.map(\.count) == [2_205])
+        let chime = try #require(AudioSandbox.realPath(directory.file("allowed/chime.aiff")))
+        #expect(plan.segments.map(\.kind) == [.audio(path: chime), .phrase(ClipTake(clipID: 1, frameCount: 100))])
+        #expect(plan.segments.map(\.frameCount) == [2_205, 100])
         #expect(plan.frameCount == 2_205 + 100)
         #expect(plan.warnings.count == 1 && plan.warnings[0].contains("outside the allowed directories"))
 
-        let rendered = try pullAll(
-            Renderer(plan: plan, audio: MemoryClips([1: .init(repeating: 0, count: 100)])), blockSize: 512)
-        #expect(Array(rendered.samples[..<2_205]) == plan.audio[0])
+        let clips = MemoryClips([1: .init(repeating: 0, count: 100)])
+        let rendered = try pullAll(Renderer(plan: plan, audio: clips), blockSize: 512)
+        #expect(Array(rendered.samples[..<2_205]) == (try PreparedClip(path: chime).renderReady))
+
+        // The file is decoded when the output reaches it, not while planning: gone by then, it is an error.
+        try FileManager.default.removeItem(atPath: chime)
+        #expect(throws: AudioIOError.self) { try pullAll(Renderer(plan: plan, audio: clips), blockSize: 512) }
     }
 }

@@ -1,4 +1,5 @@
 import AudioIO
+import SpeechTestSupport
 import TestSupport
 import Testing
 import Voicebank

@@ -6,7 +6,7 @@ struct BreakTests {
     /// The frames of the only event of `<speak><break …/></speak>`.
     private func breakFrames(_ attributes: String, sampleRate: Int = 22050) throws -> Int? {
         let document = try SSMLReader(sampleRate: sampleRate).read("<speak><break \(attributes)/></speak>")
-        guard document.events.count == 1, case .pause(let frames, .breakElement) = document.events[0] else {
+        guard document.events.count == 1, case .pause(let frames, _, _) = document.events[0] else {
             return nil
         }
         return frames
@@ -56,7 +56,7 @@ struct BreakTests {
         #expect(try breakFrames("") == 16538)
         #expect(try breakFrames("strength=\"x-strong\" time=\"10ms\"") == 221)
         #expect(try breakFrames("time=\"10ms\" strength=\"none\"") == 221)
-        #expect(try events("<speak><break></break></speak>") == [.pause(frames: 16538, origin: .breakElement)])
+        #expect(try events("<speak><break></break></speak>") == [.pause(frames: 16538, origin: .breakStrength)])
     }
 
     @Test(
@@ -77,7 +77,7 @@ struct BreakTests {
                 + "\"1.5s\" (0 to 600 s)")
         // Lenient: a warning, and the break falls back to medium.
         let document = try read(request, lenient: true)
-        #expect(document.events == [.pause(frames: 16538, origin: .breakElement)])
+        #expect(document.events == [.pause(frames: 16538, origin: .breakStrength)])
         #expect(document.warnings.count == 1)
         #expect(document.warnings.first?.line == 2)
         #expect(document.warnings.first?.column == 3)
@@ -87,7 +87,7 @@ struct BreakTests {
     @Test("lenient: an invalid time falls back to the strength")
     func invalidTimeFallsBackToStrength() throws {
         let document = try read("<speak><break time=\"soon\" strength=\"x-weak\"/></speak>", lenient: true)
-        #expect(document.events == [.pause(frames: 5513, origin: .breakElement)])
+        #expect(document.events == [.pause(frames: 5513, origin: .breakStrength)])
         #expect(document.warnings.map(\.column) == [8])
     }
 
@@ -99,7 +99,7 @@ struct BreakTests {
                 == .invalidValue(
                     element: "break", attribute: "strength", value: "huge",
                     expected: "one of none, x-weak, weak, medium, strong, x-strong", line: 1, column: 8))
-        #expect(try read(request, lenient: true).events == [.pause(frames: 16538, origin: .breakElement)])
+        #expect(try read(request, lenient: true).events == [.pause(frames: 16538, origin: .breakStrength)])
         // A valid time still wins when the strength is bad.
         #expect(
             try read("<speak><break time=\"1s\" strength=\"huge\"/></speak>", lenient: true).events == [
@@ -111,7 +111,7 @@ struct BreakTests {
     func splitsRuns() throws {
         #expect(
             try events("<speak>a<break/>b</speak>") == [
-                text("a", 7..<8), .pause(frames: 16538, origin: .breakElement), text("b", 16..<17),
+                text("a", 7..<8), .pause(frames: 16538, origin: .breakStrength), text("b", 16..<17),
             ])
     }
 }

@@ -6,7 +6,7 @@ struct DescriptionTests {
     @Test("each event reads as one line")
     func events() {
         let context = SpeechContext(
-            volumeDecibels: -1, rate: 4, pitch: .semitones(2), sayAs: SayAs(interpretAs: .date, format: "mdy"),
+            volumeDecibels: -1, rate: 4, pitchSemitones: 2, sayAs: SayAs(interpretAs: .date, format: "mdy"),
             language: "ja", voiceName: "Kyoko")
         let cases: [(SSMLEvent, String)] = [
             (text("Hello\nworld", 7..<18), #"text "Hello\nworld" 7..<18"#),

@@ -204,6 +204,6 @@ struct ElementTests {
         #expect(error(request)?.column == 8)
         let document = try read(request, lenient: true)
         #expect(document.warnings.map(\.column) == [8, 37])
-        #expect(document.events == [text("a", 25..<26), .pause(frames: 16538, origin: .breakElement)])
+        #expect(document.events == [text("a", 25..<26), .pause(frames: 16538, origin: .breakStrength)])
     }
 }

@@ -1,4 +1,5 @@
 import SSML
+import SpeechCore
 import Testing
 
 @Suite("<prosody> and <emphasis>")
@@ -112,19 +113,26 @@ struct ProsodyTests {
         #expect(try context("<prosody rate=\"200%\"><prosody rate=\"400%\">", "</prosody></prosody>")?.rate == 8)
         let slower = try #require(
             try context("<prosody rate=\"400.0%\"><prosody rate=\"-20%\">", "</prosody></prosody>"))
-        #expect(abs(slower.rate - 3.2) < 1e-12)
+        #expect(abs(try #require(slower.rate) - 3.2) < 1e-12)
     }
 
     @Test(
-        "pitch: labels, semitones, signed percentages, Hz",
+        "pitch: labels, semitones and signed percentages as semitones",
         arguments: [
-            ("+2st", Pitch.semitones(2)), ("-1.5st", .semitones(-1.5)), ("2st", .semitones(2)), ("+10%", .percent(10)),
-            ("-10%", .percent(-10)), ("+50Hz", .relativeHertz(50)), ("-20hz", .relativeHertz(-20)),
-            ("200Hz", .hertz(200)), ("x-low", .label(.xLow)), ("low", .label(.low)), ("medium", .label(.medium)),
-            ("high", .label(.high)), ("x-high", .label(.xHigh)), ("default", .default),
+            ("+2st", 2.0), ("-1.5st", -1.5), ("2st", 2), ("+100%", 12), ("-50%", -12), ("x-low", -4), ("low", -2),
+            ("medium", 0), ("high", 2), ("x-high", 4), ("default", 0),
         ])
-    func pitchValues(value: String, pitch: Pitch) throws {
-        #expect(try context("<prosody pitch=\"\(value)\">", "</prosody>")?.pitch == pitch)
+    func pitchValues(value: String, semitones: Double) throws {
+        let shift = try #require(try context("<prosody pitch=\"\(value)\">", "</prosody>")?.pitchSemitones)
+        #expect(abs(shift - semitones) < 1e-12)
+    }
+
+    @Test("pitch: Hz values are read but leave the pitch, with a warning that says why", arguments: ["+50Hz", "200Hz"])
+    func hertzPitch(value: String) throws {
+        let document = try read("<speak><prosody pitch=\"\(value)\">x</prosody></speak>")
+        #expect(runs(document.events).map(\.context.pitchSemitones) == [0])
+        #expect(document.warnings.count == 1)
+        #expect(document.warnings.first?.message.contains("no base frequency") == true)
     }
 
     @Test("pitch: other values are errors", arguments: ["10%", "-100%", "0Hz", "high!", "2", "+2 st", "loud", "-5Hzz"])
@@ -136,14 +144,27 @@ struct ProsodyTests {
         }
     }
 
-    @Test("the innermost pitch is carried")
-    func innermostPitch() throws {
+    @Test("nested pitches add semitones")
+    func nestedPitch() throws {
         #expect(
-            try context("<prosody pitch=\"+2st\"><prosody pitch=\"low\">", "</prosody></prosody>")?.pitch
-                == .label(.low))
+            try context("<prosody pitch=\"+2st\"><prosody pitch=\"low\">", "</prosody></prosody>")?.pitchSemitones
+                == 0)
         #expect(
-            try context("<prosody pitch=\"+2st\"><prosody rate=\"fast\">", "</prosody></prosody>")?.pitch
-                == .semitones(2))
+            try context("<prosody pitch=\"+2st\"><prosody rate=\"fast\">", "</prosody></prosody>")?.pitchSemitones
+                == 2)
+    }
+
+    @Test("a request's prosody is the context of its root, as if the request were wrapped in <prosody>")
+    func requestProsody() throws {
+        let prosody = Prosody(rate: 2, pitchSemitones: 1, volumeDecibels: -6)
+        let document = try SSMLReader().read(
+            "<speak><prosody rate=\"200%\" pitch=\"+1st\" volume=\"+6dB\">x</prosody> y</speak>", prosody: prosody)
+        #expect(
+            runs(document.events).map(\.context) == [
+                SpeechContext(volumeDecibels: 0, rate: 4, pitchSemitones: 2), SpeechContext(prosody),
+            ])
+        #expect(
+            try SSMLReader().read("plain", prosody: prosody).events == [text("plain", 0..<5, SpeechContext(prosody))])
     }
 
     @Test("contour, range, duration and unknown attributes are ignored without a warning")
@@ -158,7 +179,7 @@ struct ProsodyTests {
     func lenientPartial() throws {
         let document = try read(
             "<speak><prosody rate=\"fast\" volume=\"-5.5.5dB\" pitch=\"+2st\">x</prosody></speak>", lenient: true)
-        #expect(runs(document.events).map(\.context) == [SpeechContext(rate: 1.5, pitch: .semitones(2))])
+        #expect(runs(document.events).map(\.context) == [SpeechContext(rate: 1.5, pitchSemitones: 2)])
         #expect(document.warnings.count == 1)
         #expect(document.warnings[0].message.contains("-5.5.5dB"))
         #expect(document.warnings[0].message.hasSuffix("; the attribute is ignored"))

@@ -66,7 +66,7 @@ struct StructurePauseTests {
             ])
         // Tags and whitespace between the break and the end do not count.
         let nested = try events("<speak><p><s>A<prosody><break/></prosody> </s>\n</p><p>B</p></speak>")
-        #expect(nested.filter(\.isPause) == [.pause(frames: 16538, origin: .breakElement)])
+        #expect(nested.filter(\.isPause) == [.pause(frames: 16538, origin: .breakStrength)])
     }
 
     @Test("a break as the first thing after the element replaces the pause, even one of 0 frames")
@@ -74,7 +74,7 @@ struct StructurePauseTests {
         #expect(
             try events("<speak><s>A</s> <mark name=\"m\"/> <break strength=\"none\"/><s>B</s></speak>") == [
                 .structureStart(.sentence, sourceRange: 7..<15), text("A", 10..<11), .structureEnd(.sentence),
-                .mark(name: "m", sourceRange: 16..<32), .pause(frames: 0, origin: .breakElement),
+                .mark(name: "m", sourceRange: 16..<32), .pause(frames: 0, origin: .breakStrength),
                 .structureStart(.sentence, sourceRange: 57..<65), text("B", 60..<61), .structureEnd(.sentence),
             ])
         #expect(

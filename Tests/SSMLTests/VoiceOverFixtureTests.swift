@@ -52,7 +52,7 @@ struct VoiceOverFixtureTests {
         #expect(
             document.events == [
                 text("\n    Otoya 拡張 ,", 49..<64, voiceOver),
-                .pause(frames: 3925, origin: .breakElement),
+                .pause(frames: 3925, origin: .breakElement, context: voiceOver),
                 text(" 101 ドット 5 MB使用\n  ", 86..<104, voiceOver),
             ])
         for run in runs(document.events) { #expect(slice(Self.inlineBreak, run.sourceRange) == run.text) }
@@ -68,7 +68,7 @@ struct VoiceOverFixtureTests {
     @Test("split-1/2/3.ssml: a 400 ms pause arrives as a request of its own")
     func split() throws {
         #expect(try events(Self.split1) == [text("設定", 46..<48, voiceOver)])
-        #expect(try events(Self.split2) == [.pause(frames: 8820, origin: .breakElement)])
+        #expect(try events(Self.split2) == [.pause(frames: 8820, origin: .breakElement, context: voiceOver)])
         #expect(try events(Self.split3) == [text("開くにはダブルタップします", 46..<59, voiceOver)])
     }
 

@@ -188,7 +188,7 @@ import Testing
         let voices = SettingsMappingTests.voices
         var settings = ModuleSettings()
         func ssml(_ message: String, _ kind: MessageKind) -> String {
-            SpeechRequest(message: message, kind: kind, settings: settings, voices: voices).ssml
+            ModuleRequest(message: message, kind: kind, settings: settings, voices: voices).ssml
         }
         #expect(ssml("<", .character) == #"<speak><say-as interpret-as="characters">&lt;</say-as></speak>"#)
         #expect(ssml(" ", .character) == "<speak>space</speak>")

@@ -17,6 +17,9 @@ public struct Binary: Sendable {
         path = directory.appendingPathComponent(name).path
     }
 
+    /// Any program, by its path: `Binary(path: "/usr/bin/groff")`.
+    public init(path: String) { self.path = path }
+
     public struct Result: Sendable {
         public var status: Int32
         public var standardOutputBytes: [UInt8]

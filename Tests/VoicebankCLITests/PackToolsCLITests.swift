@@ -1,6 +1,7 @@
 import AudioIO
 import CSQLite
 import Foundation
+import SpeechCore
 import TestSupport
 import Testing
 

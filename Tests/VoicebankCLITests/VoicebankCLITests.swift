@@ -162,6 +162,61 @@ import Testing
         #expect(outcomes.contains(1))
     }
 
+    /// Twelve short clips: more than the ten files from which an import shows progress.
+    func manyClips() throws -> [String] {
+        try (0..<12).map {
+            try Fixture.seedClip(at: directory.file("clip\($0).aiff"), seconds: 0.1, frequency: 300 + 20 * Double($0))
+        }
+    }
+
+    @Test("import shows no progress when standard error is a pipe or a file: only the summary and errors")
+    func progressStaysOutOfLogs() throws {
+        #expect(try create().status == 0)
+        let files = try manyClips()
+
+        let piped = try voicebank.run(["import", "--bank", bank] + files)
+        let log = directory.file("import.log")
+        #expect(FileManager.default.createFile(atPath: log, contents: nil))
+        let logHandle = try #require(FileHandle(forWritingAtPath: log))
+        let logged = try voicebank.start(["import", "--bank", bank] + files)
+        logged.standardError = logHandle
+        try logged.run()
+        logged.waitUntilExit()
+        try logHandle.close()
+
+        #expect(piped.status == 0)
+        #expect(piped.standardError == "")
+        #expect(
+            piped.standardOutput.hasSuffix(
+                "12 imported (1.20 s), 0 skipped, 0 failed, into voice com.example.ann of \(bank)\n"))
+        #expect(logged.terminationStatus == 0)
+        // The second run finds every file in the pack already and skips it, file by file, still without a word.
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "")
+        #expect(try VoicePack(path: bank, access: .readOnly).clips().count == 12)
+    }
+
+    @Test("on a terminal, import draws a progress bar in place and clears it")
+    func progressOnTerminal() throws {
+        #expect(try create().status == 0)
+        let files = try manyClips()
+        // script(1) runs the command on a pseudo-terminal, as a person at a terminal would.
+        let script = Process()
+        script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let command = ([voicebank.path, "import", "--bank", bank] + files).joined(separator: " ")
+        script.arguments = ["--quiet", "--return", "--command", command, "/dev/null"]
+        let output = Pipe()
+        script.standardOutput = output
+        script.standardInput = FileHandle.nullDevice
+        try script.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        script.waitUntilExit()
+
+        #expect(script.terminationStatus == 0, "\(text)")
+        #expect(text.contains("\r\u{1B}[K[##############################] 12/12 clip11.aiff"))
+        #expect(text.contains("12 imported"))
+        #expect(!text.contains("importing:"))
+    }
+
     @Test("--normal-rate on create and configure takes a multiple or a percentage")
     func normalRate() throws {
         #expect(

@@ -151,6 +151,89 @@ import Testing
             ])
     }
 
+    /// Files found in a folder `/sounds/en`, by their paths below it.
+    func found(_ relativePaths: [String]) -> [ImportRequest.AudioFile] {
+        relativePaths.map { ImportRequest.AudioFile(path: "/sounds/en/\($0)", relativePath: $0) }
+    }
+
+    @Test(
+        "prompt-set names: a line with a folder names that file, one without names the root file before a subfolder's")
+    func promptSetNames() throws {
+        let transcript = try Transcript(
+            parsing:
+                "; Core Asterisk Sounds in English\ndigits/1: one\ndigits/dollars: dollars\ndollars: dollars\n"
+                + "followme/sorry.wav: I'm sorry, but I was unable to locate the person\nsilence/1: (1 second of silence)\n"
+                + "sorry: I'm sorry.\nvm-goodbye: Goodbye\n",
+            path: "core-sounds-en.txt")
+        let files = found([
+            "digits/1.wav", "digits/dollars.wav", "dollars.wav", "followme/sorry.wav", "silence/1.wav", "sorry.wav",
+            "extra/vm-goodbye.wav", "extra/more/sorry.wav",
+        ])
+
+        let assignment = try transcript.requests(for: files)
+
+        #expect(
+            assignment.requests.map { "\($0.path.dropFirst("/sounds/en/".count)) \($0.phrase ?? "")" } == [
+                "digits/1.wav one", "digits/dollars.wav dollars", "dollars.wav dollars",
+                "followme/sorry.wav I'm sorry, but I was unable to locate the person",
+                "silence/1.wav (1 second of silence)", "sorry.wav I'm sorry.",
+                // No root file of that name: the one in the subfolder.
+                "extra/vm-goodbye.wav Goodbye",
+            ])
+        #expect(assignment.unlistedFiles == ["/sounds/en/extra/more/sorry.wav"])
+        #expect(assignment.missingFiles.isEmpty)
+        #expect(assignment.skippedLines.isEmpty)
+    }
+
+    @Test("a folder-less line whose only file is taken by a line with its folder names no file")
+    func moreFoldersWin() throws {
+        let transcript = try Transcript(parsing: "sorry: Sorry.\nfollowme/sorry: I'm sorry, but\n", path: "t.txt")
+
+        let assignment = try transcript.requests(for: found(["followme/sorry.wav"]))
+
+        #expect(assignment.requests.map(\.phrase) == ["I'm sorry, but"])
+        #expect(assignment.missingFiles.map(\.lineNumber) == [1])
+        #expect(assignment.unlistedFiles.isEmpty)
+    }
+
+    @Test("a line that still names two files is thrown, or with keepGoing reported and skipped while the rest pairs")
+    func stillAmbiguous() throws {
+        let transcript = try Transcript(
+            parsing: "digits/2: two\ngoodbye: Goodbye\ndigits/3: three\n", path: "core-sounds-en.txt")
+        let files = found(["conf/goodbye.wav", "digits/2.wav", "digits/3.wav", "vm/goodbye.wav", "old/x/goodbye.wav"])
+        let expected = VoicebankError.transcript(
+            path: "core-sounds-en.txt", line: 2,
+            reason:
+                "\"goodbye\" names both /sounds/en/conf/goodbye.wav and /sounds/en/vm/goodbye.wav; expected a name with its folder, such as conf/goodbye.wav, that names one file"
+        )
+
+        #expect(throws: expected) { try transcript.requests(for: files) }
+        let assignment = try transcript.requests(for: files, keepGoing: true)
+
+        #expect(assignment.requests.map(\.phrase) == ["two", "three"])
+        #expect(assignment.skippedLines == [expected])
+        // The two it could have meant are in the report; the deeper one is a file without a line.
+        #expect(assignment.unlistedFiles == ["/sounds/en/old/x/goodbye.wav"])
+        #expect(assignment.missingFiles.isEmpty)
+    }
+
+    @Test("with keepGoing, a file two lines name alike goes to neither, and a clip line without text is skipped")
+    func keepGoingLines() throws {
+        let transcript = try Transcript(
+            parsing: "file,text\nhello,Hi\nbye.wav,\nhello.wav,Hello\nthanks,Thank you\n", path: "t.csv")
+
+        let assignment = try transcript.requests(for: ["a/hello.wav", "a/bye.wav", "a/thanks.wav"], keepGoing: true)
+
+        #expect(assignment.requests == [ImportRequest(path: "a/thanks.wav", phrase: "Thank you")])
+        #expect(
+            assignment.skippedLines.map(\.description) == [
+                "transcript t.csv line 3: no text for the file bye.wav; expected the phrase the file speaks",
+                "transcript t.csv line 4: the file a/hello.wav is named by line 2 and by this one; expected one line per file",
+            ])
+        #expect(assignment.unlistedFiles.isEmpty)
+        #expect(assignment.missingFiles.isEmpty)
+    }
+
     @Test("a folder gives its audio files every level down, sorted, hidden and other files left out")
     func folders() throws {
         let directory = TemporaryDirectory("transcript-folders")
@@ -167,9 +250,12 @@ import Testing
         let files = try ImportRequest.audioFiles([directory.file("clips"), "single.wav"])
 
         #expect(
-            files == ["clips/a-z/one.aiff", "clips/a.aif", "clips/b/two.flac", "clips/z.WAV"].map(directory.file) + [
-                "single.wav"
-            ])
+            files.map(\.path)
+                == ["clips/a-z/one.aiff", "clips/a.aif", "clips/b/two.flac", "clips/z.WAV"].map(directory.file) + [
+                    "single.wav"
+                ])
+        #expect(files.map(\.relativePath) == ["a-z/one.aiff", "a.aif", "b/two.flac", "z.WAV", "single.wav"])
+        #expect(files.map(\.depth) == [1, 0, 1, 0, 0])
         #expect(throws: VoicebankError.noAudioFiles(folder: directory.file("empty"))) {
             try ImportRequest.audioFiles([directory.file("empty")])
         }

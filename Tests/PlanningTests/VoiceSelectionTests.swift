@@ -1,16 +1,18 @@
 import SSML
+import SpeechCore
+import SpeechTestSupport
 import Testing
-import Voicebank
 
-@testable import ConcatSynth
+@testable import Planning
 
 @Suite struct VoiceSelectionTests {
     let english = PlannerVoice(
-        voice: try! Voice(
+        voice: VoiceSettings(
             identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US"], supportedLanguages: ["en-GB"]),
         lookup: DictionaryLookup(["hello": [1], "settings": [2]]), fallbacks: [ClipTake(clipID: 90, frameCount: 9)])
     let japanese = PlannerVoice(
-        voice: try! Voice(identifier: "com.example.otoya", name: "Otoya", primaryLanguages: ["ja-JP"], normalRate: 4),
+        voice: VoiceSettings(
+            identifier: "com.example.otoya", name: "Otoya", primaryLanguages: ["ja-JP"], normalRate: 4),
         lookup: DictionaryLookup(["設 定": [11], "hello": [12]]), fallbacks: [ClipTake(clipID: 91, frameCount: 9)])
 
     func plan(_ request: String, starting: String? = nil) throws -> RenderPlan {
@@ -56,7 +58,7 @@ import Voicebank
     @Test("a request's rate is divided by the voice's normal rate")
     func normalRate() throws {
         let plan = try plan(#"<speak><prosody rate="400.0%">hello <voice name="Otoya">設定</voice></prosody></speak>"#)
-        #expect(plan.segments.filter { !$0.voice.isEmpty }.map(\.rate) == [4, 1])
+        #expect(plan.segments.filter { !$0.voice.isEmpty }.map(\.speed) == [4, 1])
     }
 
     @Test("unmatched words fall back to their own voice's fallback clip")

@@ -1,5 +1,5 @@
 /// One message for the engine: the SSML to speak and the values it is spoken with.
-public struct SpeechRequest: Equatable, Sendable {
+public struct ModuleRequest: Equatable, Sendable {
     /// SSML, read leniently: speech-dispatcher sends SSML for every message, and a screen reader cannot afford
     /// silence over a stray `<`.
     public var ssml: String

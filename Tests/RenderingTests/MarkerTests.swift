@@ -1,12 +1,14 @@
+import Planning
 import SSML
+import SpeechCore
+import SpeechTestSupport
 import Testing
-import Voicebank
 
-@testable import ConcatSynth
+@testable import Rendering
 
 @Suite struct MarkerTests {
     let voice = PlannerVoice(
-        voice: try! Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US", "ja-JP"]),
+        voice: VoiceSettings(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US", "ja-JP"]),
         lookup: DictionaryLookup(["hello": [1], "good morning": [2], "設 定": [3], "ボ タ ン": [4]]),
         fallbacks: [ClipTake(clipID: 9, frameCount: 50)])
 
@@ -78,7 +80,7 @@ import Voicebank
         var reached: [[String]] = []
         while true {
             let pulled = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
-            reached.append(renderer.markers[pulled.markers].map(\.text))
+            reached.append(renderer.reachedMarkers.map(\.marker.text))
             if pulled.isComplete { break }
         }
         #expect(reached == [["hello", "good morning"], ["end"]])

@@ -1,10 +1,11 @@
 import Foundation
+import Planning
 import SSML
-import TestSupport
+import SpeechCore
+import SpeechTestSupport
 import Testing
-import Voicebank
 
-@testable import ConcatSynth
+@testable import Rendering
 
 @Suite struct JoinTests {
     /// Clips that start and end at full scale: a 200 Hz cosine (1 at its first sample), and its negative.
@@ -12,7 +13,7 @@ import Voicebank
     let clips = MemoryClips([1: loud, 2: loud.map { -$0 }])
 
     func plan(_ request: String, joins: Joins) throws -> RenderPlan {
-        let voice = try Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en"], joins: joins)
+        let voice = VoiceSettings(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en"], joins: joins)
         let lookup = DictionaryLookup(takes: [
             "up": [ClipTake(clipID: 1, frameCount: 1_000)], "down": [ClipTake(clipID: 2, frameCount: 1_000)],
         ])

@@ -1,5 +1,3 @@
-import AudioIO
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -11,9 +9,31 @@ import AudioIO
 /// A relative `src` is looked for in each allowed directory in turn; an absolute one is taken as it is. Either
 /// way the file's real path (symlinks and `..` resolved) must lie inside an allowed directory's real path.
 /// URLs other than `file:` are never fetched.
+///
+/// Planning reads only a file's length (`measure`, given by whoever reads audio files); the renderer decodes
+/// the file when the output reaches it.
 public struct AudioSandbox: Sendable {
     /// Real paths of the allowed directories.
     public let directories: [String]
+    /// The render-ready frame count of the file at a real path, or why it cannot be read.
+    private let measure: @Sendable (String) -> Result<Int, AudioFileProblem>
+
+    /// Why an audio file's length could not be read: one sentence from the audio reader.
+    public struct AudioFileProblem: Error, Sendable {
+        public var reason: String
+        public init(reason: String) { self.reason = reason }
+    }
+
+    /// A file `<audio>` may play: its real path, and its length once converted to the render format.
+    public struct AllowedFile: Equatable, Sendable {
+        public var path: String
+        public var frameCount: Int
+
+        public init(path: String, frameCount: Int) {
+            self.path = path
+            self.frameCount = frameCount
+        }
+    }
 
     /// Why an `<audio>` element's file is not played.
     public enum Refusal: Error, Equatable, Sendable, CustomStringConvertible {
@@ -44,20 +64,27 @@ public struct AudioSandbox: Sendable {
     }
 
     /// A sandbox that allows nothing: every `<audio>` speaks its fallback content.
-    public static let closed = AudioSandbox(realDirectories: [])
+    public static let closed = AudioSandbox(realDirectories: [], measure: { _ in .failure(.init(reason: "")) })
 
-    private init(realDirectories: [String]) { directories = realDirectories }
+    private init(realDirectories: [String], measure: @escaping @Sendable (String) -> Result<Int, AudioFileProblem>) {
+        directories = realDirectories
+        self.measure = measure
+    }
 
-    /// - Throws: `ConcatSynthError.audioDirectory` for a path that is not an existing directory.
-    public init(allowing directories: [String]) throws(ConcatSynthError) {
-        self.directories = try directories.map { (directory) throws(ConcatSynthError) -> String in
+    /// - Parameter measure: the render-ready frame count of the file at a path, read without decoding it.
+    /// - Throws: `PlanningError.audioDirectory` for a path that is not an existing directory.
+    public init(
+        allowing directories: [String], measure: @escaping @Sendable (String) -> Result<Int, AudioFileProblem>
+    ) throws(PlanningError) {
+        self.measure = measure
+        self.directories = try directories.map { (directory) throws(PlanningError) -> String in
             guard let real = Self.realPath(directory), Self.isDirectory(real) else { throw .audioDirectory(directory) }
             return real
         }
     }
 
-    /// The render-ready samples of the file `source` names, converted like an import.
-    public func load(_ source: String) -> Result<[Float], Refusal> {
+    /// The file `source` names, if it may play, and its render-ready length.
+    public func resolve(_ source: String) -> Result<AllowedFile, Refusal> {
         guard !directories.isEmpty else { return .failure(.noDirectoryAllowed(source: source)) }
         var path = source
         if source.hasPrefix("file://") {
@@ -72,10 +99,9 @@ public struct AudioSandbox: Sendable {
         guard directories.contains(where: { resolved.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else {
             return .failure(.outside(source: source, resolved: resolved))
         }
-        do {
-            return .success(try PreparedClip(path: resolved).renderReady)
-        } catch {
-            return .failure(.unreadable(source: source, reason: error.description))
+        switch measure(resolved) {
+        case .success(let frameCount): return .success(AllowedFile(path: resolved, frameCount: frameCount))
+        case .failure(let problem): return .failure(.unreadable(source: source, reason: problem.reason))
         }
     }
 

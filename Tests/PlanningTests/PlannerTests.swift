@@ -1,8 +1,9 @@
 import SSML
+import SpeechCore
+import SpeechTestSupport
 import Testing
-import Voicebank
 
-@testable import ConcatSynth
+@testable import Planning
 
 @Suite struct PlannerTests {
     let lookup = DictionaryLookup([
@@ -13,9 +14,11 @@ import Voicebank
 
     func plan(_ request: String, fallback: ClipTake?? = .none) throws -> RenderPlan {
         let document = try SSMLReader().read(request)
-        let voice = try Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US"])
-        return try Planner(voices: [PlannerVoice(voice: voice, lookup: lookup, fallbacks: (fallback ?? self.fallback).map { [$0] } ?? [])])
-            .plan(document)
+        let voice = VoiceSettings(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US"])
+        return try Planner(voices: [
+            PlannerVoice(voice: voice, lookup: lookup, fallbacks: (fallback ?? self.fallback).map { [$0] } ?? [])
+        ])
+        .plan(document)
     }
 
     @Test("breaks become silences of their exact frame count, between the phrases")
@@ -59,7 +62,7 @@ import Voicebank
 
     @Test("words with no fallback clip to speak them are an error naming them")
     func noFallback() throws {
-        #expect(throws: ConcatSynthError.noFallbackClip(voice: "com.example.ann", words: "bob")) {
+        #expect(throws: PlanningError.noFallbackClip(voice: "com.example.ann", words: "bob")) {
             try plan("Hello Bob", fallback: .some(nil))
         }
         #expect(try plan("Hello", fallback: .some(nil)).frameCount == 100)
@@ -81,7 +84,7 @@ import Voicebank
         let plan = try plan(
             #"<speak><prosody volume="+6dB" rate="200%">hello <emphasis>good</emphasis></prosody></speak>"#)
         #expect(plan.segments.map(\.volumeDecibels) == [6, 9])
-        #expect(plan.segments.map(\.rate) == [2, 2])
+        #expect(plan.segments.map(\.speed) == [2, 2])
         #expect(abs(plan.segments[0].gain - 1.995_262_3) < 1e-6)
         #expect(try self.plan(#"<speak><prosody volume="silent">hello</prosody></speak>"#).segments[0].gain == 0)
     }
@@ -95,7 +98,7 @@ import Voicebank
 
     @Test("takes rotate across repetitions in a request, the same way every time; first always plays the first")
     func takeRotation() throws {
-        let voice = try Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US"])
+        let voice = VoiceSettings(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US"])
         let fallbacks = [ClipTake(clipID: 98, frameCount: 5), ClipTake(clipID: 99, frameCount: 6)]
         func clips(_ request: String, _ choice: TakeChoice) throws -> [Int] {
             let planner = Planner(

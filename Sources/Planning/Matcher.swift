@@ -1,19 +1,5 @@
+import SpeechCore
 import Tokens
-import Voicebank
-
-/// What the matcher needs to know of a voice: the phrase keys in order, and the takes of a phrase key.
-///
-/// `ClipIndex` answers from the voice pack's index; tests answer from a dictionary.
-public protocol PhraseLookup {
-    /// The first phrase key, in the order of their UTF-8 bytes, that is `key` or sorts after it; `nil` past the
-    /// last. Every key that starts with the tokens of `key` sorts right after it, so one look-up tells whether
-    /// a phrase goes on from there.
-    func firstPhraseKey(atOrAfter key: String) throws -> String?
-    /// The takes whose phrase key is `key`, in a fixed order (a pack: first imported first).
-    func takes(forPhraseKey key: String) throws -> [ClipTake]
-}
-
-extension ClipIndex: PhraseLookup {}
 
 /// A stretch of tokens and what speaks it: the takes of a phrase, or nothing (the fallback's job).
 public struct Match: Equatable, Sendable, CustomStringConvertible {

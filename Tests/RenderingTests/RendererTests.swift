@@ -1,49 +1,20 @@
 import AudioIO
+import Planning
 import SSML
-import TestSupport
+import SpeechCore
+import SpeechTestSupport
 import Testing
-import Voicebank
 
-@testable import ConcatSynth
+@testable import Rendering
 
 /// Clip audio from memory, counting reads.
-final class MemoryClips: ClipAudioSource {
-    var samples: [Int: [Float]]
-    private(set) var reads: [Int] = []
-
-    init(_ samples: [Int: [Float]]) { self.samples = samples }
-
-    func readRenderReadyPCM(_ take: ClipTake, from start: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws
-        -> Int
-    {
-        if reads.last != take.clipID { reads.append(take.clipID) }
-        let played = samples[take.clipID]![take.firstFrame..<(take.firstFrame + take.frameCount)]
-        let clip = played.dropFirst(start).prefix(buffer.count)
-        _ = buffer.initialize(from: clip)
-        return clip.count
-    }
-}
-
-/// Pulls a renderer to its end in blocks of `blockSize`, returning the samples and the block sizes.
-func pullAll(_ renderer: Renderer, blockSize: Int) throws -> (samples: [Float], blocks: [Int]) {
-    var samples: [Float] = []
-    var blocks: [Int] = []
-    var buffer = [Float](repeating: .nan, count: blockSize)
-    while true {
-        let pulled = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
-        samples += buffer[..<pulled.frameCount]
-        blocks.append(pulled.frameCount)
-        if pulled.isComplete { return (samples, blocks) }
-    }
-}
-
 @Suite struct RendererTests {
     let clips = MemoryClips([
         1: [Float](repeating: 0.5, count: 300),
         2: (0..<200).map { Float($0) / 400 },
     ])
 
-    func plan(_ segments: [PlanSegment]) -> RenderPlan { RenderPlan(voice: "com.example.ann", segments: segments) }
+    func plan(_ segments: [PlanSegment]) -> RenderPlan { RenderPlan(voice: "com.example.ann", planning: segments) }
 
     let one = PlanSegment(kind: .phrase(ClipTake(clipID: 1, frameCount: 300)), frameCount: 300, text: "one")
     let two = PlanSegment(kind: .phrase(ClipTake(clipID: 2, frameCount: 200)), frameCount: 200, text: "two")
@@ -76,7 +47,8 @@ func pullAll(_ renderer: Renderer, blockSize: Int) throws -> (samples: [Float], 
 
         let first = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
 
-        #expect(first == Renderer.Pull(frameCount: 100, isComplete: false, markers: 0..<1))
+        #expect(first == Renderer.Pull(frameCount: 100, isComplete: false))
+        #expect(renderer.reachedMarkers.map(\.marker.text) == ["one"])
         #expect(clips.reads == [1])
     }
 
@@ -89,7 +61,8 @@ func pullAll(_ renderer: Renderer, blockSize: Int) throws -> (samples: [Float], 
         renderer.cancel()
         let after = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
 
-        #expect(after == Renderer.Pull(frameCount: 0, isComplete: true, markers: 1..<1))
+        #expect(after == Renderer.Pull(frameCount: 0, isComplete: true))
+        #expect(renderer.reachedMarkers.isEmpty)
         #expect(renderer.framePosition == 100)
         #expect(clips.reads == [1])
     }

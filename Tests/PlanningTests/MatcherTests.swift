@@ -1,28 +1,11 @@
+import SpeechCore
+import SpeechTestSupport
 import Testing
 import Tokens
-import Voicebank
 
-@testable import ConcatSynth
+@testable import Planning
 
 /// A phrase look-up from a dictionary: phrase key → takes.
-struct DictionaryLookup: PhraseLookup {
-    var takesByKey: [String: [ClipTake]]
-
-    /// Clip `n` is `100 × n` frames long.
-    init(_ phrases: [String: [Int]]) {
-        takesByKey = phrases.mapValues { $0.map { ClipTake(clipID: $0, frameCount: 100 * $0) } }
-    }
-
-    init(takes: [String: [ClipTake]]) { takesByKey = takes }
-
-    func firstPhraseKey(atOrAfter key: String) throws -> String? {
-        takesByKey.keys.filter { !$0.utf8.lexicographicallyPrecedes(key.utf8) }
-            .min { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    }
-
-    func takes(forPhraseKey key: String) throws -> [ClipTake] { takesByKey[key] ?? [] }
-}
-
 @Suite struct MatcherTests {
     let lookup = DictionaryLookup([
         "good": [1], "morning": [2], "good morning": [3], "good morning everyone": [4], "hello": [5, 6, 7],

@@ -1,0 +1,405 @@
+import SSML
+import SpeechCore
+import Tokens
+import Verbalization
+
+/// Which take of a phrase plays.
+public enum TakeChoice: String, Sendable, CaseIterable {
+    /// The n-th time a phrase is spoken in a request it plays take n (round the takes, first imported first), so
+    /// "no, no, no" is three takes; the same request always plays the same takes.
+    case rotate
+    /// Always the first imported take.
+    case first
+}
+
+/// A voice as the planner sees it: who it is, how to look its phrases up, and its fallback take.
+public struct PlannerVoice<Lookup: PhraseLookup> {
+    public var voice: VoiceSettings
+    public var lookup: Lookup
+    /// The takes that speak for unmatched words, first imported first; none makes such words an error.
+    public var fallbacks: [ClipTake]
+
+    public init(voice: VoiceSettings, lookup: Lookup, fallbacks: [ClipTake]) {
+        self.voice = voice
+        self.lookup = lookup
+        self.fallbacks = fallbacks
+    }
+}
+
+/// Turns SSML events into a render plan: a voice per text run, tokens, greedy longest match, fallbacks, silences,
+/// each with the speed, pitch and volume it is spoken at.
+public struct Planner<Lookup: PhraseLookup> {
+    /// The pack's voices, in the pack's order.
+    public var voices: [PlannerVoice<Lookup>]
+    /// The index in `voices` of the voice that speaks where the request names none.
+    public var startingVoice: Int
+    /// Which `<audio>` files may play.
+    public var audioSandbox: AudioSandbox
+    public var takeChoice: TakeChoice
+
+    /// - Parameter startingVoice: an identifier in `voices`; the first voice when `nil` or not found.
+    public init(
+        voices: [PlannerVoice<Lookup>], startingVoice: String? = nil, audioSandbox: AudioSandbox = .closed,
+        takeChoice: TakeChoice = .rotate
+    ) {
+        precondition(!voices.isEmpty, "a planner needs at least one voice")
+        self.voices = voices
+        self.startingVoice = voices.firstIndex { $0.voice.identifier == startingVoice } ?? 0
+        self.audioSandbox = audioSandbox
+        self.takeChoice = takeChoice
+    }
+
+    /// The whole plan of a read document, collected: for tests and tools; rendering pulls from `stream(_:)`.
+    ///
+    /// - Throws: `PlanningError.noFallbackClip` when words need a fallback their voice does not have;
+    ///   whatever a look-up throws.
+    public func plan(_ document: SSMLDocument) throws -> RenderPlan { try stream(document).collect() }
+
+    /// The plan of a read document, made as it is pulled.
+    public func stream(_ document: SSMLDocument) -> PlanStream<Lookup> {
+        var events = document.events.makeIterator()
+        return PlanStream(planner: self, warnings: document.warnings.map(\.description)) { events.next() }
+    }
+}
+
+/// A request's plan, made as the renderer pulls it: each pull plans events until a segment is placed.
+///
+/// A phrase never spans two text runs, so it never spans an element's start or end.
+public final class PlanStream<Lookup: PhraseLookup> {
+    private let planner: Planner<Lookup>
+    private var events: () throws -> SSMLEvent?
+    private var timeline = Timeline()
+    private var isFinished = false
+    private var warnings = Queue<String>()
+    private var warned: Set<String> = []
+    /// How often each phrase (by its first take) has been spoken so far, for take rotation.
+    private var occurrences: [ClipTake: Int] = [:]
+    /// Numbers read as words so far, by language and digits: a long text says the same numbers again.
+    private var numberWords: [String: [Token]?] = [:]
+    /// Each voice's look-ups so far, by voice index: a long text asks for the same phrases again and again.
+    private var lookups: [Int: RememberedLookup<Lookup>] = [:]
+
+    /// - Parameter events: the request's events in order, `nil` at the end.
+    public init(planner: Planner<Lookup>, warnings: [String] = [], events: @escaping () throws -> SSMLEvent?) {
+        self.planner = planner
+        self.events = events
+        for warning in warnings { warn(warning) }
+    }
+
+    /// The identifier of the voice the request starts with.
+    public var voice: String { planner.voices[planner.startingVoice].voice.identifier }
+
+    /// The next segment placed in the output; `nil` at the end of the request.
+    ///
+    /// - Throws: `PlanningError.noFallbackClip`; what the event source or a look-up throws.
+    public func nextSegment() throws -> TimedSegment? {
+        while true {
+            if let segment = timeline.nextSegment() { return segment }
+            if isFinished { return nil }
+            if let event = try events() {
+                try plan(event)
+            } else {
+                timeline.finish()
+                isFinished = true
+            }
+        }
+    }
+
+    /// The next complete marker (see `Timeline.nextMarker()`).
+    public func nextMarker() -> IndexedMarker? { timeline.nextMarker() }
+
+    /// Plans the rest of the request and collects it: its segments, its markers in frame order, its warnings.
+    ///
+    /// - Throws: what `nextSegment()` throws.
+    public func collect() throws -> RenderPlan {
+        var segments: [TimedSegment] = []
+        var markers = MarkerSequence()
+        while let segment = try nextSegment() { segments.append(segment) }
+        while let marker = nextMarker() { markers.add(marker) }
+        var warnings: [String] = []
+        while let warning = nextWarning() { warnings.append(warning) }
+        return RenderPlan(voice: voice, segments: segments, markers: markers.takeReady(), warnings: warnings)
+    }
+
+    /// The next warning of the SSML reader or the planner, each said once.
+    public func nextWarning() -> String? { warnings.popFirst() }
+
+    private func warn(_ warning: String) {
+        if warned.insert(warning).inserted { warnings.append(warning) }
+    }
+
+    private func choose(from takes: [ClipTake]) -> ClipTake {
+        guard planner.takeChoice == .rotate, takes.count > 1 else { return takes[0] }
+        let count = occurrences[takes[0], default: 0]
+        occurrences[takes[0]] = count + 1
+        return takes[count % takes.count]
+    }
+
+    private func lookup(_ index: Int) -> RememberedLookup<Lookup> {
+        if let remembered = lookups[index] { return remembered }
+        let remembered = RememberedLookup(planner.voices[index].lookup)
+        lookups[index] = remembered
+        return remembered
+    }
+
+    private func plan(_ event: SSMLEvent) throws {
+        switch event {
+        case .text(let run):
+            try plan(run)
+        case .pause(let frames, let origin, let context):
+            let speed =
+                origin.followsRate ? self.speed(context, voice: planner.voices[voiceIndex(for: context)].voice) : 1
+            timeline.append(PlanSegment(kind: .silence, frameCount: frames, speed: speed))
+        case .mark(let name, let sourceRange):
+            timeline.append(PlanSegment(kind: .mark(name), text: name, sourceRange: sourceRange))
+        case .structureStart(let structure, let sourceRange):
+            timeline.append(PlanSegment(kind: .structureStart(structure), sourceRange: sourceRange))
+        case .structureEnd(let structure):
+            timeline.append(PlanSegment(kind: .structureEnd(structure)))
+        case .audio(let source, let fallback, let sourceRange, let context):
+            switch planner.audioSandbox.resolve(source) {
+            case .success(let file):
+                let voice = planner.voices[voiceIndex(for: context)].voice
+                timeline.append(
+                    PlanSegment(
+                        kind: .audio(path: file.path), frameCount: file.frameCount, text: source,
+                        sourceRange: sourceRange, volumeDecibels: context.volumeDecibels,
+                        speed: speed(context, voice: voice), pitchSemitones: pitchSemitones(context),
+                        edgeFadeFrames: 0))
+            case .failure(let refusal):
+                warn(refusal.description)
+                for event in fallback { try plan(event) }
+            }
+        }
+    }
+
+    /// The context's rate as a speed for `voice`, within what the renderer stretches to.
+    private func speed(_ context: SpeechContext, voice: VoiceSettings) -> Double {
+        let speed = Prosody.speed(rate: context.rate, normalRate: voice.normalRate)
+        guard !Prosody.speeds.contains(speed) else { return speed }
+        let clamped = min(max(speed, Prosody.speeds.lowerBound), Prosody.speeds.upperBound)
+        warn(
+            "a speed of \(speed)x (rate \(context.rate ?? 1) for \(voice.identifier), whose normal rate is "
+                + "\(voice.normalRate)) is beyond the supported \(Prosody.speeds.lowerBound)x to "
+                + "\(Prosody.speeds.upperBound)x; speaking at \(clamped)x")
+        return clamped
+    }
+
+    /// The context's pitch shift, within what the renderer shifts.
+    private func pitchSemitones(_ context: SpeechContext) -> Double {
+        let semitones = context.pitchSemitones
+        guard !Prosody.pitchShifts.contains(semitones) else { return semitones }
+        let clamped = min(max(semitones, Prosody.pitchShifts.lowerBound), Prosody.pitchShifts.upperBound)
+        warn(
+            "a pitch shift of \(semitones) semitones is beyond the supported \(Prosody.pitchShifts.lowerBound) to "
+                + "\(Prosody.pitchShifts.upperBound); shifting by \(clamped)")
+        return clamped
+    }
+
+    private func plan(_ run: TextRun) throws {
+        let speakerIndex = voiceIndex(for: run.context)
+        let speaker = planner.voices[speakerIndex]
+        let lookup = lookup(speakerIndex)
+        let tokens: [Token]
+        switch run.context.sayAs?.interpretAs {
+        case .characters, .spellOut: tokens = Tokenizer.characterTokens(in: run.text)
+        case .digits:
+            tokens = Tokenizer.digitTokens(in: run.text)
+        case .telephone:
+            tokens = plusSign(in: run, language: speaker.voice) + Tokenizer.digitTokens(in: run.text)
+        case .cardinal, .number, .ordinal, .date, .time:
+            switch sayAsTokens(run, speaker: speaker.voice) {
+            case .success(let words): tokens = words
+            case .failure(let error):
+                warn(
+                    "<say-as interpret-as=\"\(run.context.sayAs!.interpretAs.rawValue)\"> read as plain text: \(error)")
+                tokens = Tokenizer.tokens(in: run.text)
+            }
+        case nil: tokens = Tokenizer.tokens(in: run.text)
+        }
+        let spoken = Spoken(
+            run: run, speaker: speaker, speed: speed(run.context, voice: speaker.voice),
+            pitchSemitones: pitchSemitones(run.context))
+        for match in try Matcher.match(tokens, in: lookup) {
+            guard match.take == nil else {
+                try append(match, spoken)
+                continue
+            }
+            // Digits no clip covers are read as a number, in words the voice may have; the rest falls back.
+            var unmatched: [Token] = []
+            for token in match.tokens {
+                guard token.kind == .number, let words = numberTokens(token, language: speaker.voice) else {
+                    unmatched.append(token)
+                    continue
+                }
+                if !unmatched.isEmpty {
+                    try append(Match(takes: [], tokens: unmatched), spoken)
+                    unmatched = []
+                }
+                for wordMatch in try Matcher.match(words, in: lookup) { try append(wordMatch, spoken) }
+            }
+            if !unmatched.isEmpty { try append(Match(takes: [], tokens: unmatched), spoken) }
+        }
+    }
+
+    /// A text run and how it is spoken.
+    private struct Spoken {
+        var run: TextRun
+        var speaker: PlannerVoice<Lookup>
+        var speed: Double
+        var pitchSemitones: Double
+    }
+
+    private func append(_ match: Match, _ spoken: Spoken) throws {
+        guard let first = match.tokens.first, let last = match.tokens.last else { return }
+        let voice = spoken.speaker.voice
+        let sourceRange = spoken.run.sourceRange(
+            forTextRange: first.sourceRange.lowerBound..<last.sourceRange.upperBound)
+        let kind: PlanSegment.Kind
+        let frameCount: Int
+        if !match.takes.isEmpty {
+            let take = choose(from: match.takes)
+            kind = .phrase(take)
+            frameCount = take.frameCount
+        } else {
+            guard !spoken.speaker.fallbacks.isEmpty else {
+                throw PlanningError.noFallbackClip(voice: voice.identifier, words: match.words)
+            }
+            let fallback = choose(from: spoken.speaker.fallbacks)
+            kind = .fallback(fallback)
+            frameCount = fallback.frameCount
+        }
+        timeline.append(
+            PlanSegment(
+                kind: kind, frameCount: frameCount, text: match.words, sourceRange: sourceRange,
+                voice: voice.identifier, volumeDecibels: spoken.run.context.volumeDecibels, speed: spoken.speed,
+                pitchSemitones: spoken.pitchSemitones, edgeFadeFrames: voice.joins.edgeFadeFrames,
+                crossfadeFrames: voice.joins.crossfadeFrames))
+    }
+
+    /// The word for a telephone number's leading `+` in the voice's language (`plus`, `プラス`), if it has one.
+    private func plusSign(in run: TextRun, language voice: VoiceSettings) -> [Token] {
+        let leading = run.text.utf16.prefix { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }.count
+        guard let first = run.text.utf16.dropFirst(leading).first, first == 0x2B || first == 0xFF0B,
+            let verbalizer = Verbalizer.forLanguage(voice.primaryLanguages.first ?? "")
+        else { return [] }
+        return Tokenizer.tokens(in: verbalizer.plusSign).map {
+            Token($0.text, $0.kind, sourceRange: leading..<leading + 1)
+        }
+    }
+
+    /// The words of a `say-as` number, ordinal, date or time in the voice's language,
+    /// as tokens that all point at the whole run; a failure when the text is not one or the language has no
+    /// words for it.
+    private func sayAsTokens(_ run: TextRun, speaker voice: VoiceSettings) -> Result<[Token], VerbalizationError> {
+        let sayAs = run.context.sayAs!
+        guard let interpretation = Interpretation(interpretAs: sayAs.interpretAs.rawValue) else {
+            preconditionFailure("say-as \(sayAs.interpretAs) has no words to read")
+        }
+        let language = voice.primaryLanguages.first ?? ""
+        return Result { () throws(VerbalizationError) in
+            let words = try Verbalizer.words(
+                for: run.text, as: interpretation, format: sayAs.format, language: language)
+            return Tokenizer.tokens(in: words.joined(separator: " ")).map {
+                Token($0.text, $0.kind, sourceRange: 0..<run.text.utf16.count)
+            }
+        }
+    }
+
+    /// A digit run read as a cardinal number in the voice's language, as tokens that point at the digits.
+    private func numberTokens(_ token: Token, language voice: VoiceSettings) -> [Token]? {
+        let language = voice.primaryLanguages.first ?? ""
+        let key = language + " " + token.text
+        let words: [Token]?
+        if let remembered = numberWords[key] {
+            words = remembered
+        } else {
+            words = (try? Verbalizer.words(for: token.text, as: .cardinal, format: nil, language: language)).map {
+                Tokenizer.tokens(in: $0.joined(separator: " "))
+            }
+            numberWords[key] = words
+        }
+        return words?.map { Token($0.text, $0.kind, sourceRange: token.sourceRange) }
+    }
+
+    /// The voice a run is spoken in: the one `<voice name>` names (identifier or name), else the best for its
+    /// `xml:lang` (a primary language before a supported one, the whole tag before its language subtag), else
+    /// the starting voice. A name or language no voice answers to is a warning.
+    private func voiceIndex(for context: SpeechContext) -> Int {
+        if let name = context.voiceName {
+            if let index = planner.voices.firstIndex(where: {
+                $0.voice.identifier == name || $0.voice.name.lowercased() == name.lowercased()
+            }) {
+                return index
+            }
+            warn(
+                "no voice \"\(name)\" in the pack (voices: \(planner.voices.map(\.voice.identifier).joined(separator: ", "))); "
+                    + "speaking with \(context.language == nil ? "the current voice" : "the voice for its language")")
+        }
+        guard let tag = context.language?.lowercased(), !tag.isEmpty else { return planner.startingVoice }
+        let subtag = tag.split(separator: "-").first.map(String.init) ?? tag
+        let matchers: [(VoiceSettings) -> Bool] = [
+            { $0.primaryLanguages.contains { $0.lowercased() == tag } },
+            { $0.supportedLanguages.contains { $0.lowercased() == tag } },
+            { $0.primaryLanguages.contains { $0.lowercased().split(separator: "-").first.map(String.init) == subtag } },
+            {
+                $0.supportedLanguages.contains {
+                    $0.lowercased().split(separator: "-").first.map(String.init) == subtag
+                }
+            },
+        ]
+        // The starting voice wins a tie, so a request in the starting voice's language never switches voice.
+        for matches in matchers {
+            if matches(planner.voices[planner.startingVoice].voice) { return planner.startingVoice }
+            if let index = planner.voices.firstIndex(where: { matches($0.voice) }) { return index }
+        }
+        warn(
+            "no voice for xml:lang=\"\(context.language ?? "")\" in the pack; speaking with \(planner.voices[planner.startingVoice].voice.identifier)"
+        )
+        return planner.startingVoice
+    }
+}
+
+/// A voice's phrase look-ups, each asked of the pack once per plan and remembered for the rest of it.
+///
+/// A plan reads one snapshot of the pack (`VoicePack.reading`), so the answers cannot change while it lasts.
+final class RememberedLookup<Lookup: PhraseLookup>: PhraseLookup {
+    let lookup: Lookup
+    private var firstKeys: [KeyBytes: String?] = [:]
+    private var takesByKey: [KeyBytes: [ClipTake]] = [:]
+
+    init(_ lookup: Lookup) { self.lookup = lookup }
+
+    func firstPhraseKey(atOrAfter key: String) throws -> String? {
+        if let known = firstKeys[KeyBytes(key)] { return known }
+        let found = try lookup.firstPhraseKey(atOrAfter: key)
+        firstKeys[KeyBytes(key)] = .some(found)
+        return found
+    }
+
+    func takes(forPhraseKey key: String) throws -> [ClipTake] {
+        if let known = takesByKey[KeyBytes(key)] { return known }
+        let takes = try lookup.takes(forPhraseKey: key)
+        takesByKey[KeyBytes(key)] = takes
+        return takes
+    }
+}
+
+/// A phrase key hashed and compared as its UTF-8 bytes, as the pack compares it: keys are normalised already,
+/// and `String`'s own hashing would normalise them again.
+struct KeyBytes: Hashable {
+    var key: String
+
+    init(_ key: String) { self.key = key }
+
+    static func == (left: KeyBytes, right: KeyBytes) -> Bool {
+        var left = left.key
+        var right = right.key
+        return left.withUTF8 { leftBytes in right.withUTF8 { leftBytes.elementsEqual($0) } }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var key = key
+        key.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}

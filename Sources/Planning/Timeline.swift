@@ -1,0 +1,186 @@
+import SSML
+import SpeechCore
+
+/// Where each segment of a request lands in the output: the one place that works out output lengths (after
+/// time-stretching), crossfades and markers. The planner appends segments; the renderer takes them placed.
+///
+/// It moves through the request with a window of one clip: a clip is held until the next sounding segment
+/// says whether the two crossfade, with the points (marks, sentence starts and ends) that follow it.
+///
+/// ```swift
+/// var timeline = Timeline()
+/// timeline.append(PlanSegment(kind: .phrase(hello), frameCount: 11_025, speed: 2))
+/// timeline.finish()
+/// timeline.nextSegment()   // @0 phrase #1 "hello" 11025 frames → 5513 frames
+/// ```
+public struct Timeline {
+    /// The output frame where the next segment starts.
+    private var position = 0
+    /// The last clip, while it is not yet known whether it crossfades into the next.
+    private var held: TimedSegment?
+    /// Points that came after the held clip.
+    private var heldPoints: [PlanSegment] = []
+    private var placed = Queue<TimedSegment>()
+    private var markers = Queue<IndexedMarker>()
+    /// Sentences and paragraphs begun and not yet ended, innermost last.
+    private var open: [OpenStructure] = []
+    private var markerCount = 0
+
+    private struct OpenStructure {
+        var index: Int
+        var marker: Marker
+        var words: [String] = []
+        var range: Range<Int>?
+    }
+
+    public init() {}
+
+    /// How long `segment` lasts in the output: a clip, `<audio>` or a pause that follows the rate lasts its
+    /// source's frames divided by its speed, rounded half away from zero; points last no frames.
+    public static func outputFrameCount(of segment: PlanSegment) -> Int {
+        guard segment.isSounding else { return 0 }
+        guard segment.speed != 1 else { return segment.frameCount }
+        return Int((Double(segment.frameCount) / segment.speed).rounded())
+    }
+
+    /// Places the next segment of the request.
+    public mutating func append(_ segment: PlanSegment) {
+        let frameCount = Self.outputFrameCount(of: segment)
+        if segment.isClip {
+            var overlap = 0
+            if var previous = held {
+                // A crossfade is the smaller voice's, at most half of either clip.
+                overlap = min(
+                    previous.segment.crossfadeFrames, segment.crossfadeFrames, previous.frameCount / 2, frameCount / 2)
+                previous.overlapWithNext = overlap
+                release(previous)
+            }
+            held = TimedSegment(segment: segment, frame: position, frameCount: frameCount, overlapWithPrevious: overlap)
+        } else if segment.isSounding {
+            if let previous = held { release(previous) }
+            place(TimedSegment(segment: segment, frame: position, frameCount: frameCount))
+            position += frameCount
+        } else if held != nil {
+            heldPoints.append(segment)
+        } else {
+            place(TimedSegment(segment: segment, frame: position, frameCount: 0))
+        }
+    }
+
+    /// Ends the request: what is held is placed.
+    public mutating func finish() {
+        if let previous = held { release(previous) }
+    }
+
+    /// The next placed segment, in output order; `nil` until more is appended (or at the end).
+    public mutating func nextSegment() -> TimedSegment? { placed.popFirst() }
+
+    /// The next complete marker, in the order they complete: a sentence's or paragraph's marker completes at
+    /// its end, after the markers inside it. `IndexedMarker.index` is its place in frame order.
+    public mutating func nextMarker() -> IndexedMarker? { markers.popFirst() }
+
+    private mutating func release(_ clip: TimedSegment) {
+        held = nil
+        place(clip)
+        position = clip.endFrame - clip.overlapWithNext
+        for point in heldPoints { place(TimedSegment(segment: point, frame: position, frameCount: 0)) }
+        heldPoints.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func place(_ timed: TimedSegment) {
+        placed.append(timed)
+        let segment = timed.segment
+        switch segment.kind {
+        case .phrase, .fallback:
+            let range = segment.sourceRange ?? 0..<0
+            emit(
+                Marker(
+                    kind: .phrase, text: segment.text, frame: timed.frame, frameCount: timed.frameCount,
+                    textRange: range))
+            for level in open.indices {
+                open[level].words.append(segment.text)
+                open[level].range =
+                    open[level].range.map {
+                        min($0.lowerBound, range.lowerBound)..<max($0.upperBound, range.upperBound)
+                    } ?? range
+            }
+        case .mark(let name):
+            emit(
+                Marker(
+                    kind: .mark, text: name, frame: timed.frame, frameCount: 0, textRange: segment.sourceRange ?? 0..<0)
+            )
+        case .structureStart(let structure):
+            let marker = Marker(
+                kind: structure == .sentence ? .sentence : .paragraph, text: "", frame: timed.frame, frameCount: 0,
+                textRange: segment.sourceRange ?? 0..<0)
+            open.append(OpenStructure(index: markerCount, marker: marker))
+            markerCount += 1
+        case .structureEnd:
+            guard var structure = open.popLast() else { break }
+            structure.marker.frameCount = timed.frame - structure.marker.frame
+            structure.marker.text = structure.words.joined(separator: " ")
+            if let range = structure.range { structure.marker.textRange = range }
+            markers.append(IndexedMarker(index: structure.index, marker: structure.marker))
+        case .silence, .audio:
+            break
+        }
+    }
+
+    private mutating func emit(_ marker: Marker) {
+        markers.append(IndexedMarker(index: markerCount, marker: marker))
+        markerCount += 1
+    }
+}
+
+/// A marker and its place among a request's markers in frame order (where several start at one frame, the
+/// enclosing one first).
+public struct IndexedMarker: Equatable, Sendable {
+    public var index: Int
+    public var marker: Marker
+
+    public init(index: Int, marker: Marker) {
+        self.index = index
+        self.marker = marker
+    }
+}
+
+/// Puts markers that arrive in the order they complete back into frame order, holding only those that wait
+/// for an earlier one (the markers inside a sentence wait for the sentence's own).
+public struct MarkerSequence {
+    private var waiting: [Int: Marker] = [:]
+    private var next = 0
+
+    public init() {}
+
+    public mutating func add(_ marker: IndexedMarker) { waiting[marker.index] = marker.marker }
+
+    /// The markers now in order, removed.
+    public mutating func takeReady() -> [Marker] {
+        var ready: [Marker] = []
+        while let marker = waiting.removeValue(forKey: next) {
+            ready.append(marker)
+            next += 1
+        }
+        return ready
+    }
+}
+
+/// A first-in first-out queue that reuses its storage.
+struct Queue<Element> {
+    private var elements: [Element] = []
+    private var head = 0
+
+    mutating func append(_ element: Element) {
+        if head > 0 && head == elements.count {
+            elements.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        elements.append(element)
+    }
+
+    mutating func popFirst() -> Element? {
+        guard head < elements.count else { return nil }
+        defer { head += 1 }
+        return elements[head]
+    }
+}

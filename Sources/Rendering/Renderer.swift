@@ -1,0 +1,321 @@
+import AudioIO
+import Planning
+import SpeechCore
+import Synchronization
+
+/// Where the renderer takes a request's segments from, already placed in the output: a plan being made
+/// (`PlanStream`), or a collected one (`RenderPlan.Replay`).
+public protocol TimedSegmentSource: AnyObject {
+    /// The next segment in output order; `nil` at the end of the request.
+    func nextSegment() throws -> TimedSegment?
+    /// The next complete marker, if one is ready (see `Timeline.nextMarker()`).
+    func nextMarker() -> IndexedMarker?
+}
+
+extension PlanStream: TimedSegmentSource {}
+
+extension RenderPlan {
+    /// A collected plan played back as a source, for tests and tools.
+    public final class Replay: TimedSegmentSource {
+        private let plan: RenderPlan
+        private var segmentIndex = 0
+        private var markerIndex = 0
+
+        public init(_ plan: RenderPlan) { self.plan = plan }
+
+        public func nextSegment() throws -> TimedSegment? {
+            guard segmentIndex < plan.segments.count else { return nil }
+            defer { segmentIndex += 1 }
+            return plan.segments[segmentIndex]
+        }
+
+        public func nextMarker() -> IndexedMarker? {
+            guard markerIndex < plan.markers.count else { return nil }
+            defer { markerIndex += 1 }
+            return IndexedMarker(index: markerIndex, marker: plan.markers[markerIndex])
+        }
+    }
+}
+
+/// A flag another thread may raise to stop a render between two pulls.
+public final class Cancellation: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    public init() {}
+
+    public func cancel() { flag.store(true, ordering: .relaxed) }
+
+    public var isCancelled: Bool { flag.load(ordering: .relaxed) }
+}
+
+/// Renders a request by pull, like an Audio Unit render block: ask for frames until the request is complete.
+///
+/// Each segment plays through a chain of its own: its source (a clip read from the pack, an `<audio>` file
+/// decoded when the output reaches it, or silence), a time-stretcher where its speed or pitch asks for one,
+/// then its fades and gain. A segment that is not stretched is read straight into the caller's buffer, so the
+/// samples are copied once. Where two clips crossfade, both chains play at once and are mixed. Segments are
+/// taken from the source as the output reaches them, so the first frames are out before later segments are
+/// even planned.
+///
+/// ```swift
+/// let renderer = Renderer(source: synthesizer.stream(request), audio: pack)
+/// var buffer = [Float](repeating: 0, count: 4096)
+/// while true {
+///     let pulled = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
+///     output.append(contentsOf: buffer[..<pulled.frameCount])
+///     if pulled.isComplete { break }
+/// }
+/// ```
+public final class Renderer {
+    /// What one pull produced.
+    public struct Pull: Equatable, Sendable {
+        /// Frames written at the start of the buffer.
+        public var frameCount: Int
+        /// The request is done (or cancelled): no frames will follow.
+        public var isComplete: Bool
+
+        public init(frameCount: Int, isComplete: Bool) {
+            self.frameCount = frameCount
+            self.isComplete = isComplete
+        }
+    }
+
+    private let source: TimedSegmentSource
+    private let audio: ClipAudioSource
+    /// Raised by `cancel()`, from any thread.
+    public let cancellation = Cancellation()
+    /// The segment playing now, and the one it crossfades out of.
+    private var current: Chain?
+    private var outgoing: Chain?
+    private var isFinished = false
+    /// The outgoing clip's frames during a crossfade.
+    private let mixBuffer: UnsafeMutableBufferPointer<Float>
+    /// Source frames on their way into a time-stretcher.
+    private let stretchInput: UnsafeMutableBufferPointer<Float>
+    private var waitingMarker: IndexedMarker?
+
+    /// Frames rendered so far.
+    public private(set) var framePosition = 0
+    /// The markers the last pull reached (their first frame was written, or the request ended), in the order
+    /// they completed; `IndexedMarker.index` gives frame order (`MarkerSequence` restores it).
+    public private(set) var reachedMarkers: [IndexedMarker] = []
+
+    public init(source: TimedSegmentSource, audio: ClipAudioSource) {
+        self.source = source
+        self.audio = audio
+        mixBuffer = .allocate(capacity: 1_024)
+        stretchInput = .allocate(capacity: 1_024)
+        reachedMarkers.reserveCapacity(64)
+    }
+
+    /// Renders a collected plan.
+    public convenience init(plan: RenderPlan, audio: ClipAudioSource) {
+        self.init(source: RenderPlan.Replay(plan), audio: audio)
+    }
+
+    deinit {
+        mixBuffer.deallocate()
+        stretchInput.deallocate()
+    }
+
+    /// Stops the request: the next pull returns no frames and `isComplete`. Safe from any thread; or hand
+    /// `cancellation` to the thread that decides.
+    public func cancel() { cancellation.cancel() }
+
+    /// The request is done: every frame rendered, or cancelled.
+    public var isComplete: Bool { cancellation.isCancelled || (isFinished && current == nil) }
+
+    /// Fills up to `buffer.count` frames with the next frames of the request.
+    ///
+    /// Allocates nothing once the first segments have started, but for a stretched segment's stretcher and an
+    /// `<audio>` file's samples when those segments start.
+    /// - Throws: what planning throws as it goes (`PlanningError`, a look-up's error), what the clip source
+    ///   throws when a clip cannot be read, `AudioIOError` for an `<audio>` file that can no longer be read.
+    public func render(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Pull {
+        reachedMarkers.removeAll(keepingCapacity: true)
+        guard !cancellation.isCancelled else { return Pull(frameCount: 0, isComplete: true) }
+        var written = 0
+        while written < buffer.count {
+            if current == nil {
+                guard try startNextSegment() else { break }
+            }
+            let ownEnd = current!.timed.frameCount - current!.timed.overlapWithNext
+            let count = min(ownEnd - current!.position, buffer.count - written)
+            let destination = UnsafeMutableBufferPointer(rebasing: buffer[written..<written + count])
+            let start = current!.position
+            try current!.render(into: destination, audio: audio, stretchInput: stretchInput)
+            if start < current!.timed.overlapWithPrevious, outgoing != nil {
+                try mixOutgoing(into: destination, from: start)
+            }
+            written += count
+            if current!.position == ownEnd {
+                // A clip that crossfades into the next goes on playing its tail under the next one's start.
+                outgoing = current!.timed.overlapWithNext > 0 ? current : nil
+                current = nil
+            }
+        }
+        // Looking ahead lets the pull that writes the last frames say the request is complete.
+        if current == nil && !isFinished { _ = try startNextSegment() }
+        framePosition += written
+        reportMarkers()
+        return Pull(frameCount: written, isComplete: isComplete)
+    }
+
+    /// Takes the next sounding segment from the source; `false` at the end of the request.
+    private func startNextSegment() throws -> Bool {
+        while !isFinished {
+            guard let timed = try source.nextSegment() else {
+                isFinished = true
+                break
+            }
+            guard timed.segment.isSounding, timed.frameCount > 0 else { continue }
+            if timed.overlapWithPrevious == 0 { outgoing = nil }
+            current = try Chain(timed)
+            return true
+        }
+        return false
+    }
+
+    /// Mixes the outgoing clip's tail into the incoming clip's first frames, `destination` being the incoming
+    /// clip's frames from `start`.
+    private func mixOutgoing(into destination: UnsafeMutableBufferPointer<Float>, from start: Int) throws {
+        let length = current!.timed.overlapWithPrevious
+        var offset = 0
+        let mixed = min(destination.count, length - start)
+        while offset < mixed {
+            let count = min(mixBuffer.count, mixed - offset)
+            let tail = UnsafeMutableBufferPointer(rebasing: mixBuffer[0..<count])
+            try outgoing!.render(into: tail, audio: audio, stretchInput: stretchInput)
+            RenderKernel.crossfade(
+                UnsafeMutableBufferPointer(rebasing: destination[offset..<offset + count]),
+                outgoing: UnsafeBufferPointer(tail), outgoingGain: 1, position: start + offset, length: length)
+            offset += count
+        }
+        if start + mixed == length { outgoing = nil }
+    }
+
+    private func reportMarkers() {
+        let isEnd = isComplete
+        while true {
+            if waitingMarker == nil { waitingMarker = source.nextMarker() }
+            guard let marker = waitingMarker, marker.marker.frame < framePosition || isEnd else { return }
+            reachedMarkers.append(marker)
+            waitingMarker = nil
+        }
+    }
+}
+
+/// One sounding segment on its way out: its source, a stretcher where it needs one, its fades and gain.
+private struct Chain {
+    enum Source {
+        case clip(ClipTake)
+        case samples([Float])
+        case silence
+    }
+
+    let timed: TimedSegment
+    let source: Source
+    let gain: Float
+    let fadeIn: Int
+    let fadeOut: Int
+    /// Output frames written so far.
+    private(set) var position = 0
+    private let stretcher: TimeStretcher?
+    /// Source frames handed to the stretcher so far.
+    private var sourcePosition = 0
+    private var isFlushed = false
+
+    init(_ timed: TimedSegment) throws {
+        self.timed = timed
+        let segment = timed.segment
+        switch segment.kind {
+        case .phrase(let take), .fallback(let take): source = .clip(take)
+        case .audio(let path): source = .samples(try PreparedClip(path: path).renderReady)
+        case .silence, .mark, .structureStart, .structureEnd: source = .silence
+        }
+        gain = segment.gain
+        fadeIn = timed.overlapWithPrevious > 0 ? 0 : segment.edgeFadeFrames
+        fadeOut = timed.overlapWithNext > 0 ? 0 : segment.edgeFadeFrames
+        // Silence stretches to silence: its output length is the timeline's already.
+        if case .silence = source {
+            stretcher = nil
+        } else {
+            stretcher =
+                segment.isStretched
+                ? TimeStretcher(speed: segment.speed, pitch: Prosody.pitchFactor(semitones: segment.pitchSemitones))
+                : nil
+        }
+    }
+
+    /// Writes the segment's next `destination.count` output frames.
+    mutating func render(
+        into destination: UnsafeMutableBufferPointer<Float>, audio: ClipAudioSource,
+        stretchInput: UnsafeMutableBufferPointer<Float>
+    ) throws {
+        defer { position += destination.count }
+        if case .silence = source {
+            RenderKernel.silence(destination)
+            return
+        }
+        if let stretcher {
+            try stretch(stretcher, into: destination, audio: audio, input: stretchInput)
+        } else {
+            let read = try readSource(from: position, into: destination, audio: audio)
+            if read < destination.count {
+                // A pack's frame count and blob agree; should they not, silence pads rather than stale samples.
+                RenderKernel.silence(UnsafeMutableBufferPointer(rebasing: destination[read...]))
+            }
+        }
+        RenderKernel.fadeEdges(
+            destination, clipFrameOffset: position, clipFrameCount: timed.frameCount, fadeIn: fadeIn, fadeOut: fadeOut)
+        RenderKernel.applyGain(gain, to: destination)
+    }
+
+    /// Fills `destination` from the stretcher, feeding it the source as it asks; silence past its output.
+    private mutating func stretch(
+        _ stretcher: TimeStretcher, into destination: UnsafeMutableBufferPointer<Float>, audio: ClipAudioSource,
+        input: UnsafeMutableBufferPointer<Float>
+    ) throws {
+        var filled = 0
+        while filled < destination.count {
+            let got = stretcher.read(into: UnsafeMutableBufferPointer(rebasing: destination[filled...]))
+            filled += got
+            guard got == 0 else { continue }
+            if sourcePosition < timed.segment.frameCount {
+                let wanted = min(input.count, timed.segment.frameCount - sourcePosition)
+                let chunk = UnsafeMutableBufferPointer(rebasing: input[0..<wanted])
+                let read = try readSource(from: sourcePosition, into: chunk, audio: audio)
+                if read < wanted { RenderKernel.silence(UnsafeMutableBufferPointer(rebasing: chunk[read...])) }
+                stretcher.write(UnsafeBufferPointer(chunk))
+                sourcePosition += wanted
+            } else if !isFlushed {
+                stretcher.flush()
+                isFlushed = true
+            } else {
+                RenderKernel.silence(UnsafeMutableBufferPointer(rebasing: destination[filled...]))
+                return
+            }
+        }
+    }
+
+    /// Copies source frames `start…` into `buffer`; returns how many there were.
+    private func readSource(
+        from start: Int, into buffer: UnsafeMutableBufferPointer<Float>, audio: ClipAudioSource
+    ) throws -> Int {
+        switch source {
+        case .clip(let take):
+            return try audio.readRenderReadyPCM(take, from: start, into: buffer)
+        case .samples(let samples):
+            let count = max(0, min(buffer.count, samples.count - start))
+            guard count > 0 else { return 0 }
+            samples.withUnsafeBufferPointer { samples in
+                RenderKernel.copy(
+                    UnsafeBufferPointer(rebasing: samples[start..<start + count]), gain: 1,
+                    into: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]))
+            }
+            return count
+        case .silence:
+            return 0
+        }
+    }
+}
