@@ -1,3 +1,4 @@
+import Rendering
 import Synchronization
 
 /// speech-dispatcher's output-module protocol over an engine: reads commands from one file descriptor and answers
@@ -191,15 +192,17 @@ final class OutputChannel: @unchecked Sendable {
 /// A message's first pull runs on the command thread (`begin`), so its first audio leaves without waiting for
 /// another thread to wake; the rest renders here while the command thread reads STOP and PAUSE. The engine and
 /// the worker's buffers are used by one thread at a time: the command thread only while this one is idle, which
-/// `isBusy` under the lock guarantees.
+/// `isBusy` under the lock guarantees. STOP raises the message's cancellation, which the renderer reads at its
+/// next pull.
 final class RenderingThread: @unchecked Sendable {
     private let lock = ConditionLock()
     // Guarded by `lock`.
     private var hasPending = false
     private var isBusy = false
     private var isShuttingDown = false
+    /// The cancellation of the message rendering here; `nil` when none is.
+    private var cancellation: Cancellation?
     // Read between pulls without the lock; set by the command thread, cleared only when a message begins.
-    private let isStopRequested = Atomic<Bool>(false)
     private let isPauseRequested = Atomic<Bool>(false)
     private var worker: MessageWorker
     private let engine: any SpeechEngine
@@ -213,14 +216,19 @@ final class RenderingThread: @unchecked Sendable {
     func begin(_ request: ModuleRequest) {
         lock.withLock {
             precondition(!isBusy, "a message begins only after the last one ended")
-            // Cleared here, on the command thread, so a STOP that follows this SPEAK is never lost to the reset.
-            isStopRequested.store(false, ordering: .sequentiallyConsistent)
+            // Cleared here, on the command thread, so a PAUSE that follows this SPEAK is never lost to the reset.
             isPauseRequested.store(false, ordering: .sequentiallyConsistent)
             isBusy = true
         }
+        // A STOP cannot come before this returns: the command thread that would read it is busy here.
         let hasMore = worker.begin(request, engine: engine)
         lock.withLock {
-            if hasMore { hasPending = true } else { isBusy = false }
+            if hasMore {
+                hasPending = true
+                cancellation = worker.cancellation
+            } else {
+                isBusy = false
+            }
             lock.broadcast()
         }
     }
@@ -230,7 +238,7 @@ final class RenderingThread: @unchecked Sendable {
         output.send(ModuleEvent.begin.text + ModuleEvent.icon(path: path).text + ModuleEvent.end.text)
     }
 
-    func requestStop() { isStopRequested.store(true, ordering: .sequentiallyConsistent) }
+    func requestStop() { lock.withLock { cancellation?.cancel() } }
 
     func requestPause() { isPauseRequested.store(true, ordering: .sequentiallyConsistent) }
 
@@ -238,7 +246,7 @@ final class RenderingThread: @unchecked Sendable {
     func stopAndWait() {
         lock.withLock {
             guard isBusy else { return }
-            isStopRequested.store(true, ordering: .sequentiallyConsistent)
+            cancellation?.cancel()
             while isBusy { lock.wait() }
         }
     }
@@ -260,12 +268,10 @@ final class RenderingThread: @unchecked Sendable {
                 return hasPending
             }
             guard shouldRender else { return }
-            while worker.proceed(
-                isStopRequested: isStopRequested.load(ordering: .sequentiallyConsistent),
-                isPauseRequested: isPauseRequested.load(ordering: .sequentiallyConsistent))
-            {}
+            while worker.proceed(isPauseRequested: isPauseRequested.load(ordering: .sequentiallyConsistent)) {}
             lock.withLock {
                 isBusy = false
+                cancellation = nil
                 lock.broadcast()
             }
         }
@@ -300,16 +306,17 @@ struct MessageWorker {
             output.send(ModuleEvent.end.text)
             return false
         }
-        return proceed(isStopRequested: false, isPauseRequested: false)
+        return proceed(isPauseRequested: false)
     }
 
+    /// The cancellation of the message being rendered.
+    var cancellation: Cancellation? { rendering?.cancellation }
+
     /// Renders one pull of the message and sends what it reached; returns whether more remains.
-    mutating func proceed(isStopRequested: Bool, isPauseRequested: Bool) -> Bool {
+    mutating func proceed(isPauseRequested: Bool) -> Bool {
         guard let rendering else { return false }
-        if isStopRequested {
-            rendering.cancel()
-            return finish(.stop)
-        }
+        // Checked before the pull, which would otherwise end the message as if it were complete.
+        if rendering.cancellation.isCancelled { return finish(.stop) }
         let pull: RenderedPull
         do {
             pull = try floats.withUnsafeMutableBufferPointer { buffer throws(SpeechServiceError) in
@@ -328,14 +335,15 @@ struct MessageWorker {
             position = mark.frameOffset
             if isPauseRequested && mark.name.hasPrefix("__spd_") {
                 // The server resumes from this mark with a new message.
-                rendering.cancel()
                 return finish(.pause)
             }
         }
         append(position..<pull.frameCount, rendering)
         // The first audio leaves at once, so speech starts after one pull, not after a whole block.
         if pull.isComplete || !hasSentAudio { send(rendering) }
-        return pull.isComplete ? finish(.end) : true
+        guard pull.isComplete else { return true }
+        // A STOP raised during the pull ends it complete and empty: that is a stop, not the message's end.
+        return finish(rendering.cancellation.isCancelled ? .stop : .end)
     }
 
     private mutating func finish(_ event: ModuleEvent) -> Bool {
@@ -349,11 +357,10 @@ struct MessageWorker {
         var start = frames.lowerBound
         while start < frames.upperBound {
             let count = min(frames.upperBound - start, AudioBlock.maximumSampleCount - pendingCount)
-            let gain = rendering.outputGain
             floats.withUnsafeBufferPointer { source in
                 pending.withUnsafeMutableBufferPointer { destination in
                     AudioBlock.convert(
-                        UnsafeBufferPointer(rebasing: source[start..<start + count]), gain: gain,
+                        UnsafeBufferPointer(rebasing: source[start..<start + count]),
                         into: UnsafeMutableBufferPointer(rebasing: destination[pendingCount..<pendingCount + count]))
                 }
             }

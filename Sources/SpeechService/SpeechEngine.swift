@@ -6,8 +6,8 @@ import Voicebank
 
 /// What the module speaks with: the pack's voices and a rendering for each message.
 ///
-/// The module calls `start` and everything on the rendering from its one rendering thread, and nothing else after
-/// `INIT`, so an engine need not be thread-safe.
+/// The module calls `start` and `render` from one thread at a time, and nothing else after `INIT`, so an engine
+/// need not be thread-safe; only a rendering's `cancellation` is raised from another thread.
 public protocol SpeechEngine: AnyObject {
     /// The voice pack's path, for the `INIT` line and for errors.
     var packPath: String { get }
@@ -23,14 +23,12 @@ public protocol SpeechEngine: AnyObject {
 public protocol SpeechRendering: AnyObject {
     /// Frames per second of what `render` writes.
     var sampleRate: Int { get }
-    /// A gain the module applies when it converts to 16-bit: 1 once the engine applies the volume itself.
-    var outputGain: Float { get }
     /// Writes up to `buffer.count` frames and says which `<mark>`s they reached.
     ///
     /// - Throws: `SpeechServiceError.speechFailed` when a clip cannot be read.
     func render(into buffer: UnsafeMutableBufferPointer<Float>) throws(SpeechServiceError) -> RenderedPull
-    /// Ends the message: the next pull is complete with no frames.
-    func cancel()
+    /// Raised from any thread to end the message: the next pull is complete with no frames.
+    var cancellation: Cancellation { get }
 }
 
 /// What one pull of a `SpeechRendering` produced.
@@ -62,9 +60,9 @@ public struct RenderedPull: Equatable, Sendable {
 public final class ConcatSynthEngine: SpeechEngine {
     public let packPath: String
     public let voices: [ModuleVoice]
-    private let pack: VoicePack
-    /// One synthesizer per starting voice, made the first time a message starts with that voice.
-    private var synthesizers: [String: Synthesizer] = [:]
+    private let synthesizer: Synthesizer
+    /// Each voice's normal rate by identifier: the SSML rate at which its clips play as recorded.
+    private let normalRates: [String: Double]
     private var standardError = StandardErrorStream()
 
     /// Opens the pack at `packPath`.
@@ -72,49 +70,59 @@ public final class ConcatSynthEngine: SpeechEngine {
     /// - Throws: `SpeechServiceError.packUnavailable` naming the pack and why (missing, not a pack, no voice).
     public init(packPath: String) throws(SpeechServiceError) {
         self.packPath = packPath
+        let pack: VoicePack
+        let packVoices: [Voice]
         do throws(VoicebankError) {
             pack = try VoicePack(path: packPath, access: .readOnly)
-            voices = try pack.voices().map {
-                ModuleVoice(
-                    identifier: $0.identifier, name: $0.name, languages: $0.primaryLanguages + $0.supportedLanguages)
-            }
+            packVoices = try pack.voices()
         } catch {
             throw .packUnavailable(path: packPath, reason: error.description)
         }
-        guard !voices.isEmpty else { throw .packUnavailable(path: packPath, reason: "the pack has no voice") }
+        guard !packVoices.isEmpty else { throw .packUnavailable(path: packPath, reason: "the pack has no voice") }
+        do throws(ConcatSynthError) {
+            synthesizer = try Synthesizer(pack: pack)
+        } catch {
+            throw .packUnavailable(path: packPath, reason: error.description)
+        }
+        voices = packVoices.map {
+            ModuleVoice(
+                identifier: $0.identifier, name: $0.name, languages: $0.primaryLanguages + $0.supportedLanguages)
+        }
+        // A pack's identifiers are unique (its schema says so).
+        normalRates = Dictionary(uniqueKeysWithValues: packVoices.map { ($0.identifier, $0.normalRate) })
     }
 
     public func start(_ request: ModuleRequest) throws(SpeechServiceError) -> any SpeechRendering {
-        // ENGINE HANDOFF (issue 10): the one place where the values SET gave reach the engine.
-        // Today's API takes the starting voice (below) and nothing else, so volume is applied by the module as an
-        // output gain (`outputGain`), and `request.parameters.speed` and `.pitchSemitones` are not applied yet.
-        // When the typed request lands: pass voice, speed, pitch and volume to the planner as values (never as
-        // SSML), and return an output gain of 1.
+        // ENGINE HANDOFF: the one place where the values SET gave reach the engine, as the request's prosody
+        // (never as SSML, so the server's own markup nests inside it). `speed` is a factor of the voice's normal
+        // speed; Prosody's rate is SSML's, which the voice's normal rate plays as recorded.
         let parameters = request.parameters
+        let prosody = Prosody(
+            rate: parameters.speed * normalRates[parameters.voice, default: 1],
+            pitchSemitones: parameters.pitchSemitones, volumeDecibels: parameters.volumeDecibels)
+        // Planning reports as the renderer pulls, on whichever thread pulls; the server logs standard error.
+        let report: (PlanNote) -> Void = { note in
+            var standardError = StandardErrorStream()
+            print(note, to: &standardError)
+        }
         do throws(ConcatSynthError) {
-            let synthesizer = try synthesizer(for: parameters.voice)
-            let plan: RenderPlan
+            let renderer: Renderer
             do throws(ConcatSynthError) {
-                plan = try synthesizer.plan(request.ssml, lenient: true)
+                renderer = try synthesizer.renderer(
+                    for: SpeechRequest(request.ssml, voice: parameters.voice, prosody: prosody, isLenient: true),
+                    reporting: report)
             } catch .ssml(let error) {
                 // Even lenient reading refuses a DOCTYPE or an unknown entity; speak the text instead of nothing.
                 print("warning: \(error); speaking the message's text without its markup", to: &standardError)
-                plan = try synthesizer.plan("<speak>\(ModuleRequest.escaped(Self.textContent(request.ssml)))</speak>")
+                let text = "<speak>\(ModuleRequest.escaped(Self.textContent(request.ssml)))</speak>"
+                renderer = try synthesizer.renderer(
+                    for: SpeechRequest(text, voice: parameters.voice, prosody: prosody, isLenient: true),
+                    reporting: report)
             }
-            for warning in plan.warnings { print("warning: \(warning)", to: &standardError) }
-            let gain = Float(parameters.volumeDecibels == -.infinity ? 0 : pow(10, parameters.volumeDecibels / 20))
-            return ConcatSynthRendering(
-                renderer: synthesizer.renderer(for: plan), voice: parameters.voice, outputGain: gain)
+            return ConcatSynthRendering(renderer: renderer, voice: parameters.voice)
         } catch {
             throw .speechFailed(request: request.ssml, reason: error.description)
         }
-    }
-
-    private func synthesizer(for voice: String) throws(ConcatSynthError) -> Synthesizer {
-        if let synthesizer = synthesizers[voice] { return synthesizer }
-        let synthesizer = try Synthesizer(pack: pack, voice: voice)
-        synthesizers[voice] = synthesizer
-        return synthesizer
     }
 
     /// The characters outside `<…>`: a last resort for markup even lenient reading refuses.
@@ -135,19 +143,20 @@ public final class ConcatSynthEngine: SpeechEngine {
     }
 }
 
-/// A plan being rendered by concat-synth's `Renderer`, its `<mark>` markers turned into marks with offsets.
+/// A request being planned and rendered by concat-synth's `Renderer`, its `<mark>` markers turned into marks
+/// with offsets.
 final class ConcatSynthRendering: SpeechRendering {
-    let sampleRate = 22_050
-    let outputGain: Float
+    let sampleRate = RenderFormat.sampleRate
     private let renderer: Renderer
     /// The starting voice, for errors.
     private let voice: String
 
-    init(renderer: Renderer, voice: String, outputGain: Float) {
+    init(renderer: Renderer, voice: String) {
         self.renderer = renderer
         self.voice = voice
-        self.outputGain = outputGain
     }
+
+    var cancellation: Cancellation { renderer.cancellation }
 
     func render(into buffer: UnsafeMutableBufferPointer<Float>) throws(SpeechServiceError) -> RenderedPull {
         let pull: Renderer.Pull
@@ -158,7 +167,7 @@ final class ConcatSynthRendering: SpeechRendering {
         }
         let pullStart = renderer.framePosition - pull.frameCount
         var marks: [RenderedPull.Mark] = []
-        // Marks complete as the timeline places them, so the reached ones come in frame order.
+        // Marks complete where the timeline places them, so the reached ones come in frame order.
         for reached in renderer.reachedMarkers where reached.marker.kind == .mark {
             let marker = reached.marker
             marks.append(
@@ -167,9 +176,6 @@ final class ConcatSynthRendering: SpeechRendering {
         }
         return RenderedPull(frameCount: pull.frameCount, isComplete: pull.isComplete, marks: marks)
     }
-
-    // Called on the rendering thread only, between pulls: today's `Renderer.cancel()` is not safe from another one.
-    func cancel() { renderer.cancel() }
 }
 
 /// Standard error, unbuffered, for the module's warnings (the server logs a module's standard error).

@@ -101,6 +101,26 @@ import Testing
         #expect(Array(transcript.codes.suffix(2)) == [700, 702])
     }
 
+    @Test(
+        "SET rate, pitch and volume speak as the request wrapped in <prosody> with the mapped values",
+        arguments: [
+            (["rate=50", "pitch=50", "volume=0"], #"rate="200%" pitch="+6st" volume="50%""#),
+            (["rate=-100", "pitch=-100", "volume=100"], #"rate="50%" pitch="-12st""#),
+        ])
+    func prosody(settings: [String], attributes: String) throws {
+        let directory = TemporaryDirectory("sd-prosody")
+        let session = try ModuleSession(directory: directory)
+        _ = try session.initialize()
+        let text = "hello, nice to meet you<mark name=\"end\"/>"
+        try session.speak("<speak>\(text)</speak>", settings: settings)
+        let transcript = Transcript(try session.messages(until: [702, 703]))
+        let expected = try reference("<speak><prosody \(attributes)>\(text)</prosody></speak>", directory: directory)
+        #expect(transcript.samples.count == expected.samples.count)
+        #expect(transcript.samples == expected.samples)
+        #expect(transcript.marks.map(\.sampleIndex) == expected.marks.map(\.1))
+        #expect(transcript.samples != (try reference("<speak>\(text)</speak>", directory: directory).samples))
+    }
+
     /// A message of about `seconds` of speech from the default pack.
     static func longMessage(minutes: Int) -> String {
         "<speak>"

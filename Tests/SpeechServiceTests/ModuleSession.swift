@@ -136,7 +136,7 @@ func reference(_ request: String, directory: TemporaryDirectory) throws -> (samp
     let floats = output.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     var samples = [Int16](repeating: 0, count: floats.count)
     floats.withUnsafeBufferPointer { source in
-        samples.withUnsafeMutableBufferPointer { AudioBlock.convert(source, gain: 1, into: $0) }
+        samples.withUnsafeMutableBufferPointer { AudioBlock.convert(source, into: $0) }
     }
     var marks: [(String, Int)] = []
     for line in try String(contentsOfFile: markers, encoding: .utf8).split(separator: "\n") {
