@@ -156,14 +156,15 @@ final class PrivateSpeechDispatcher {
 
     /// The Python client's part of the tests: speaks the SSML in the file `argv[1]` through concat-synth, prints
     /// one line per callback (`begin`, `index_marks NAME`, `end`, `cancel`), and with `stop` as `argv[2]` stops
-    /// the message as soon as it has begun.
+    /// the message as soon as it has begun. Further arguments `rate=N` and `pitch=N` set those first.
     static let clientScript = """
         import sys, threading, speechd
         client = speechd.SSIPClient("concat-synth-test")
         client.set_output_module("concat-synth")
         client.set_data_mode(speechd.DataMode.SSML)
-        if len(sys.argv) > 3:
-            client.set_rate(int(sys.argv[3]))
+        for setting in sys.argv[3:]:
+            key, value = setting.split("=")
+            {"rate": client.set_rate, "pitch": client.set_pitch}[key](int(value))
         done = threading.Event()
         began = threading.Event()
         lines = []
@@ -186,12 +187,11 @@ final class PrivateSpeechDispatcher {
         """
 
     /// Speaks `ssml` with the Python client; the callbacks' lines.
-    func speakWithClient(_ ssml: String, stop: Bool = false, rate: Int? = nil) throws -> [String] {
+    func speakWithClient(_ ssml: String, stop: Bool = false, rate: Int = 0, pitch: Int = 0) throws -> [String] {
         let request = home.file("request-\(UUID().uuidString).ssml")
         try ssml.write(toFile: request, atomically: true, encoding: .utf8)
-        var arguments = [request, stop ? "stop" : "go"]
-        if let rate { arguments.append(String(rate)) }
-        return try python(Self.clientScript, arguments: arguments)
+        return try python(
+            Self.clientScript, arguments: [request, stop ? "stop" : "go", "rate=\(rate)", "pitch=\(pitch)"])
     }
 }
 
@@ -265,19 +265,35 @@ struct SpeechDispatcherTests {
         #expect(next == ["begin", "end"])
     }
 
+    /// What the server played of `text` spoken through the Python client with `rate` and `pitch`.
+    func spoken(_ text: String, rate: Int = 0, pitch: Int = 0) throws -> [Int16] {
+        let server = try PrivateSpeechDispatcher()
+        let lines = try server.speakWithClient("<speak>\(text)</speak>", rate: rate, pitch: pitch)
+        #expect(lines.last == "end", "rate \(rate), pitch \(pitch): \(lines)")
+        return server.capturedSamples()
+    }
+
+    /// Sign changes per sample: twice the frequency of a voice's fundamental, roughly, where it dominates.
+    func zeroCrossingRate(_ samples: [Int16]) -> Double {
+        let crossings = zip(samples, samples.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+        return Double(crossings) / Double(max(1, samples.count))
+    }
+
     @Test(
-        "rate +100 is faster than rate 0",
-        .disabled("rate is wired when issue 10 lands"),
+        "rate +100 speaks at least 3.5x faster than rate 0 and -100 at most 0.6x; pitch +100 is higher, as long",
         .enabled(if: PrivateSpeechDispatcher.hasPythonClient, "python3-speechd is not installed"))
-    func rate() throws {
-        let normal = try PrivateSpeechDispatcher()
-        #expect(try normal.speakWithClient("<speak>nice to meet you</speak>", rate: 0).last == "end")
-        let fast = try PrivateSpeechDispatcher()
-        #expect(try fast.speakWithClient("<speak>nice to meet you</speak>", rate: 100).last == "end")
-        let normalCount = normal.capturedSamples().count
-        let fastCount = fast.capturedSamples().count
-        // +100 is at least 3.5x: allow for the silence a time-stretch may keep at the edges.
-        #expect(normalCount > 0)
-        #expect(Double(fastCount) < Double(normalCount) / 3, "\(fastCount) samples at +100, \(normalCount) at 0")
+    func rateAndPitch() throws {
+        let text = "hello, nice to meet you. good morning, double tap to open."
+        let normal = try spoken(text)
+        let fast = try spoken(text, rate: 100)
+        let slow = try spoken(text, rate: -100)
+        let high = try spoken(text, pitch: 100)
+        #expect(normal.count > 22_050)
+        #expect(Double(fast.count) * 3.5 <= Double(normal.count), "\(fast.count) samples at +100, \(normal.count) at 0")
+        #expect(Double(slow.count) * 0.6 >= Double(normal.count), "\(slow.count) samples at -100, \(normal.count) at 0")
+        // An octave up keeps the duration (the stretcher's edges aside) and about doubles the crossings.
+        #expect(abs(Double(high.count) / Double(normal.count) - 1) < 0.02, "\(high.count) samples, \(normal.count)")
+        let ratio = zeroCrossingRate(high) / zeroCrossingRate(normal)
+        #expect(ratio > 1.5, "zero crossings \(ratio)x at pitch +100")
     }
 }
