@@ -159,7 +159,34 @@ final class PrivateSpeechDispatcher {
     /// the message as soon as it has begun. Further arguments `rate=N` and `pitch=N` set those first.
     static let clientScript = """
         import sys, threading, speechd
+
+        class EarlyEvents:
+            # speechd's SSIPClient adds a message's callback only when speak() has its id, and drops the events
+            # that came before (the TODO in its speak()); a module that begins at once sends BEGIN and the first
+            # marks that soon. This handler keeps such events, in order, until the callback is added.
+            def __init__(self):
+                self._lock = threading.Lock()
+                self._callbacks = {}
+                self._early = {}
+            def __call__(self, msg_id, client_id, type, **kwargs):
+                with self._lock:
+                    if msg_id in self._callbacks:
+                        self._deliver(msg_id, type, kwargs)
+                    else:
+                        self._early.setdefault(msg_id, []).append((type, kwargs))
+            def add_callback(self, msg_id, callback, event_types):
+                with self._lock:
+                    self._callbacks[msg_id] = (callback, event_types)
+                    for type, kwargs in self._early.pop(msg_id, []):
+                        self._deliver(msg_id, type, kwargs)
+            def _deliver(self, msg_id, type, kwargs):
+                callback, event_types = self._callbacks[msg_id]
+                if event_types is None or type in event_types:
+                    callback(type, **kwargs)
+
         client = speechd.SSIPClient("concat-synth-test")
+        client._callback_handler = EarlyEvents()
+        client._conn.set_callback(client._callback_handler)
         client.set_output_module("concat-synth")
         client.set_data_mode(speechd.DataMode.SSML)
         for setting in sys.argv[3:]:
