@@ -52,6 +52,12 @@ let package = Package(
             dependencies: [
                 "Voicebank", "Verbalization", "CommandLineSupport", "ConcatSynth", "Planning", "SpeechCore", "Tokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // Like concat-synth: the Swift runtime linked in, so tools/install's copy needs no toolchain at run time.
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-static-stdlib", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"],
+                    .when(configuration: .release))
             ]),
 
         .target(name: "TestSupport", dependencies: ["AudioIO", "CSQLite"], path: "Tests/TestSupport"),
