@@ -75,23 +75,55 @@ public struct FileDescriptor: Sendable {
     /// - Throws: `FileError` with the system's reason.
     public func readToEnd() throws(FileError) -> [UInt8] {
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(rawValue, $0.baseAddress, $0.count) }
-            if count < 0 {
+            let chunk = try read(upTo: 65_536)
+            if chunk.isEmpty { return bytes }
+            bytes += chunk
+        }
+    }
+
+    /// The next bytes, at most `count`; empty at the end.
+    ///
+    /// - Throws: `FileError` with the system's reason.
+    public func read(upTo count: Int) throws(FileError) -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: count)
+        while true {
+            let read = chunk.withUnsafeMutableBytes { systemRead(rawValue, $0.baseAddress!, $0.count) }
+            if read < 0 {
                 if errno == EINTR { continue }
                 throw FileError(path: nil, reason: String(cString: strerror(errno)))
             }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
+            chunk.removeLast(count - read)
+            return chunk
         }
     }
+}
+
+/// A file open for reading, closed when dropped.
+public final class ReadableFile {
+    public let path: String
+    public let descriptor: FileDescriptor
+
+    /// - Throws: `FileError` with the system's reason.
+    public init(path: String) throws(FileError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
+        self.path = path
+        self.descriptor = FileDescriptor(rawValue: descriptor)
+    }
+
+    deinit { close(descriptor.rawValue) }
 }
 
 /// A file the tools could not read or write, and the system's reason.
 public struct FileError: Error, CustomStringConvertible {
     public var path: String?
     public var reason: String
+
+    public init(path: String?, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
 
     public var description: String { path.map { "\($0): \(reason)" } ?? reason }
 }
@@ -100,11 +132,9 @@ public struct FileError: Error, CustomStringConvertible {
 ///
 /// - Throws: `FileError` with the system's reason.
 public func readFile(atPath path: String) throws(FileError) -> [UInt8] {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
-    defer { close(descriptor) }
+    let file = try ReadableFile(path: path)
     do {
-        return try FileDescriptor(rawValue: descriptor).readToEnd()
+        return try file.descriptor.readToEnd()
     } catch {
         throw FileError(path: path, reason: error.reason)
     }
@@ -169,4 +199,9 @@ public final class PartialFile {
 /// The C library's `write`, which `FileDescriptor.write` hides.
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, bytes, count)
+}
+
+/// The C library's `read`, which `FileDescriptor.read(upTo:)` hides.
+private func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, bytes, count)
 }

@@ -6,6 +6,8 @@ import Voicebank
 /// What can go wrong turning a request into audio; each case names the input.
 public enum ConcatSynthError: Error, Equatable, CustomStringConvertible {
     case ssml(SSMLError)
+    /// Plain text read as it is spoken that turned out unreadable or not UTF-8.
+    case text(PlainTextError)
     case voicebank(VoicebankError)
     /// Words no clip covers, in a voice without a fallback clip.
     case noFallbackClip(voice: String, words: String)
@@ -22,6 +24,7 @@ public enum ConcatSynthError: Error, Equatable, CustomStringConvertible {
         case let error as ConcatSynthError: self = error
         case let error as VoicebankError: self = .voicebank(error)
         case let error as AudioIOError: self = .audio(error)
+        case let error as PlainTextError: self = .text(error)
         case PlanningError.noFallbackClip(let voice, let words): self = .noFallbackClip(voice: voice, words: words)
         case PlanningError.audioDirectory(let path): self = .audioDirectory(path)
         default: preconditionFailure("planning and rendering throw only the errors of their stages: \(error)")
@@ -31,6 +34,7 @@ public enum ConcatSynthError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .ssml(let error): return error.description
+        case .text(let error): return error.description
         case .voicebank(let error): return error.description
         case .noFallbackClip(let voice, let words):
             return PlanningError.noFallbackClip(voice: voice, words: words).description

@@ -14,6 +14,8 @@ import Voicebank
 public struct SpeechRequest: Equatable, Sendable {
     /// SSML, or plain text when it does not start with `<`.
     public var text: String
+    /// Plain text read a piece at a time (a long file or a pipe), spoken instead of `text` as it is read.
+    public var plainText: PlainTextStream?
     /// The identifier of the voice to start with; `nil` for the synthesizer's.
     public var voice: String?
     public var prosody: Prosody
@@ -26,6 +28,18 @@ public struct SpeechRequest: Equatable, Sendable {
         self.voice = voice
         self.prosody = prosody
         self.isLenient = isLenient
+    }
+
+    /// Plain text read as it is spoken: memory stays small however long the text. Invalid UTF-8 in strict
+    /// mode stops the request at the piece that holds it, after the audio of the pieces before.
+    public init(plainText: PlainTextStream, voice: String? = nil, prosody: Prosody = .normal, isLenient: Bool = false) {
+        self.init("", voice: voice, prosody: prosody, isLenient: isLenient)
+        self.plainText = plainText
+    }
+
+    public static func == (left: SpeechRequest, right: SpeechRequest) -> Bool {
+        left.text == right.text && left.plainText === right.plainText && left.voice == right.voice
+            && left.prosody == right.prosody && left.isLenient == right.isLenient
     }
 }
 
@@ -106,11 +120,13 @@ public final class Synthesizer {
     /// - Throws: `ConcatSynthError.ssml` for a request that cannot be read; planning's own errors come from
     ///   the stream's pulls.
     public func stream(_ request: SpeechRequest) throws(ConcatSynthError) -> PlanStream<ClipIndex> {
-        let document: SSMLDocument
-        do throws(SSMLError) {
-            document = try reader.read(request.text, lenient: request.isLenient, prosody: request.prosody)
-        } catch {
-            throw .ssml(error)
+        var events: SSMLEventStream?
+        if request.plainText == nil {
+            do throws(SSMLError) {
+                events = try reader.events(request.text, lenient: request.isLenient, prosody: request.prosody)
+            } catch {
+                throw .ssml(error)
+            }
         }
         var planner = planner
         if let voice = request.voice {
@@ -121,7 +137,9 @@ public final class Synthesizer {
             }
             planner.startingVoice = index
         }
-        return planner.stream(document)
+        if let events { return planner.stream(events) }
+        return planner.stream(
+            request.plainText!, context: SpeechContext(request.prosody), isLenient: request.isLenient)
     }
 
     /// A renderer that plans the request as it pulls its frames, reading the pack as it was when the render

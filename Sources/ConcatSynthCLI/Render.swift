@@ -159,13 +159,17 @@ struct RenderArguments {
     }
 
     func run() throws {
-        let request = SpeechRequest(try readRequest(), voice: voice, prosody: try prosody(), isLenient: lenient)
+        let toStandardOutput = output == nil || output == "-"
+        // --strict writes nothing when words fall back. Into a file, a fallback met while rendering keeps the
+        // file from appearing; into a pipe, a pass that only plans must find them all before any output, and
+        // --join-report plans the request once more: those read the request whole.
+        let checksFirst = strict && toStandardOutput
+        let request = try readRequest(whole: checksFirst || joinReport)
         let synthesizer = try Synthesizer(
             pack: VoicePack(path: VoicePackLocation.resolve(bank), access: .readOnly), voice: voice,
             audioSandbox: AudioSandbox(allowing: audioDirectories), takeChoice: takes)
         var standardError = StandardError()
-        // --strict writes nothing when words fall back: a pass that only plans finds them all before any output.
-        if strict {
+        if checksFirst {
             let stream = try synthesizer.stream(request)
             var fallbacks: [String] = []
             while let segment = try stream.nextSegment() {
@@ -175,7 +179,11 @@ struct RenderArguments {
                 throw ConcatSynthError.fallbackInStrictMode(voice: stream.voice, words: fallbacks)
             }
         }
-        let renderer = try synthesizer.renderer(for: request) { print($0, to: &standardError) }
+        var fallbacks: [String] = []
+        let renderer = try synthesizer.renderer(for: request) { note in
+            print(note, to: &standardError)
+            if strict, case .fallback(let words, _) = note { fallbacks.append(words) }
+        }
         var markerFile: PartialFile?
         if let markers {
             do throws(FileError) { markerFile = try PartialFile(path: markers) } catch {
@@ -200,6 +208,11 @@ struct RenderArguments {
             while true {
                 let pulled = try renderer.render(into: buffer)
                 let frames = UnsafeBufferPointer(rebasing: buffer[..<pulled.frameCount])
+                // After a fallback in strict mode the rest is planned only to name every word that falls back.
+                if !fallbacks.isEmpty {
+                    if pulled.isComplete { break }
+                    continue
+                }
                 try consume(frames)
                 if joinReport { rendered += frames }
                 if let markerFile {
@@ -210,6 +223,9 @@ struct RenderArguments {
                 }
                 if pulled.isComplete { break }
             }
+        }
+        if !fallbacks.isEmpty {
+            throw ConcatSynthError.fallbackInStrictMode(voice: synthesizer.voice.identifier, words: fallbacks)
         }
         try writer?.commit()
         if joinReport {
@@ -234,20 +250,75 @@ struct RenderArguments {
         }
     }
 
-    private func readRequest() throws -> String {
+    /// The request: the TEXT arguments, or the file or standard input. SSML, and anything read `whole`, is
+    /// read to its end first; plain text is spoken as it is read, so memory stays small however long it is.
+    private func readRequest(whole: Bool) throws -> SpeechRequest {
+        let prosody = try prosody()
+        guard file != nil || text.isEmpty || text == ["-"] else {
+            return SpeechRequest(text.joined(separator: " "), voice: voice, prosody: prosody, isLenient: lenient)
+        }
+        let source = file ?? "standard input"
+        var opened: ReadableFile?
         if let file {
-            guard let bytes = try? readFile(atPath: file) else { throw RequestError.unreadable(path: file) }
-            return try decode(bytes, from: file)
+            do throws(FileError) { opened = try ReadableFile(path: file) } catch {
+                throw RequestError.unreadable(path: file)
+            }
         }
-        if text.isEmpty || text == ["-"] {
-            return try decode(FileDescriptor.standardInput.readToEnd(), from: "standard input")
+        let input = opened?.descriptor ?? .standardInput
+        // The first byte that is not a space tells SSML from text.
+        var start: [UInt8] = []
+        var isAtEnd = false
+        var kind = InputKind.undecided
+        while kind == .undecided && !isAtEnd {
+            let chunk = try read(input, source: source)
+            isAtEnd = chunk.isEmpty
+            start += chunk
+            kind = InputKind(start)
         }
-        return text.joined(separator: " ")
+        guard !whole, !isAtEnd, kind == .plainText else {
+            if !isAtEnd {
+                do throws(FileError) { start += try input.readToEnd() } catch {
+                    throw FileError(path: file, reason: error.reason)
+                }
+            }
+            let text = try decode(start, from: source)
+            return SpeechRequest(text, voice: voice, prosody: prosody, isLenient: lenient)
+        }
+        let plainText = PlainTextStream(source: source, start: start) { [opened] in
+            withExtendedLifetime(opened) {}
+            return try read(input, source: source)
+        }
+        return SpeechRequest(plainText: plainText, voice: voice, prosody: prosody, isLenient: lenient)
     }
 
     private func decode(_ bytes: [UInt8], from source: String) throws -> String {
         guard let request = String(validating: bytes, as: UTF8.self) else { throw RequestError.notUTF8(source: source) }
         return request
+    }
+}
+
+/// The next bytes of the request, or a `FileError` naming its file.
+private func read(_ input: FileDescriptor, source: String) throws -> [UInt8] {
+    do throws(FileError) { return try input.read(upTo: 65_536) } catch {
+        throw FileError(path: source, reason: error.reason)
+    }
+}
+
+/// What a request's first bytes say it is, as `SSMLReader` reads it: SSML when the first character after a
+/// byte-order mark and XML whitespace is `<`.
+private enum InputKind {
+    case undecided
+    case markup
+    case plainText
+
+    init(_ bytes: [UInt8]) {
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let first = bytes.dropFirst(start).first { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }
+        switch first {
+        case nil: self = .undecided
+        case UInt8(ascii: "<"): self = .markup
+        default: self = .plainText
+        }
     }
 }
 

@@ -37,7 +37,9 @@ public enum Matcher {
         var unmatched: [Token] = []
         var start = 0
         while start < tokens.count {
-            guard let (length, takes) = try longestPhrase(startingAt: tokens[start...], in: lookup) else {
+            guard
+                case .phrase(let length, let takes) = try longestPhrase(tokens[start...], in: lookup, isComplete: true)
+            else {
                 unmatched.append(tokens[start])
                 start += 1
                 continue
@@ -51,22 +53,47 @@ public enum Matcher {
         return matches
     }
 
-    /// The phrase covering the most of `tokens` from their first, and its takes.
+    /// What a search for the longest phrase at the start of some tokens found.
+    public enum Search: Equatable {
+        /// The phrase covering the first `length` tokens, and its takes.
+        case phrase(length: Int, takes: [ClipTake])
+        /// No phrase starts with the first token.
+        case none
+        /// The tokens ran out while a longer phrase could still follow: ask again with more of them.
+        case needsMoreTokens
+    }
+
+    /// The phrase covering the most of `tokens` from their first, for a caller that holds a window of a long
+    /// text's tokens: unless `isComplete` says no tokens follow these, a search that reaches their end before the
+    /// pack's keys rule out a longer phrase asks for more.
+    public static func longestPhrase(
+        _ tokens: ArraySlice<Token>, in lookup: some PhraseLookup, isComplete: Bool
+    ) throws -> Search {
+        guard !tokens.isEmpty else { return isComplete ? .none : .needsMoreTokens }
+        let (longest, ranOut) = try longestKey(startingAt: tokens, in: lookup)
+        if ranOut && !isComplete { return .needsMoreTokens }
+        guard let longest else { return .none }
+        let takes = try lookup.takes(forPhraseKey: longest.key)
+        return takes.isEmpty ? .none : .phrase(length: longest.length, takes: takes)
+    }
+
+    /// The key of the phrase covering the most of `tokens` from their first, and whether the walk reached the
+    /// end of `tokens` with keys that go on from them still possible.
     ///
     /// Walks the sorted phrase keys like a trie. The first key at or after the tokens so far is the shortest
     /// phrase that goes on from them, so the walk jumps over every further token that key agrees with (no
     /// shorter phrase of those tokens exists): a look-up or two per phrase found, whatever the voice's longest
     /// phrase.
-    private static func longestPhrase(
+    private static func longestKey(
         startingAt tokens: ArraySlice<Token>, in lookup: some PhraseLookup
-    ) throws -> (length: Int, takes: [ClipTake])? {
+    ) throws -> (longest: (length: Int, key: String)?, ranOut: Bool) {
         var key = ""
         var next = tokens.startIndex
         var longest: (length: Int, key: String)?
         while next < tokens.endIndex {
             key = next == tokens.startIndex ? tokens[next].text : key + " " + tokens[next].text
             next += 1
-            guard let found = try lookup.firstPhraseKey(atOrAfter: key) else { break }
+            guard let found = try lookup.firstPhraseKey(atOrAfter: key) else { return (longest, false) }
             let agreed = tokenCount(of: tokens[next...], continuing: key, in: found)
             if agreed > 0 {
                 key = tokens[tokens.startIndex..<next + agreed].map(\.text).joined(separator: " ")
@@ -78,12 +105,10 @@ public enum Matcher {
                 // Keys have no characters below the space, so this is rare; ask from the space on to be sure.
                 guard let after = try lookup.firstPhraseKey(atOrAfter: key + " "),
                     after.utf8.starts(with: (key + " ").utf8)
-                else { break }
+                else { return (longest, false) }
             }
         }
-        guard let longest else { return nil }
-        let takes = try lookup.takes(forPhraseKey: longest.key)
-        return takes.isEmpty ? nil : (longest.length, takes)
+        return (longest, true)
     }
 
     /// How many of `tokens` `found` has, whole and in order, right after `key` (which it starts with).

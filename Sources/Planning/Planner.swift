@@ -60,6 +60,18 @@ public struct Planner<Lookup: PhraseLookup> {
         var events = document.events.makeIterator()
         return PlanStream(planner: self, warnings: document.warnings.map(\.description)) { events.next() }
     }
+
+    /// The plan of plain text read a piece at a time, spoken in `context`.
+    public func stream(_ text: PlainTextStream, context: SpeechContext, isLenient: Bool) -> PlanStream<Lookup> {
+        PlanStream(planner: self) { try text.nextRun(context: context, isLenient: isLenient).map(SSMLEvent.text) }
+    }
+
+    /// The plan of a request whose events are read as the plan is pulled; the reader's warnings come with them.
+    public func stream(_ events: SSMLEventStream) -> PlanStream<Lookup> {
+        PlanStream(
+            planner: self, warnings: [], textWindowBytes: PlanStream<Lookup>.defaultTextWindowBytes,
+            events: { try events.next() }, eventWarnings: { events.nextWarning()?.description })
+    }
 }
 
 /// A request's plan, made as the renderer pulls it: each pull plans events until a segment is placed.
@@ -68,21 +80,48 @@ public struct Planner<Lookup: PhraseLookup> {
 public final class PlanStream<Lookup: PhraseLookup> {
     private let planner: Planner<Lookup>
     private var events: () throws -> SSMLEvent?
+    private let eventWarnings: () -> String?
     private var timeline = Timeline()
     private var isFinished = false
     private var warnings = Queue<String>()
     private var warned: Set<String> = []
+    private var isPastWarningLimit = false
     /// How often each phrase (by its first take) has been spoken so far, for take rotation.
     private var occurrences: [ClipTake: Int] = [:]
     /// Numbers read as words so far, by language and digits: a long text says the same numbers again.
     private var numberWords: [String: [Token]?] = [:]
+    /// How many numbers are remembered at most, so that a text of endless different numbers stays small.
+    private static var rememberedNumbers: Int { 4_096 }
     /// Each voice's look-ups so far, by voice index: a long text asks for the same phrases again and again.
-    private var lookups: [Int: RememberedLookup<Lookup>] = [:]
+    private var lookups: [RememberedLookup<Lookup>?]
+    /// The text run being matched, a window of its tokens at a time.
+    private var text: TextCursor?
+    /// How much of a run's text is read into tokens at a time (UTF-8 bytes; a cut waits for a space).
+    let textWindowBytes: Int
 
     /// - Parameter events: the request's events in order, `nil` at the end.
-    public init(planner: Planner<Lookup>, warnings: [String] = [], events: @escaping () throws -> SSMLEvent?) {
+    public convenience init(
+        planner: Planner<Lookup>, warnings: [String] = [], events: @escaping () throws -> SSMLEvent?
+    ) {
+        self.init(planner: planner, warnings: warnings, textWindowBytes: Self.defaultTextWindowBytes, events: events)
+    }
+
+    static var defaultTextWindowBytes: Int { 8_192 }
+
+    /// - Parameters:
+    ///   - textWindowBytes: how much text is read into tokens at a time; tests make it small to put phrases
+    ///     across the cuts.
+    ///   - eventWarnings: the warnings of the events pulled so far, each once, `nil` when there are no more.
+    init(
+        planner: Planner<Lookup>, warnings: [String], textWindowBytes: Int,
+        events: @escaping () throws -> SSMLEvent?, eventWarnings: @escaping () -> String? = { nil }
+    ) {
+        precondition(textWindowBytes > 0, "a text window holds at least one byte")
         self.planner = planner
+        self.lookups = Array(repeating: nil, count: planner.voices.count)
+        self.textWindowBytes = textWindowBytes
         self.events = events
+        self.eventWarnings = eventWarnings
         for warning in warnings { warn(warning) }
     }
 
@@ -96,7 +135,16 @@ public final class PlanStream<Lookup: PhraseLookup> {
         while true {
             if let segment = timeline.nextSegment() { return segment }
             if isFinished { return nil }
-            if let event = try events() {
+            if text != nil, try matchText() { continue }
+            // No run is being matched, or the one that is goes on in the next event.
+            let event = try events()
+            while let warning = eventWarnings() { warn(warning) }
+            if case .text(let run) = event, text != nil {
+                text!.append(run)
+                continue
+            }
+            try finishText()
+            if let event {
                 try plan(event)
             } else {
                 timeline.finish()
@@ -124,9 +172,20 @@ public final class PlanStream<Lookup: PhraseLookup> {
     /// The next warning of the SSML reader or the planner, each said once.
     public func nextWarning() -> String? { warnings.popFirst() }
 
+    /// Says a warning once, and at most `warningLimit` different ones in a request, so that a request with a
+    /// bad attribute on every one of a million elements neither floods a log nor fills the memory.
     private func warn(_ warning: String) {
+        guard warned.count < Self.warningLimit else {
+            if !isPastWarningLimit {
+                isPastWarningLimit = true
+                warnings.append("more than \(Self.warningLimit) warnings; the rest are not shown")
+            }
+            return
+        }
         if warned.insert(warning).inserted { warnings.append(warning) }
     }
+
+    private static var warningLimit: Int { 1_000 }
 
     private func choose(from takes: [ClipTake]) -> ClipTake {
         guard planner.takeChoice == .rotate, takes.count > 1 else { return takes[0] }
@@ -145,17 +204,17 @@ public final class PlanStream<Lookup: PhraseLookup> {
     private func plan(_ event: SSMLEvent) throws {
         switch event {
         case .text(let run):
-            try plan(run)
+            try startText(run)
         case .pause(let frames, let origin, let context):
             let speed =
                 origin.followsRate ? self.speed(context, voice: planner.voices[voiceIndex(for: context)].voice) : 1
             timeline.append(PlanSegment(kind: .silence, frameCount: frames, speed: speed))
         case .mark(let name, let sourceRange):
             timeline.append(PlanSegment(kind: .mark(name), text: name, sourceRange: sourceRange))
-        case .structureStart(let structure, let sourceRange):
-            timeline.append(PlanSegment(kind: .structureStart(structure), sourceRange: sourceRange))
-        case .structureEnd(let structure):
-            timeline.append(PlanSegment(kind: .structureEnd(structure)))
+        case .structureStart(let structure):
+            timeline.append(PlanSegment(kind: .structureStart(structure)))
+        case .structureEnd(let structure, let sourceRange):
+            timeline.append(PlanSegment(kind: .structureEnd(structure), sourceRange: sourceRange))
         case .audio(let source, let fallback, let sourceRange, let context):
             switch planner.audioSandbox.resolve(source) {
             case .success(let file):
@@ -168,7 +227,10 @@ public final class PlanStream<Lookup: PhraseLookup> {
                         edgeFadeFrames: 0))
             case .failure(let refusal):
                 warn(refusal.description)
-                for event in fallback { try plan(event) }
+                for event in fallback {
+                    try plan(event)
+                    try finishText()
+                }
             }
         }
     }
@@ -196,11 +258,11 @@ public final class PlanStream<Lookup: PhraseLookup> {
         return clamped
     }
 
-    private func plan(_ run: TextRun) throws {
+    /// Starts matching a text run: say-as runs as their tokens, whole; other text a window at a time.
+    private func startText(_ run: TextRun) throws {
         let speakerIndex = voiceIndex(for: run.context)
         let speaker = planner.voices[speakerIndex]
-        let lookup = lookup(speakerIndex)
-        let tokens: [Token]
+        let tokens: [Token]?
         switch run.context.sayAs?.interpretAs {
         case .characters, .spellOut: tokens = Tokenizer.characterTokens(in: run.text)
         case .digits:
@@ -213,48 +275,97 @@ public final class PlanStream<Lookup: PhraseLookup> {
             case .failure(let error):
                 warn(
                     "<say-as interpret-as=\"\(run.context.sayAs!.interpretAs.rawValue)\"> read as plain text: \(error)")
-                tokens = Tokenizer.tokens(in: run.text)
+                tokens = nil
             }
-        case nil: tokens = Tokenizer.tokens(in: run.text)
+        case nil: tokens = nil
         }
         let spoken = Spoken(
-            run: run, speaker: speaker, speed: speed(run.context, voice: speaker.voice),
+            context: run.context, speaker: speakerIndex, speed: speed(run.context, voice: speaker.voice),
             pitchSemitones: pitchSemitones(run.context))
-        for match in try Matcher.match(tokens, in: lookup) {
-            guard match.take == nil else {
-                try append(match, spoken)
-                continue
-            }
-            // Digits no clip covers are read as a number, in words the voice may have; the rest falls back.
-            var unmatched: [Token] = []
-            for token in match.tokens {
-                guard token.kind == .number, let words = numberTokens(token, language: speaker.voice) else {
-                    unmatched.append(token)
-                    continue
-                }
-                if !unmatched.isEmpty {
-                    try append(Match(takes: [], tokens: unmatched), spoken)
-                    unmatched = []
-                }
-                for wordMatch in try Matcher.match(words, in: lookup) { try append(wordMatch, spoken) }
-            }
-            if !unmatched.isEmpty { try append(Match(takes: [], tokens: unmatched), spoken) }
+        text = TextCursor(spoken: spoken, windowBytes: textWindowBytes)
+        if let tokens {
+            text!.window = tokens.map { $0.inRequest(of: run) }
+        } else {
+            text!.append(run)
         }
     }
 
-    /// A text run and how it is spoken.
-    private struct Spoken {
-        var run: TextRun
-        var speaker: PlannerVoice<Lookup>
-        var speed: Double
-        var pitchSemitones: Double
+    /// Matches the current run until a segment is placed or the run ends (`true`), or until it needs the
+    /// text of the next event, which goes on from it (`false`).
+    ///
+    /// Greedy longest match over a window of tokens gives the plan that matching all of them at once gives:
+    /// where a phrase could reach past the window, more text is read first.
+    private func matchText() throws -> Bool {
+        // The cursor is taken out while it is matched, so that its window is never shared and grows in place.
+        var cursor = text!
+        text = nil
+        let placed = timeline.placedCount
+        let lookup = lookup(cursor.spoken.speaker)
+        while timeline.placedCount == placed {
+            let isComplete = !cursor.hasMoreText && !cursor.isContinued
+            let isEmpty = cursor.head == cursor.window.count
+            let search =
+                isEmpty && isComplete
+                ? .none : try Matcher.longestPhrase(cursor.window[cursor.head...], in: lookup, isComplete: isComplete)
+            switch search {
+            case .needsMoreTokens:
+                guard cursor.readMoreText() else {
+                    text = cursor
+                    return false
+                }
+            case .none where isEmpty:
+                try appendUnmatched(of: &cursor)
+                return true
+            case .none:
+                cursor.unmatched.append(cursor.window[cursor.head])
+                cursor.head += 1
+            case .phrase(let length, let takes):
+                try appendUnmatched(of: &cursor)
+                let tokens = Array(cursor.window[cursor.head..<cursor.head + length])
+                cursor.head += length
+                try append(Match(takes: takes, tokens: tokens), cursor.spoken)
+            }
+            cursor.dropMatchedTokens()
+        }
+        text = cursor
+        return true
+    }
+
+    /// Matches what is left of the current run, as its end.
+    private func finishText() throws {
+        guard text != nil else { return }
+        text!.isContinued = false
+        while text != nil { _ = try matchText() }
+    }
+
+    /// Speaks the unmatched tokens gathered so far: digits no clip covers are read as a number, in words the
+    /// voice may have; the rest falls back.
+    private func appendUnmatched(of cursor: inout TextCursor) throws {
+        guard !cursor.unmatched.isEmpty else { return }
+        var tokens: [Token] = []
+        swap(&tokens, &cursor.unmatched)
+        let spoken = cursor.spoken
+        let voice = planner.voices[spoken.speaker].voice
+        var unmatched: [Token] = []
+        for token in tokens {
+            guard token.kind == .number, let words = numberTokens(token, language: voice) else {
+                unmatched.append(token)
+                continue
+            }
+            if !unmatched.isEmpty {
+                try append(Match(takes: [], tokens: unmatched), spoken)
+                unmatched = []
+            }
+            for wordMatch in try Matcher.match(words, in: lookup(spoken.speaker)) { try append(wordMatch, spoken) }
+        }
+        if !unmatched.isEmpty { try append(Match(takes: [], tokens: unmatched), spoken) }
     }
 
     private func append(_ match: Match, _ spoken: Spoken) throws {
         guard let first = match.tokens.first, let last = match.tokens.last else { return }
-        let voice = spoken.speaker.voice
-        let sourceRange = spoken.run.sourceRange(
-            forTextRange: first.sourceRange.lowerBound..<last.sourceRange.upperBound)
+        let speaker = planner.voices[spoken.speaker]
+        let voice = speaker.voice
+        let sourceRange = first.sourceRange.lowerBound..<max(first.sourceRange.lowerBound, last.sourceRange.upperBound)
         let kind: PlanSegment.Kind
         let frameCount: Int
         if !match.takes.isEmpty {
@@ -262,17 +373,17 @@ public final class PlanStream<Lookup: PhraseLookup> {
             kind = .phrase(take)
             frameCount = take.frameCount
         } else {
-            guard !spoken.speaker.fallbacks.isEmpty else {
+            guard !speaker.fallbacks.isEmpty else {
                 throw PlanningError.noFallbackClip(voice: voice.identifier, words: match.words)
             }
-            let fallback = choose(from: spoken.speaker.fallbacks)
+            let fallback = choose(from: speaker.fallbacks)
             kind = .fallback(fallback)
             frameCount = fallback.frameCount
         }
         timeline.append(
             PlanSegment(
                 kind: kind, frameCount: frameCount, text: match.words, sourceRange: sourceRange,
-                voice: voice.identifier, volumeDecibels: spoken.run.context.volumeDecibels, speed: spoken.speed,
+                voice: voice.identifier, volumeDecibels: spoken.context.volumeDecibels, speed: spoken.speed,
                 pitchSemitones: spoken.pitchSemitones, edgeFadeFrames: voice.joins.edgeFadeFrames,
                 crossfadeFrames: voice.joins.crossfadeFrames))
     }
@@ -317,6 +428,7 @@ public final class PlanStream<Lookup: PhraseLookup> {
             words = (try? Verbalizer.words(for: token.text, as: .cardinal, format: nil, language: language)).map {
                 Tokenizer.tokens(in: $0.joined(separator: " "))
             }
+            if numberWords.count == Self.rememberedNumbers { numberWords.removeAll(keepingCapacity: true) }
             numberWords[key] = words
         }
         return words?.map { Token($0.text, $0.kind, sourceRange: token.sourceRange) }
@@ -360,19 +472,107 @@ public final class PlanStream<Lookup: PhraseLookup> {
     }
 }
 
+/// How a text run is spoken. (This and `TextCursor` are not generic, so the planner's inner loop looks up no
+/// generic metadata.)
+private struct Spoken {
+    var context: SpeechContext
+    /// The index of the voice in the planner's voices.
+    var speaker: Int
+    var speed: Double
+    var pitchSemitones: Double
+}
+
+/// A text run being matched: the tokens read and not yet matched, and the text not yet read.
+private struct TextCursor {
+    var spoken: Spoken
+    let windowBytes: Int
+    /// Tokens read, with source ranges in the request; those before `head` are matched.
+    var window: [Token] = []
+    var head = 0
+    /// The tokens since the last phrase that no phrase starts at.
+    var unmatched: [Token] = []
+    /// The run whose text is being read, and how far.
+    private var run: TextRun?
+    private var position = 0
+    private var utf16Offset = 0
+    /// Whether the next event goes on with this run's text.
+    var isContinued = false
+
+    init(spoken: Spoken, windowBytes: Int) {
+        self.spoken = spoken
+        self.windowBytes = windowBytes
+    }
+
+    var hasMoreText: Bool { run.map { position < $0.text.utf8.count } ?? false }
+
+    /// Reads the next piece of a run: the first, or one that goes on from the last.
+    mutating func append(_ next: TextRun) {
+        run = next
+        position = 0
+        utf16Offset = 0
+        isContinued = next.isContinued
+    }
+
+    /// Reads about `windowBytes` more of the run's text into tokens; `false` when it is all read.
+    ///
+    /// A cut goes after an ASCII space and before an ASCII character, where no token, apostrophe rule or
+    /// Unicode normalisation reaches across.
+    mutating func readMoreText() -> Bool {
+        guard let run, position < run.text.utf8.count else { return false }
+        let utf8 = run.text.utf8
+        var end = min(position + windowBytes, utf8.count)
+        var index = utf8.index(utf8.startIndex, offsetBy: end)
+        while index < utf8.endIndex {
+            let before = utf8[utf8.index(before: index)]
+            if utf8[index] < 0x80 && (before == 0x20 || before == 0x09 || before == 0x0A || before == 0x0D) {
+                break
+            }
+            index = utf8.index(after: index)
+            end += 1
+        }
+        let start = utf8.index(utf8.startIndex, offsetBy: position)
+        let piece = String(decoding: utf8[start..<index], as: UTF8.self)
+        window += Tokenizer.tokens(in: piece, utf16Offset: utf16Offset).map { $0.inRequest(of: run) }
+        utf16Offset += piece.utf16.count
+        position = end
+        return true
+    }
+
+    /// Forgets matched tokens once they are most of the window.
+    mutating func dropMatchedTokens() {
+        guard head > 1_024 && head * 2 > window.count else { return }
+        window.removeFirst(head)
+        head = 0
+    }
+}
+
+extension Token {
+    /// The token with its source range in the request rather than in `run`'s text.
+    fileprivate func inRequest(of run: TextRun) -> Token {
+        Token(text, kind, sourceRange: run.sourceRange(forTextRange: sourceRange))
+    }
+}
+
 /// A voice's phrase look-ups, each asked of the pack once per plan and remembered for the rest of it.
 ///
 /// A plan reads one snapshot of the pack (`VoicePack.reading`), so the answers cannot change while it lasts.
+/// It remembers at most `capacity` answers of each kind and starts afresh when full, so that a text with no end
+/// of different words keeps a bounded memory.
 final class RememberedLookup<Lookup: PhraseLookup>: PhraseLookup {
     let lookup: Lookup
+    let capacity: Int
     private var firstKeys: [KeyBytes: String?] = [:]
     private var takesByKey: [KeyBytes: [ClipTake]] = [:]
 
-    init(_ lookup: Lookup) { self.lookup = lookup }
+    init(_ lookup: Lookup, capacity: Int = 65_536) {
+        self.lookup = lookup
+        self.capacity = capacity
+    }
 
     func firstPhraseKey(atOrAfter key: String) throws -> String? {
         if let known = firstKeys[KeyBytes(key)] { return known }
         let found = try lookup.firstPhraseKey(atOrAfter: key)
+        if firstKeys.count == capacity { firstKeys.removeAll(keepingCapacity: true) }
         firstKeys[KeyBytes(key)] = .some(found)
         return found
     }
@@ -380,6 +580,7 @@ final class RememberedLookup<Lookup: PhraseLookup>: PhraseLookup {
     func takes(forPhraseKey key: String) throws -> [ClipTake] {
         if let known = takesByKey[KeyBytes(key)] { return known }
         let takes = try lookup.takes(forPhraseKey: key)
+        if takesByKey.count == capacity { takesByKey.removeAll(keepingCapacity: true) }
         takesByKey[KeyBytes(key)] = takes
         return takes
     }

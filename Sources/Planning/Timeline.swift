@@ -21,6 +21,8 @@ public struct Timeline {
     /// Points that came after the held clip.
     private var heldPoints: [PlanSegment] = []
     private var placed = Queue<TimedSegment>()
+    /// How many segments have been placed so far.
+    private(set) var placedCount = 0
     private var markers = Queue<IndexedMarker>()
     /// Sentences and paragraphs begun and not yet ended, innermost last.
     private var open: [OpenStructure] = []
@@ -89,6 +91,7 @@ public struct Timeline {
 
     private mutating func place(_ timed: TimedSegment) {
         placed.append(timed)
+        placedCount += 1
         let segment = timed.segment
         switch segment.kind {
         case .phrase, .fallback:
@@ -112,14 +115,15 @@ public struct Timeline {
         case .structureStart(let structure):
             let marker = Marker(
                 kind: structure == .sentence ? .sentence : .paragraph, text: "", frame: timed.frame, frameCount: 0,
-                textRange: segment.sourceRange ?? 0..<0)
+                textRange: 0..<0)
             open.append(OpenStructure(index: markerCount, marker: marker))
             markerCount += 1
         case .structureEnd:
             guard var structure = open.popLast() else { break }
             structure.marker.frameCount = timed.frame - structure.marker.frame
             structure.marker.text = structure.words.joined(separator: " ")
-            if let range = structure.range { structure.marker.textRange = range }
+            // The words spoken, or the whole element where it speaks none.
+            structure.marker.textRange = structure.range ?? segment.sourceRange ?? 0..<0
             markers.append(IndexedMarker(index: structure.index, marker: structure.marker))
         case .silence, .audio:
             break

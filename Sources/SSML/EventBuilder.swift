@@ -36,9 +36,31 @@ struct EventBuilder {
         }
     }
 
-    /// The events of the whole request; a sentence or paragraph pause still pending at the end is dropped.
-    func finish() -> [SSMLEvent] {
-        sinks[0].events
+    /// How many events wait in the builder, those of `<audio>` content included.
+    var heldEventCount: Int { sinks.reduce(0) { $0 + $1.count } }
+
+    /// Moves the warnings met so far into `taken`.
+    mutating func takeWarnings(into taken: inout [SSMLWarning]) {
+        guard !warnings.isEmpty else { return }
+        taken += warnings
+        warnings.removeAll(keepingCapacity: true)
+    }
+
+    /// Forgets the warnings met so far.
+    mutating func dropWarnings() { warnings.removeAll(keepingCapacity: true) }
+
+    /// Moves the events that nothing later can change into `ready`: all but those after a sentence or
+    /// paragraph pause that is still pending (the next content says whether it is made) and from a `<mark>`
+    /// whose end tag has not come yet.
+    mutating func takeReady(into ready: inout [SSMLEvent]) {
+        let heldMark = elements.first { $0.openerSink == 0 && $0.openerIndex != nil }?.openerIndex
+        sinks[0].take(before: heldMark, into: &ready)
+    }
+
+    /// Moves the rest of the request's events into `ready`; a sentence or paragraph pause still pending at the
+    /// end is dropped.
+    mutating func finish(into ready: inout [SSMLEvent]) {
+        sinks[0].takeAll(into: &ready)
     }
 
     // MARK: Elements
@@ -132,13 +154,14 @@ struct EventBuilder {
             role: role, context: context, isSpoken: isSpoken, isContentSilent: isContentSilent,
             startOffset: tag.position.utf16Offset)
         if isSpoken {
-            // Openers go in now with an empty range at the element's start; end(endOffset:) completes it.
-            let placeholder = frame.startOffset..<frame.startOffset
             switch role {
             case .structure(let kind):
-                frame.openerIndex = sinks[sinks.count - 1].appendOpener(.structureStart(kind, sourceRange: placeholder))
+                sinks[sinks.count - 1].appendOpener(.structureStart(kind))
             case .mark(let name):
+                // A mark goes in now with an empty range at its start; end(endOffset:) gives it its whole range.
+                let placeholder = frame.startOffset..<frame.startOffset
                 frame.openerIndex = sinks[sinks.count - 1].appendOpener(.mark(name: name, sourceRange: placeholder))
+                frame.openerSink = sinks.count - 1
             case .audio:
                 sinks.append(EventSink())
             case .container, .sub:
@@ -155,18 +178,20 @@ struct EventBuilder {
         let sink = sinks.count - 1
         switch frame.role {
         case .structure(let kind):
-            completeOpener(of: frame, range: range)
             let milliseconds = kind == .sentence ? 750 : 1000
             sinks[sink].endStructure(
-                kind, pauseFrames: AttributeValue.frames(milliseconds: milliseconds, sampleRate: sampleRate),
+                kind, sourceRange: range,
+                pauseFrames: AttributeValue.frames(milliseconds: milliseconds, sampleRate: sampleRate),
                 context: frame.context)
         case .mark:
-            completeOpener(of: frame, range: range)
+            completeMark(of: frame, range: range)
         case .sub(let alias):
             let run = TextRun(text: alias, sourceRange: range, context: frame.context, sourceMap: .whole)
             sinks[sink].appendContent(.text(run))
         case .audio(let source):
-            let fallback = sinks.removeLast().events
+            var fallback: [SSMLEvent] = []
+            var content = sinks.removeLast()
+            content.takeAll(into: &fallback)
             sinks[sink - 1].appendContent(
                 .audio(source: source, fallback: fallback, sourceRange: range, context: frame.context))
         case .container:
@@ -174,20 +199,16 @@ struct EventBuilder {
         }
     }
 
-    /// Gives the element's `structureStart` or `mark` its whole-element range.
-    private mutating func completeOpener(of frame: ElementFrame, range: Range<Int>) {
+    /// Gives a `<mark>` its whole-element range.
+    private mutating func completeMark(of frame: ElementFrame, range: Range<Int>) {
         guard let index = frame.openerIndex else { return }
         let sink = sinks.count - 1
-        // A sentence pause inserted before a held opener moves it one place later, and only once.
-        let position = sinks[sink].events[index].isOpener(startingAt: frame.startOffset) ? index : index + 1
-        switch sinks[sink].events[position] {
-        case .structureStart(let kind, _):
-            sinks[sink].events[position] = .structureStart(kind, sourceRange: range)
-        case .mark(let name, _):
-            sinks[sink].events[position] = .mark(name: name, sourceRange: range)
-        default:
-            preconditionFailure("the opener of the element at \(frame.startOffset) was lost")
+        // A sentence pause inserted before a held mark moves it one place later, and only once.
+        let position = sinks[sink][index].isMark(startingAt: frame.startOffset) ? index : index + 1
+        guard case .mark(let name, _) = sinks[sink][position] else {
+            preconditionFailure("the mark of the element at \(frame.startOffset) was lost")
         }
+        sinks[sink][position] = .mark(name: name, sourceRange: range)
     }
 
     // MARK: Attributes
@@ -357,8 +378,9 @@ private struct ElementFrame {
     var isContentSilent: Bool
     /// UTF-16 offset of its `<`.
     var startOffset: Int
-    /// Where its `structureStart` or `mark` went in the current sink.
+    /// Where its `mark` went: the index among all the events of sink `openerSink`.
     var openerIndex: Int?
+    var openerSink = 0
 }
 
 /// Events in order, with the sentence and paragraph pause rule.
@@ -376,7 +398,10 @@ private struct ElementFrame {
 /// The pause goes right after the last `structureEnd` of the boundary, so the `structureStart`s and marks
 /// that come before the next content follow it and share that content's first frame.
 private struct EventSink {
-    var events: [SSMLEvent] = []
+    /// The events not yet taken.
+    private var events: [SSMLEvent] = []
+    /// How many events were taken before `events[0]`; indices count from the sink's first event.
+    private var taken = 0
     private var pendingPause: PendingPause?
     private var hasSpokenContent = false
     private var isLastContentBreak = false
@@ -385,13 +410,22 @@ private struct EventSink {
         var frames: Int
         var origin: PauseOrigin
         var context: SpeechContext
-        /// Where in `events` the pause goes.
+        /// Where the pause goes.
         var index: Int
+    }
+
+    /// How many events wait to be taken.
+    var count: Int { events.count }
+
+    subscript(index: Int) -> SSMLEvent {
+        get { events[index - taken] }
+        set { events[index - taken] = newValue }
     }
 
     mutating func appendContent(_ event: SSMLEvent) {
         if let pause = pendingPause {
-            events.insert(.pause(frames: pause.frames, origin: pause.origin, context: pause.context), at: pause.index)
+            events.insert(
+                .pause(frames: pause.frames, origin: pause.origin, context: pause.context), at: pause.index - taken)
             pendingPause = nil
         }
         events.append(event)
@@ -406,13 +440,16 @@ private struct EventSink {
     }
 
     /// A `structureStart` or `mark`; returns its index.
+    @discardableResult
     mutating func appendOpener(_ event: SSMLEvent) -> Int {
         events.append(event)
-        return events.count - 1
+        return taken + events.count - 1
     }
 
-    mutating func endStructure(_ kind: StructureKind, pauseFrames: Int, context: SpeechContext) {
-        events.append(.structureEnd(kind))
+    mutating func endStructure(
+        _ kind: StructureKind, sourceRange: Range<Int>, pauseFrames: Int, context: SpeechContext
+    ) {
+        events.append(.structureEnd(kind, sourceRange: sourceRange))
         guard hasSpokenContent, !isLastContentBreak else { return }
         let origin: PauseOrigin = kind == .sentence ? .sentence : .paragraph
         var pause = pendingPause ?? PendingPause(frames: pauseFrames, origin: origin, context: context, index: 0)
@@ -421,17 +458,38 @@ private struct EventSink {
             pause.origin = origin
             pause.context = context
         }
-        pause.index = events.count
+        pause.index = taken + events.count
         pendingPause = pause
+    }
+
+    /// Moves the events before `limit` and before a pending pause's place into `ready`.
+    mutating func take(before limit: Int?, into ready: inout [SSMLEvent]) {
+        let end = min(limit ?? .max, pendingPause?.index ?? .max, taken + events.count)
+        take(end - taken, into: &ready)
+    }
+
+    /// Moves every event into `ready`, without a pause still pending.
+    mutating func takeAll(into ready: inout [SSMLEvent]) {
+        take(events.count, into: &ready)
+    }
+
+    private mutating func take(_ count: Int, into ready: inout [SSMLEvent]) {
+        guard count > 0 else { return }
+        if count == events.count {
+            ready += events
+            events.removeAll(keepingCapacity: true)
+        } else {
+            ready += events[..<count]
+            events.removeFirst(count)
+        }
+        taken += count
     }
 }
 
 extension SSMLEvent {
-    /// An opener not yet completed: a `structureStart` or `mark` with an empty range at `offset`.
-    fileprivate func isOpener(startingAt offset: Int) -> Bool {
-        switch self {
-        case .structureStart(_, let range), .mark(_, let range): return range == offset..<offset
-        default: return false
-        }
+    /// A mark not yet completed: one with an empty range at `offset`.
+    fileprivate func isMark(startingAt offset: Int) -> Bool {
+        guard case .mark(_, let range) = self else { return false }
+        return range == offset..<offset
     }
 }

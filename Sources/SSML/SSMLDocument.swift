@@ -28,10 +28,11 @@ public enum SSMLEvent: Equatable, Sendable, CustomStringConvertible {
     case pause(frames: Int, origin: PauseOrigin, context: SpeechContext = SpeechContext())
     /// A `<mark name=…>`; `sourceRange` is that of the whole element.
     case mark(name: String, sourceRange: Range<Int>)
-    /// The start of a `<s>` or `<p>`; `sourceRange` is that of the whole element, start tag to end tag.
-    case structureStart(StructureKind, sourceRange: Range<Int>)
-    /// The end of the `<s>` or `<p>` opened by the matching `structureStart`.
-    case structureEnd(StructureKind)
+    /// The start of a `<s>` or `<p>`.
+    case structureStart(StructureKind)
+    /// The end of the `<s>` or `<p>` opened by the matching `structureStart`; `sourceRange` is that of the
+    /// whole element, start tag to end tag (known at its end, so that nothing before it waits for it).
+    case structureEnd(StructureKind, sourceRange: Range<Int>)
     /// An `<audio src=…>`: play `source`, or speak `fallback` (the events of its content) when it cannot be
     /// played; `sourceRange` is that of the whole element; `context` is how the file is played (its volume, rate
     /// and pitch).
@@ -47,10 +48,10 @@ public enum SSMLEvent: Equatable, Sendable, CustomStringConvertible {
             return "pause \(frames) frames (\(origin.rawValue)\(prosody))"
         case .mark(let name, let range):
             return "mark \(name.debugDescription) \(range)"
-        case .structureStart(let kind, let range):
-            return "\(kind.rawValue) start \(range)"
-        case .structureEnd(let kind):
-            return "\(kind.rawValue) end"
+        case .structureStart(let kind):
+            return "\(kind.rawValue) start"
+        case .structureEnd(let kind, let range):
+            return "\(kind.rawValue) end \(range)"
         case .audio(let source, let fallback, let range, _):
             let inner = fallback.map(\.description).joined(separator: "; ")
             return "audio \(source.debugDescription) \(range) fallback [\(inner)]"
@@ -96,22 +97,30 @@ public struct TextRun: Equatable, Sendable, CustomStringConvertible {
     /// and CDATA markup inside it included); for `<sub>` the whole element.
     public var sourceRange: Range<Int>
     public var context: SpeechContext
+    /// Whether the next event's run goes on from this one: a long text read a piece at a time, where a
+    /// phrase may reach across the cut.
+    public var isContinued: Bool
     /// How UTF-16 offsets in `text` map back to the request; derived from the request while reading.
     var sourceMap: SourceMap
 
-    public init(text: String, sourceRange: Range<Int>, context: SpeechContext = SpeechContext()) {
+    public init(
+        text: String, sourceRange: Range<Int>, context: SpeechContext = SpeechContext(), isContinued: Bool = false
+    ) {
         self.init(text: text, sourceRange: sourceRange, context: context, sourceMap: .identity)
+        self.isContinued = isContinued
     }
 
     init(text: String, sourceRange: Range<Int>, context: SpeechContext, sourceMap: SourceMap) {
         self.text = text
         self.sourceRange = sourceRange
         self.context = context
+        self.isContinued = false
         self.sourceMap = sourceMap
     }
 
     public static func == (lhs: TextRun, rhs: TextRun) -> Bool {
         lhs.text == rhs.text && lhs.sourceRange == rhs.sourceRange && lhs.context == rhs.context
+            && lhs.isContinued == rhs.isContinued
     }
 
     /// The UTF-16 range of the request that `textRange` (UTF-16 offsets into `text`) was read from.
@@ -147,6 +156,7 @@ public struct TextRun: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         let context = context.description
         return "text \(text.debugDescription) \(sourceRange)" + (context.isEmpty ? "" : " (\(context))")
+            + (isContinued ? " continued" : "")
     }
 }
 

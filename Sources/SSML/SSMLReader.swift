@@ -21,30 +21,60 @@ public struct SSMLReader: Sendable {
         self.sampleRate = sampleRate
     }
 
-    /// Reads SSML 1.1 or plain text into a flat list of events.
+    /// Reads SSML 1.1 or plain text into a flat list of events: `events(_:lenient:prosody:)`, collected.
+    ///
+    /// - Throws: what `events(_:lenient:prosody:)` throws.
+    public func read(_ request: String, lenient: Bool = false, prosody: Prosody = .normal) throws(SSMLError)
+        -> SSMLDocument
+    {
+        let stream = try events(request, lenient: lenient, prosody: prosody)
+        var document = SSMLDocument()
+        while let event = try stream.next() { document.events.append(event) }
+        while let warning = stream.nextWarning() { document.warnings.append(warning) }
+        return document
+    }
+
+    /// The request's events, read as they are pulled, after one pass over the whole request that checks it.
     ///
     /// Strict mode throws: the first XML error of a malformed request (even when an invalid value comes
     /// before it), else the first invalid value. Lenient mode (what a screen reader, which cannot afford
     /// silence, gets) turns invalid attribute values into warnings and ignores them; a malformed request
     /// becomes its text with the markup dropped, as one run with the default context, and exactly one
     /// warning naming the line and column of the first XML error. `<!DOCTYPE` and entities other than the
-    /// five built-ins are refused in both modes.
+    /// five built-ins are refused in both modes. So nothing is spoken from a request that is not read whole.
+    ///
+    /// The stream holds the request's bytes and, beyond them, only the events that a later tag may still
+    /// change: those after a sentence's end until the next content says whether a pause comes between.
     ///
     /// - Throws: `SSMLError.malformed` (including an empty request), `.invalidValue` and `.unexpectedRoot`
     ///   in strict mode only; `.doctypeRefused` and `.entityRefused` in both modes.
     /// - Parameter prosody: the request's own rate, pitch and volume, as if it were wrapped in `<prosody>`.
-    public func read(_ request: String, lenient: Bool = false, prosody: Prosody = .normal) throws(SSMLError)
-        -> SSMLDocument
+    public func events(_ request: String, lenient: Bool = false, prosody: Prosody = .normal) throws(SSMLError)
+        -> SSMLEventStream
     {
         var request = request
         let context = SpeechContext(prosody)
-        let result = request.withUTF8 { bytes in read(bytes, isLenient: lenient, context: context) }
-        return try result.get()
+        let result = request.withUTF8 { bytes in events(bytes, isLenient: lenient, context: context) }
+        switch try result.get() {
+        case .stream(let stream):
+            return stream
+        case .plainText(let start):
+            let text = start == 0 ? request : String(decoding: request.utf8.dropFirst(start), as: UTF8.self)
+            let offset = start == 0 ? 0 : 1
+            let run = TextRun(text: text, sourceRange: offset..<(offset + text.utf16.count), context: context)
+            return SSMLEventStream(events: [.text(run)])
+        }
     }
 
-    private func read(
+    /// What a first look at a request found: its markup checked and ready to stream, or plain text from a byte.
+    private enum Reading {
+        case stream(SSMLEventStream)
+        case plainText(start: Int)
+    }
+
+    private func events(
         _ bytes: UnsafeBufferPointer<UInt8>, isLenient: Bool, context: SpeechContext
-    ) -> Result<SSMLDocument, SSMLError> {
+    ) -> Result<Reading, SSMLError> {
         let hasByteOrderMark = bytesHavePrefix(bytes, "\u{FEFF}", at: 0)
         let start = hasByteOrderMark ? 3 : 0
         var first = start
@@ -57,31 +87,47 @@ public struct SSMLReader: Sendable {
                 expected: "SSML such as <speak>Hello</speak> or plain text", found: "an empty request", line: end.line,
                 column: end.column)
             guard isLenient else { return .failure(error) }
-            return .success(SSMLDocument(warnings: [warning(for: error, consequence: "nothing is spoken")]))
+            return .success(
+                .stream(SSMLEventStream(warnings: [warning(for: error, consequence: "nothing is spoken")])))
         }
 
-        if bytes[first] != Byte.lessThan {
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
-            let offset = hasByteOrderMark ? 1 : 0
-            let run = TextRun(text: text, sourceRange: offset..<(offset + text.utf16.count), context: context)
-            return .success(SSMLDocument(events: [.text(run)]))
-        }
+        if bytes[first] != Byte.lessThan { return .success(.plainText(start: start)) }
 
+        if let error = check(bytes, start: start, isLenient: isLenient, context: context) {
+            return readMalformed(bytes, start: start, error: error, isLenient: isLenient, context: context)
+                .map { .stream($0) }
+        }
+        return .success(
+            .stream(
+                SSMLEventStream(
+                    markup: bytes, start: start,
+                    builder: EventBuilder(sampleRate: sampleRate, isLenient: isLenient, context: context))))
+    }
+
+    /// The first pass: the error that stops the request from being spoken as SSML, if any. It keeps no events.
+    private func check(
+        _ bytes: UnsafeBufferPointer<UInt8>, start: Int, isLenient: Bool, context: SpeechContext
+    ) -> SSMLError? {
         var scanner = XMLScanner(bytes: bytes, start: start)
         var builder = EventBuilder(sampleRate: sampleRate, isLenient: isLenient, context: context)
+        var discarded: [SSMLEvent] = []
         do throws(SSMLError) {
-            while let token = try scanner.next() { builder.handle(token) }
+            while let token = try scanner.next() {
+                builder.handle(token)
+                builder.takeReady(into: &discarded)
+                discarded.removeAll(keepingCapacity: true)
+                builder.dropWarnings()
+            }
         } catch {
-            return readMalformed(bytes, start: start, error: error, isLenient: isLenient, context: context)
+            return error
         }
-        if let error = builder.firstError { return .failure(error) }
-        return .success(SSMLDocument(events: builder.finish(), warnings: builder.warnings))
+        return builder.firstError
     }
 
     /// Strict: the error. Lenient: the text with the markup dropped, unless something refused is in it.
     private func readMalformed(
         _ bytes: UnsafeBufferPointer<UInt8>, start: Int, error: SSMLError, isLenient: Bool, context: SpeechContext
-    ) -> Result<SSMLDocument, SSMLError> {
+    ) -> Result<SSMLEventStream, SSMLError> {
         switch error {
         case .doctypeRefused, .entityRefused:
             return .failure(error)
@@ -104,10 +150,79 @@ public struct SSMLReader: Sendable {
                 ]
             } ?? []
         let warning = warning(for: error, consequence: "the text is spoken with the markup dropped")
-        return .success(SSMLDocument(events: events, warnings: [warning]))
+        return .success(SSMLEventStream(events: events, warnings: [warning]))
     }
 
     private func warning(for error: SSMLError, consequence: String) -> SSMLWarning {
         SSMLWarning(line: error.line, column: error.column, message: "\(error); \(consequence)")
+    }
+}
+
+/// A request's events, read as they are pulled (`SSMLReader.events(_:lenient:prosody:)`).
+public final class SSMLEventStream {
+    /// The request's bytes, for the scanner; empty when the events were read already.
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    private var scanner: XMLScanner?
+    private var builder: EventBuilder?
+    private var ready: [SSMLEvent]
+    private var readyIndex = 0
+    private var warnings: [SSMLWarning]
+    private var warningIndex = 0
+
+    /// Events read already.
+    init(events: [SSMLEvent] = [], warnings: [SSMLWarning] = []) {
+        bytes = UnsafeMutableBufferPointer(start: nil, count: 0)
+        ready = events
+        self.warnings = warnings
+    }
+
+    /// Markup checked already, read again token by token as events are pulled, from a copy of its bytes.
+    init(markup: UnsafeBufferPointer<UInt8>, start: Int, builder: EventBuilder) {
+        bytes = UnsafeMutableBufferPointer.allocate(capacity: markup.count)
+        _ = bytes.initialize(from: markup)
+        scanner = XMLScanner(bytes: UnsafeBufferPointer(bytes), start: start)
+        self.builder = builder
+        ready = []
+        warnings = []
+    }
+
+    deinit { bytes.deallocate() }
+
+    /// The next event; `nil` at the end of the request.
+    ///
+    /// - Throws: an `SSMLError` only if the request's bytes read differently from the first pass, which they
+    ///   cannot.
+    public func next() throws(SSMLError) -> SSMLEvent? {
+        while readyIndex == ready.count {
+            ready.removeAll(keepingCapacity: true)
+            readyIndex = 0
+            guard scanner != nil, builder != nil else { return nil }
+            if let token = try scanner!.next() {
+                builder!.handle(token)
+                builder!.takeReady(into: &ready)
+                builder!.takeWarnings(into: &warnings)
+            } else {
+                builder!.finish(into: &ready)
+                builder!.takeWarnings(into: &warnings)
+                scanner = nil
+                builder = nil
+            }
+        }
+        defer { readyIndex += 1 }
+        return ready[readyIndex]
+    }
+
+    /// How many events the stream holds: read and not yet pulled, or waiting for a later tag.
+    var heldEventCount: Int { ready.count - readyIndex + (builder?.heldEventCount ?? 0) }
+
+    /// The next warning met while reading the events pulled so far.
+    public func nextWarning() -> SSMLWarning? {
+        guard warningIndex < warnings.count else {
+            warnings.removeAll(keepingCapacity: true)
+            warningIndex = 0
+            return nil
+        }
+        defer { warningIndex += 1 }
+        return warnings[warningIndex]
     }
 }

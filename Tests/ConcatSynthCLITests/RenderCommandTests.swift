@@ -264,3 +264,52 @@ enum VoiceOverFixture {
         #expect(badDirectory.standardError.contains("none"))
     }
 }
+
+/// Plain text from a pipe or a file is spoken as it is read, a piece at a time.
+@Suite struct StreamedTextCommandTests {
+    let concatSynth = Binary("concat-synth")
+    let directory = TemporaryDirectory("concat-synth-streamed")
+
+    /// About 75 KB of text the default pack covers: more than one read, so that the first bytes do not hold it.
+    let longText = String(repeating: "Hello, nice to meet you. Good morning; thank you!\nYes, goodbye. ", count: 1_200)
+
+    @Test("a long text on standard input gives the audio and markers of the same text read whole")
+    func sameAsWhole() throws {
+        let streamedMarkers = directory.file("streamed.jsonl")
+        let wholeMarkers = directory.file("whole.jsonl")
+        let streamed = try concatSynth.run(
+            ["render", "-o", "-", "--markers", streamedMarkers, "-"], input: Data(longText.utf8))
+        // --join-report plans the request a second time, so it reads the request whole first.
+        let whole = try concatSynth.run(
+            ["render", "-o", "-", "--markers", wholeMarkers, "--join-report", "-"], input: Data(longText.utf8))
+        #expect(streamed.status == 0 && whole.status == 0)
+        #expect(streamed.standardOutputBytes.count > 22_050 * 4 * 1_200)
+        #expect(streamed.standardOutputBytes == whole.standardOutputBytes)
+        let markers = try String(contentsOfFile: streamedMarkers, encoding: .utf8)
+        #expect(markers.split(separator: "\n").count == 1_200 * 6)
+        #expect(markers == (try String(contentsOfFile: wholeMarkers, encoding: .utf8)))
+    }
+
+    @Test("--strict into a file names every word that falls back in a streamed text, and leaves no file")
+    func strictIntoFile() throws {
+        let output = directory.file("strict.wav")
+        let text = longText + "Hello Bob.\n" + longText + "Good morning Carol.\n"
+        let result = try concatSynth.run(["render", "--strict", "-o", output, "-"], input: Data(text.utf8))
+        #expect(result.status == 1)
+        #expect(result.standardError.contains(#"has no clip for "bob", "carol""#))
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test("invalid UTF-8 deep in a streamed text stops the render with the byte's offset, and leaves no file")
+    func invalidUTF8() throws {
+        let output = directory.file("invalid.wav")
+        let bytes = Array(longText.utf8) + [0xC3, 0x28] + Array(" hello".utf8)
+        let result = try concatSynth.run(["render", "-o", output, "-"], input: Data(bytes))
+        #expect(result.status == 1)
+        #expect(
+            result.standardError
+                == "Error: the request in standard input is not valid UTF-8 at byte \(longText.utf8.count); expected UTF-8 text or SSML\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+}

@@ -18,8 +18,8 @@ struct DescriptionTests {
             (.pause(frames: 16538, origin: .sentence), "pause 16538 frames (sentence)"),
             (.pause(frames: 22050, origin: .paragraph), "pause 22050 frames (paragraph)"),
             (.mark(name: "intro", sourceRange: 3..<24), #"mark "intro" 3..<24"#),
-            (.structureStart(.sentence, sourceRange: 7..<19), "sentence start 7..<19"),
-            (.structureEnd(.paragraph), "paragraph end"),
+            (.structureStart(.sentence), "sentence start"),
+            (.structureEnd(.paragraph, sourceRange: 7..<19), "paragraph end 7..<19"),
             (
                 .audio(source: "chime.wav", fallback: [text("ding", 30..<34)], sourceRange: 7..<42),
                 #"audio "chime.wav" 7..<42 fallback [text "ding" 30..<34]"#
@@ -41,9 +41,9 @@ struct DescriptionTests {
             "<speak><s>Hello</s><say-as interpret-as=\"currency\">5</say-as><break time=\"1s\"/></speak>")
         #expect(
             document.description == """
-                sentence start 7..<19
+                sentence start
                 text "Hello" 10..<15
-                sentence end
+                sentence end 7..<19
                 pause 16538 frames (sentence)
                 text "5" 51..<52
                 pause 22050 frames (break)

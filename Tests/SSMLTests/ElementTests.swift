@@ -184,7 +184,7 @@ struct ElementTests {
         let document = try read("<p>Hello</p>", lenient: true)
         #expect(
             document.events == [
-                .structureStart(.paragraph, sourceRange: 0..<12), text("Hello", 3..<8), .structureEnd(.paragraph),
+                .structureStart(.paragraph), text("Hello", 3..<8), .structureEnd(.paragraph, sourceRange: 0..<12),
             ])
         #expect(document.warnings.count == 1)
     }

@@ -10,9 +10,9 @@ struct StructurePauseTests {
     func sentences() throws {
         #expect(
             try events("<speak><s>Hello</s><s>World</s></speak>") == [
-                .structureStart(.sentence, sourceRange: 7..<19), text("Hello", 10..<15), .structureEnd(.sentence),
+                .structureStart(.sentence), text("Hello", 10..<15), .structureEnd(.sentence, sourceRange: 7..<19),
                 Self.sentencePause,
-                .structureStart(.sentence, sourceRange: 19..<31), text("World", 22..<27), .structureEnd(.sentence),
+                .structureStart(.sentence), text("World", 22..<27), .structureEnd(.sentence, sourceRange: 19..<31),
             ])
     }
 
@@ -20,8 +20,9 @@ struct StructurePauseTests {
     func noTrailingPause() throws {
         #expect(
             try events("<speak><p><s>Hello</s></p></speak>") == [
-                .structureStart(.paragraph, sourceRange: 7..<26), .structureStart(.sentence, sourceRange: 10..<22),
-                text("Hello", 13..<18), .structureEnd(.sentence), .structureEnd(.paragraph),
+                .structureStart(.paragraph), .structureStart(.sentence),
+                text("Hello", 13..<18), .structureEnd(.sentence, sourceRange: 10..<22),
+                .structureEnd(.paragraph, sourceRange: 7..<26),
             ])
     }
 
@@ -29,9 +30,9 @@ struct StructurePauseTests {
     func noLeadingPause() throws {
         #expect(
             try events("<speak><s></s><p/><s>Hi</s></speak>") == [
-                .structureStart(.sentence, sourceRange: 7..<14), .structureEnd(.sentence),
-                .structureStart(.paragraph, sourceRange: 14..<18), .structureEnd(.paragraph),
-                .structureStart(.sentence, sourceRange: 18..<27), text("Hi", 21..<23), .structureEnd(.sentence),
+                .structureStart(.sentence), .structureEnd(.sentence, sourceRange: 7..<14),
+                .structureStart(.paragraph), .structureEnd(.paragraph, sourceRange: 14..<18),
+                .structureStart(.sentence), text("Hi", 21..<23), .structureEnd(.sentence, sourceRange: 18..<27),
             ])
     }
 
@@ -40,11 +41,13 @@ struct StructurePauseTests {
         let request = "<speak><p><s>A</s></p><p><s>B</s></p></speak>"
         #expect(
             try events(request) == [
-                .structureStart(.paragraph, sourceRange: 7..<22), .structureStart(.sentence, sourceRange: 10..<18),
-                text("A", 13..<14), .structureEnd(.sentence), .structureEnd(.paragraph),
+                .structureStart(.paragraph), .structureStart(.sentence),
+                text("A", 13..<14), .structureEnd(.sentence, sourceRange: 10..<18),
+                .structureEnd(.paragraph, sourceRange: 7..<22),
                 Self.paragraphPause,
-                .structureStart(.paragraph, sourceRange: 22..<37), .structureStart(.sentence, sourceRange: 25..<33),
-                text("B", 28..<29), .structureEnd(.sentence), .structureEnd(.paragraph),
+                .structureStart(.paragraph), .structureStart(.sentence),
+                text("B", 28..<29), .structureEnd(.sentence, sourceRange: 25..<33),
+                .structureEnd(.paragraph, sourceRange: 22..<37),
             ])
     }
 
@@ -60,9 +63,9 @@ struct StructurePauseTests {
     func breakInside() throws {
         #expect(
             try events("<speak><s>A<break time=\"100ms\"/></s><s>B</s></speak>") == [
-                .structureStart(.sentence, sourceRange: 7..<36), text("A", 10..<11),
-                .pause(frames: 2205, origin: .breakElement), .structureEnd(.sentence),
-                .structureStart(.sentence, sourceRange: 36..<44), text("B", 39..<40), .structureEnd(.sentence),
+                .structureStart(.sentence), text("A", 10..<11),
+                .pause(frames: 2205, origin: .breakElement), .structureEnd(.sentence, sourceRange: 7..<36),
+                .structureStart(.sentence), text("B", 39..<40), .structureEnd(.sentence, sourceRange: 36..<44),
             ])
         // Tags and whitespace between the break and the end do not count.
         let nested = try events("<speak><p><s>A<prosody><break/></prosody> </s>\n</p><p>B</p></speak>")
@@ -73,9 +76,9 @@ struct StructurePauseTests {
     func breakAfter() throws {
         #expect(
             try events("<speak><s>A</s> <mark name=\"m\"/> <break strength=\"none\"/><s>B</s></speak>") == [
-                .structureStart(.sentence, sourceRange: 7..<15), text("A", 10..<11), .structureEnd(.sentence),
+                .structureStart(.sentence), text("A", 10..<11), .structureEnd(.sentence, sourceRange: 7..<15),
                 .mark(name: "m", sourceRange: 16..<32), .pause(frames: 0, origin: .breakStrength),
-                .structureStart(.sentence, sourceRange: 57..<65), text("B", 60..<61), .structureEnd(.sentence),
+                .structureStart(.sentence), text("B", 60..<61), .structureEnd(.sentence, sourceRange: 57..<65),
             ])
         #expect(
             try events("<speak><p>A</p><break time=\"2s\"/>B</speak>").filter(\.isPause) == [
@@ -87,9 +90,9 @@ struct StructurePauseTests {
     func markAfterPause() throws {
         #expect(
             try events("<speak><s>A</s><mark name=\"m\"/><s>B</s></speak>") == [
-                .structureStart(.sentence, sourceRange: 7..<15), text("A", 10..<11), .structureEnd(.sentence),
+                .structureStart(.sentence), text("A", 10..<11), .structureEnd(.sentence, sourceRange: 7..<15),
                 Self.sentencePause, .mark(name: "m", sourceRange: 15..<31),
-                .structureStart(.sentence, sourceRange: 31..<39), text("B", 34..<35), .structureEnd(.sentence),
+                .structureStart(.sentence), text("B", 34..<35), .structureEnd(.sentence, sourceRange: 31..<39),
             ])
     }
 
@@ -97,12 +100,12 @@ struct StructurePauseTests {
     func otherContent() throws {
         #expect(
             try events("<speak><s>A</s>B</speak>") == [
-                .structureStart(.sentence, sourceRange: 7..<15), text("A", 10..<11), .structureEnd(.sentence),
+                .structureStart(.sentence), text("A", 10..<11), .structureEnd(.sentence, sourceRange: 7..<15),
                 Self.sentencePause, text("B", 15..<16),
             ])
         #expect(
             try events("<speak><s>A</s><audio src=\"x.wav\"/></speak>") == [
-                .structureStart(.sentence, sourceRange: 7..<15), text("A", 10..<11), .structureEnd(.sentence),
+                .structureStart(.sentence), text("A", 10..<11), .structureEnd(.sentence, sourceRange: 7..<15),
                 Self.sentencePause, .audio(source: "x.wav", fallback: [], sourceRange: 15..<35),
             ])
     }
@@ -113,9 +116,9 @@ struct StructurePauseTests {
         let kinds = try events(request).map(\.description)
         #expect(
             kinds == [
-                "paragraph start 10..<33", "sentence start 18..<26", "text \"A\" 21..<22", "sentence end",
-                "paragraph end", "pause 22050 frames (paragraph)", "paragraph start 36..<44", "text \"B\" 39..<40",
-                "paragraph end",
+                "paragraph start", "sentence start", "text \"A\" 21..<22", "sentence end 18..<26",
+                "paragraph end 10..<33", "pause 22050 frames (paragraph)", "paragraph start", "text \"B\" 39..<40",
+                "paragraph end 36..<44",
             ])
     }
 
@@ -126,9 +129,9 @@ struct StructurePauseTests {
                 .audio(
                     source: "x.wav",
                     fallback: [
-                        .structureStart(.sentence, sourceRange: 26..<34), text("A", 29..<30), .structureEnd(.sentence),
+                        .structureStart(.sentence), text("A", 29..<30), .structureEnd(.sentence, sourceRange: 26..<34),
                         Self.sentencePause,
-                        .structureStart(.sentence, sourceRange: 34..<42), text("B", 37..<38), .structureEnd(.sentence),
+                        .structureStart(.sentence), text("B", 37..<38), .structureEnd(.sentence, sourceRange: 34..<42),
                     ], sourceRange: 7..<50)
             ])
     }

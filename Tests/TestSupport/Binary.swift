@@ -42,10 +42,13 @@ public struct Binary: Sendable {
         process.standardError = error
         process.standardInput = standardInput
         try process.run()
-        standardInput.fileHandleForWriting.write(input)
-        try standardInput.fileHandleForWriting.close()
-        // Read both pipes to their end before waiting, so a full pipe cannot stall the child.
+        // Write the input and read both pipes at once, so that a child that writes while it reads (plain text
+        // is spoken as it is read) cannot stall on a full pipe.
         let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            standardInput.fileHandleForWriting.write(input)
+            try? standardInput.fileHandleForWriting.close()
+        }
         nonisolated(unsafe) var errorData = Data()
         DispatchQueue.global().async(group: group) { errorData = error.fileHandleForReading.readDataToEndOfFile() }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
