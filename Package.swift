@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "concat-synth", targets: ["ConcatSynthCLI"]),
         .library(name: "ConcatSynth", targets: ["ConcatSynth"]),
         .executable(name: "concat-synth-bench", targets: ["ConcatSynthBench"]),
+        .executable(name: "sd_concat-synth", targets: ["SpeechDispatcherModule"]),
+        .library(name: "SpeechService", targets: ["SpeechService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -53,6 +55,12 @@ let package = Package(
             dependencies: [
                 "Voicebank", "Verbalization", "CommandLineSupport", "ConcatSynth", "Planning", "SpeechCore", "Tokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // Like concat-synth: the Swift runtime linked in, so tools/install's copy needs no toolchain at run time.
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-static-stdlib", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"],
+                    .when(configuration: .release))
             ]),
 
         .target(name: "TestSupport", dependencies: ["AudioIO", "CSQLite"], path: "Tests/TestSupport"),
@@ -74,11 +82,26 @@ let package = Package(
                     .when(configuration: .release))
             ]),
 
+        // The speech-dispatcher module protocol over the library (issue 14); the module binary is a thin main.
+        .target(
+            name: "SpeechService", dependencies: ["ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank"]),
+        .executableTarget(
+            name: "SpeechDispatcherModule",
+            dependencies: ["SpeechService"],
+            // Like concat-synth: the Swift runtime linked in, so the installed module needs no toolchain at run time
+            // and starts sooner (the server starts a module per voice switch after a crash, and at every start).
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-static-stdlib", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"],
+                    .when(configuration: .release))
+            ]),
+
         // The benchmark of issue 6 (tools/bench); the test suite runs its --smoke mode.
         .executableTarget(
             name: "ConcatSynthBench",
             dependencies: [
                 "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank", "AudioIO", "CSQLite", "CSampleRate",
+                "SpeechService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -105,5 +128,6 @@ let package = Package(
         .testTarget(name: "ConcatSynthBenchTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "VoicebankCLITests", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
+        .testTarget(name: "SpeechServiceTests", dependencies: ["SpeechService", "Voicebank", "TestSupport"]),
     ]
 )
