@@ -45,8 +45,13 @@ struct BenchCommand: ParsableCommand {
 
     @Option(
         parsing: .upToNextOption,
-        help: ArgumentHelp("Run only these items (1 to 6); all of them by default.", valueName: "item"))
+        help: ArgumentHelp(
+            "Run only these items (\(Self.items.map(String.init).joined(separator: ", "))); all of them by default.",
+            valueName: "item"))
     var only: [Int] = []
+
+    /// The items, in the order they run.
+    static let items = [1, 2, 3, 4, 5, 6, 7, 8]
 
     /// `--peak-rss-of FILE PROGRAM ARGUMENTS…` runs PROGRAM and writes its exit status and peak RSS in bytes to FILE:
     /// a child inherits the high-water mark of the process that spawns it (Linux keeps it across the spawn and
@@ -67,8 +72,9 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         if runs < 1 { throw ValidationError("--runs must be at least 1.") }
-        if let item = only.first(where: { !(1...6).contains($0) }) {
-            throw ValidationError("--only \(item): the items are 1 to 6.")
+        if let item = only.first(where: { !Self.items.contains($0) }) {
+            throw ValidationError(
+                "--only \(item): the items are \(Self.items.map(String.init).joined(separator: ", ")).")
         }
     }
 
@@ -107,7 +113,7 @@ struct BenchCommand: ParsableCommand {
             """)
 
         var results: [TargetResult] = []
-        let items = Set(only.isEmpty ? Array(1...6) : only)
+        let items = Set(only.isEmpty ? Self.items : only)
         if items.contains(1) {
             results += try LatencyBench(requests: requests, runs: processRuns, work: work, largePack: packs.last!).run()
         }
@@ -145,7 +151,21 @@ struct BenchCommand: ParsableCommand {
             results += try ModuleBench(requests: requests, runs: processRuns, work: work).run()
         }
 
-        var targets = Table("Targets (issues 6 and 14)", columns: ["target", "measured", "verdict"])
+        if items.contains(7) {
+            results += try RateBench(
+                pack: largest, text: long.text, audioSeconds: long.seconds, requests: requests, runs: smoke ? 1 : 3,
+                inProcessRuns: inProcessRuns
+            ).run()
+        }
+        if items.contains(8) {
+            let ssmlFile = work.file("long.ssml")
+            let textFile = work.file("long-text.txt")
+            try writeText(LongInputMemoryBench.ssml(bytes: smoke ? 100_000 : 10_000_000), to: ssmlFile)
+            try writeText(LongInputMemoryBench.text(bytes: smoke ? 1_000_000 : 100_000_000), to: textFile)
+            results += try LongInputMemoryBench(ssmlFile: ssmlFile, textFile: textFile, work: work).run()
+        }
+
+        var targets = Table("Targets (issues 6, 10 and 14)", columns: ["target", "measured", "verdict"])
         targets.printHeader()
         for result in results { targets.add([result.target, result.measured, result.verdict]) }
     }
