@@ -31,7 +31,7 @@ public final class ClipIndex {
             "SELECT \(Self.takeColumns) FROM clip WHERE voice_id = ? AND is_fallback = 1 ORDER BY id"
         ).bind(.integer(voiceRowID))
         var takes: [ClipTake] = []
-        while try fallbacks.step() { takes.append(Self.take(fallbacks, target: voice.loudness)) }
+        while try fallbacks.step() { takes.append(try Self.take(fallbacks, target: voice.loudness, pack: pack)) }
         fallbackTakes = takes
     }
 
@@ -72,14 +72,21 @@ public final class ClipIndex {
         let statement = try takesByKey
         try statement.bind(.text(key))
         var takes: [ClipTake] = []
-        while try statement.step() { takes.append(Self.take(statement, target: voice.loudness)) }
+        while try statement.step() { takes.append(try Self.take(statement, target: voice.loudness, pack: pack)) }
         return takes
     }
 
-    private static let takeColumns = "id, frame_count, trim_start, loudness_lufs, true_peak_dbtp"
+    // length() of a blob reads the row's header, not the blob: the check below costs no audio read.
+    private static let takeColumns = "id, frame_count, trim_start, loudness_lufs, true_peak_dbtp, length(pcm)"
 
-    private static func take(_ row: Statement, target: LoudnessTarget?) -> ClipTake {
-        ClipTake(
+    /// A take from a row of `takeColumns`, checked against its blob (`ClipDamage.layout`).
+    private static func take(_ row: Statement, target: LoudnessTarget?, pack: VoicePack) throws(VoicebankError)
+        -> ClipTake
+    {
+        if let damage = ClipDamage.layout(firstFrame: row.int(2), frameCount: row.int(1), blobByteCount: row.int(5)) {
+            throw pack.damagedClip(row.int(0), damage)
+        }
+        return ClipTake(
             clipID: row.int(0), frameCount: row.int(1), firstFrame: row.int(2),
             levelDecibels: target?.gainDecibels(loudness: row.optionalDouble(3), truePeak: row.optionalDouble(4)) ?? 0)
     }
@@ -95,23 +102,34 @@ public final class ClipIndex {
     /// returns the frames copied (fewer where the take ends).
     ///
     /// Reads the blob in place, reopening one handle on the next clip (`sqlite3_blob_reopen`), so nothing is
-    /// allocated per clip or per read.
-    /// - Throws: `VoicebankError.unknownClip`, or `.sqlite` with SQLite's message.
+    /// allocated per clip or per read. Every sample copied is checked to be a number, so none that is not reaches
+    /// the output.
+    /// - Throws: `VoicebankError.damagedClip` for a take that does not fit its blob or a sample that is NaN or
+    ///   infinite, `.unknownClip`, or `.sqlite` with SQLite's message.
     public func readRenderReadyPCM(
         _ take: ClipTake, from start: Int, into buffer: UnsafeMutableBufferPointer<Float>
     ) throws(VoicebankError) -> Int {
-        let stored = try renderReadyFrameCount(clipID: take.clipID)
-        let first = take.firstFrame + start
-        let count = max(0, min(buffer.count, min(take.firstFrame + take.frameCount, stored) - first))
-        guard count > 0, let blob else { return 0 }
+        let storedBytes = try renderReadyByteCount(clipID: take.clipID)
+        // Takes come checked from this index's rows; a take made by hand, or from another pack, may not be.
+        if let damage = ClipDamage.layout(
+            firstFrame: take.firstFrame, frameCount: take.frameCount, blobByteCount: storedBytes)
+        {
+            throw pack.damagedClip(take.clipID, damage)
+        }
+        let count = max(0, min(buffer.count, take.frameCount - start))
+        guard count > 0, start >= 0, let blob else { return 0 }
         let size = MemoryLayout<Float>.size
+        let first = take.firstFrame + start
         try pack.database.check(
             sqlite3_blob_read(blob, buffer.baseAddress, Int32(count * size), Int32(first * size)), sql: nil)
+        if let damage = ClipDamage.samples(UnsafeBufferPointer(rebasing: buffer[..<count]), offset: start) {
+            throw pack.damagedClip(take.clipID, damage)
+        }
         return count
     }
 
-    /// Opens the blob handle on a clip's render-ready samples, unless it is open on them already; their frames.
-    private func renderReadyFrameCount(clipID: Int) throws(VoicebankError) -> Int {
+    /// Opens the blob handle on a clip's render-ready samples, unless it is open on them already; their bytes.
+    private func renderReadyByteCount(clipID: Int) throws(VoicebankError) -> Int {
         let database = pack.database
         if blobClipID != clipID {
             blobClipID = nil
@@ -125,12 +143,11 @@ public final class ClipIndex {
                 if let stale = blob { sqlite3_blob_close(stale) }
                 blob = nil
                 throw status == SQLITE_ERROR
-                    ? .unknownClip(id: clipID, path: pack.path)
-                    : .sqlite(path: pack.path, sql: nil, message: String(cString: sqlite3_errmsg(database.handle)))
+                    ? .unknownClip(id: clipID, path: pack.path) : database.error(status, sql: nil)
             }
             blobClipID = clipID
         }
-        return Int(sqlite3_blob_bytes(blob)) / MemoryLayout<Float>.size
+        return Int(sqlite3_blob_bytes(blob))
     }
 }
 

@@ -38,7 +38,7 @@ public final class VoicePack {
         let exists = fileExists(path)
         guard exists || access == .create else { throw .noPack(path: path) }
         switch access {
-        case .readOnly: database = try Database(path: path, mode: .readOnly)
+        case .readOnly: database = try Self.openForReading(path)
         case .readWrite: database = try Database(path: path, mode: .readWrite)
         case .create: database = try Database(path: path, mode: .readWriteCreate)
         }
@@ -51,6 +51,28 @@ public final class VoicePack {
             }
             throw error
         }
+    }
+
+    /// A read-only connection, also to a WAL pack on a read-only file system or in a folder this process cannot
+    /// write, where SQLite cannot make the `-shm` file a WAL reader needs.
+    private static func openForReading(_ path: String) throws(VoicebankError) -> Database {
+        let database = try Database(path: path, mode: .readOnly)
+        do {
+            _ = try database.integer("PRAGMA user_version")
+            return database
+        } catch {
+            guard database.lastErrorCode & 0xFF == SQLITE_CANTOPEN else { throw error }
+        }
+        // Nobody can write a pack whose -shm file cannot be made, so reading it as immutable is safe: unless a
+        // -wal file holds commits not yet in the pack, which an immutable reader would not see.
+        if let walSize = Files.fileSize(path + "-wal"), walSize > 0 {
+            throw .readOnlyPack(
+                path: path,
+                reason:
+                    "its \(path)-wal file holds changes not yet in the pack, and SQLite cannot read them where it cannot write (\(Database.unwritableReason(path))); open it once where it can be written"
+            )
+        }
+        return try Database(path: path, mode: .immutable)
     }
 
     /// The pack's schema version (`PRAGMA user_version`).
@@ -68,10 +90,24 @@ public final class VoicePack {
         guard version <= Schema.currentVersion else {
             throw .newerSchema(path: path, version: version, supported: Schema.currentVersion)
         }
-        guard version < Schema.currentVersion else { return }
+        guard version < Schema.currentVersion else {
+            // Compiling a statement checks its tables and columns without reading a row: a few microseconds.
+            for (table, columns) in Schema.columns { _ = try database.prepare("SELECT \(columns) FROM \(table)") }
+            return
+        }
         guard isWritable else {
+            // An empty file is not a pack to read; a new pack is made by `voicebank create`, which writes.
+            if version == 0 && tableCount == 0 { throw .notAVoicePack(path: path, reason: "it is empty") }
             // An older pack opened for reading: upgrade it through a connection of our own, then read on.
-            _ = try VoicePack(path: path, access: .readWrite)
+            do {
+                _ = try VoicePack(path: path, access: .readWrite)
+            } catch .readOnlyPack(let path, let reason) {
+                throw .readOnlyPack(
+                    path: path,
+                    reason:
+                        "\(reason), and its schema version \(version) must be upgraded to \(Schema.currentVersion) before this version reads it"
+                )
+            }
             return
         }
         // WAL makes every import one atomic step that readers never see half done.
@@ -341,12 +377,15 @@ public final class VoicePack {
     }
 
     /// A clip's render-ready samples as it plays them: mono Float32 at 22050 Hz, trimmed.
+    ///
+    /// - Throws: `VoicebankError.damagedClip` (see `ClipDamage`), `.unknownClip`, `.sqlite`.
     public func renderReadyPCM(clipID: Int) throws(VoicebankError) -> [Float] {
-        let statement = try database.prepare(
-            "SELECT substr(pcm, trim_start * 4 + 1, frame_count * 4) FROM clip WHERE id = ?"
-        ).bind(.integer(clipID))
-        guard try statement.step() else { throw .unknownClip(id: clipID, path: path) }
-        return statement.floats(0)
+        if let damage = try layoutDamage(clipID: clipID) { throw damagedClip(clipID, damage) }
+        let samples = try playedSamples(clipID: clipID)
+        if let damage = samples.withUnsafeBufferPointer({ ClipDamage.samples($0) }) {
+            throw damagedClip(clipID, damage)
+        }
+        return samples
     }
 
     /// A clip's samples exactly as its source file held them.
