@@ -7,13 +7,19 @@ public enum FiniteSamples {
     /// FiniteSamples.firstNonFinite(in: [0, .nan, 1])   // 1
     /// ```
     ///
-    /// The scan is integer tests on the exponent bits, which the compiler vectorises: it costs about what copying
-    /// the samples once does, so the render path can afford it on every clip read.
+    /// The scan keeps the largest bit pattern of the samples without their sign: a NaN or an infinity has an all-ones
+    /// exponent, so its pattern is at least that of infinity. A plain integer max the compiler vectorises, it costs
+    /// less than copying the samples once, so the render path can afford it on every clip read.
     public static func firstNonFinite(in samples: UnsafeBufferPointer<Float>) -> Int? {
-        var found: UInt32 = 0
-        // An all-ones exponent is NaN or infinity, whatever the sign and mantissa.
-        for sample in samples { found |= (~sample.bitPattern & 0x7F80_0000) == 0 ? 1 : 0 }
-        guard found != 0 else { return nil }
+        let largest = samples.withMemoryRebound(to: UInt32.self) { bits in
+            var largest: UInt32 = 0
+            for index in bits.indices {
+                let magnitude = bits[index] & 0x7FFF_FFFF
+                largest = magnitude > largest ? magnitude : largest
+            }
+            return largest
+        }
+        guard largest >= Float.infinity.bitPattern else { return nil }
         return samples.firstIndex { !$0.isFinite }
     }
 

@@ -37,6 +37,9 @@ import Testing
             #expect(
                 samples.withUnsafeBufferPointer { ClipDamage.samples($0, offset: 4_096) }
                     == .nonFiniteSample(frame: 4_733))
+            var tail = [Float](repeating: -0.5, count: 1_001)
+            tail[1_000] = bad
+            #expect(tail.withUnsafeBufferPointer { ClipDamage.samples($0) } == .nonFiniteSample(frame: 1_000))
         }
     }
 
