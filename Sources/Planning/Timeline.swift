@@ -79,9 +79,6 @@ public struct Timeline {
     /// its end, after the markers inside it. `IndexedMarker.index` is its place in frame order.
     public mutating func nextMarker() -> IndexedMarker? { markers.popFirst() }
 
-    /// The output frame the next segment would start at: the length of the output so far.
-    public var frameCount: Int { held.map(\.endFrame) ?? position }
-
     private mutating func release(_ clip: TimedSegment) {
         held = nil
         place(clip)

@@ -34,8 +34,9 @@ public struct Prosody: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// The tempo a voice speaks `rate` at: the rate divided by the voice's normal rate, 1 (the clips as recorded)
     /// when no rate is given. A voice whose normal rate is 4 speaks `rate="400%"` at 1x, as it speaks no rate.
     public static func speed(rate: Double?, normalRate: Double) -> Double {
+        // x / x is exactly 1 in floating point, so the normal rate needs no case of its own.
         guard let rate else { return 1 }
-        return rate == normalRate ? 1 : rate / normalRate
+        return rate / normalRate
     }
 
     /// The frequency ratio of a shift in semitones: 2 for +12.
