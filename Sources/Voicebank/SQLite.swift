@@ -81,6 +81,15 @@ final class Database {
 
     var lastInsertedRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
 
+    /// A number that changes whenever the pack file changes, through this connection or any other, in this process
+    /// or another (`SQLITE_FCNTL_DATA_VERSION`): two reads under one version see the same bytes. `nil` when SQLite
+    /// cannot say.
+    var dataVersion: UInt32? {
+        var version: UInt32 = 0
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else { return nil }
+        return version
+    }
+
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back if it throws.
     func transaction<T>(_ body: () throws(VoicebankError) -> T) throws(VoicebankError) -> T {
         try execute("BEGIN IMMEDIATE")

@@ -1,4 +1,5 @@
 import AudioIO
+import SpeechCore
 import TestSupport
 import Testing
 
@@ -57,25 +58,50 @@ import Testing
         #expect(try temporary.clipCount() == 0)
     }
 
-    @Test("a take read from the pack stops at a NaN before copying it out")
+    @Test("the first read of a take finds a NaN anywhere in what it plays")
     func clipIndexRefusesNaN() throws {
         let temporary = try TemporaryPack()
         let path = try Fixture.seedClip(at: temporary.directory.file("hello.aiff"))
         let clip = try #require(try temporary.pack.importFiles([ImportRequest(path: path)], into: nil).imported.first)
-        try temporary.pack.database.execute(
-            "UPDATE clip SET pcm = CAST(substr(pcm, 1, trim_start * 4 + 8000) || x'0000807F' || substr(pcm, trim_start * 4 + 8005) AS BLOB)"
-        )
+        try temporary.pack.database.execute(Self.nanAtFrame2000)
         let index = try temporary.pack.clipIndex(voice: nil)
         let take = try #require(try index.takes(forPhraseKey: "hello").first)
         var buffer = [Float](repeating: 0, count: 1_024)
 
-        let first = try buffer.withUnsafeMutableBufferPointer { try index.readRenderReadyPCM(take, from: 0, into: $0) }
-        #expect(first == 1_024)
         #expect(
             throws: VoicebankError.damagedClip(
                 path: temporary.pack.path, clipID: clip.id, phrase: "hello", damage: .nonFiniteSample(frame: 2_000))
         ) {
-            try buffer.withUnsafeMutableBufferPointer { try index.readRenderReadyPCM(take, from: 1_024, into: $0) }
+            try buffer.withUnsafeMutableBufferPointer { try index.readRenderReadyPCM(take, from: 0, into: $0) }
         }
     }
+
+    @Test("a take checked once is checked again after a change to the pack")
+    func clipIndexRechecksAfterAChange() throws {
+        let temporary = try TemporaryPack()
+        let requests = try ["hello", "goodbye"].map { phrase in
+            ImportRequest(path: try Fixture.seedClip(at: temporary.directory.file("\(phrase).aiff")))
+        }
+        let clips = try temporary.pack.importFiles(requests, into: nil).imported
+        let index = try temporary.pack.clipIndex(voice: nil)
+        let hello = try #require(try index.takes(forPhraseKey: "hello").first)
+        let goodbye = try #require(try index.takes(forPhraseKey: "goodbye").first)
+        var buffer = [Float](repeating: 0, count: 1_024)
+        let read = { (take: ClipTake) throws -> Int in
+            try buffer.withUnsafeMutableBufferPointer { try index.readRenderReadyPCM(take, from: 0, into: $0) }
+        }
+        #expect(try read(hello) == 1_024)
+        #expect(try read(goodbye) == 1_024)
+
+        try temporary.pack.database.execute(Self.nanAtFrame2000 + " WHERE id = \(clips[0].id)")
+
+        #expect(
+            throws: VoicebankError.damagedClip(
+                path: temporary.pack.path, clipID: clips[0].id, phrase: "hello", damage: .nonFiniteSample(frame: 2_000))
+        ) { try read(hello) }
+    }
+
+    /// Writes an infinity over the frame 2,000 frames past a clip's trimmed start.
+    private static let nanAtFrame2000 =
+        "UPDATE clip SET pcm = CAST(substr(pcm, 1, trim_start * 4 + 8000) || x'0000807F' || substr(pcm, trim_start * 4 + 8005) AS BLOB)"
 }
