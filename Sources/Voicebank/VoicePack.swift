@@ -130,12 +130,16 @@ public final class VoicePack {
     // MARK: Voices
 
     /// The pack's voices, in the order they were added.
+    ///
+    /// - Throws: `VoicebankError.damagedVoice` for a voice row holding a setting `voicebank configure` cannot set.
     public func voices() throws(VoicebankError) -> [Voice] {
         try voiceRows().map(\.voice)
     }
 
     /// The voices with their row ids, in the order they were added.
-    func voiceRows() throws(VoicebankError) -> [(id: Int, voice: Voice)] {
+    /// The voice rows; each checked (`checkSettings`) unless `isChecked` is false, which only the setters that
+    /// repair a damaged row use.
+    func voiceRows(isChecked: Bool = true) throws(VoicebankError) -> [(id: Int, voice: Voice)] {
         let statement = try database.prepare(
             """
             SELECT identifier, name, primary_languages, supported_languages, normal_rate, trim_threshold_db,
@@ -154,9 +158,62 @@ public final class VoicePack {
                 loudness: statement.optionalDouble(9).map {
                     LoudnessTarget(targetLUFS: $0, truePeakCeilingDBTP: statement.double(10))
                 })
+            if isChecked { try checkSettings(voice) }
             rows.append((statement.int(11), voice))
         }
         return rows
+    }
+
+    /// Refuses a stored voice whose settings are outside what the setters accept: a hand-edited or damaged row,
+    /// whose crossfade of 9e18 frames would overflow a frame count, or whose negative normal rate would play
+    /// every request at the slowest speed.
+    ///
+    /// - Throws: `VoicebankError.damagedVoice` naming the first such column.
+    private func checkSettings(_ voice: Voice) throws(VoicebankError) {
+        let damage = { (field: String, value: String, expected: String, option: String) -> VoicebankError in
+            .damagedVoice(
+                path: self.path, voice: voice.identifier, field: field, value: value, expected: expected,
+                option: option)
+        }
+        let joinFrames = 0...Joins.maximumFrames
+        let joinsExpected = "0 to \(Joins.maximumFrames) frames (0 to 500 ms)"
+        guard Voice.normalRates.contains(voice.normalRate) else {
+            throw damage(
+                "normal_rate", "\(voice.normalRate)",
+                "a multiple of SSML's default rate from \(Voice.normalRates.lowerBound) to \(Voice.normalRates.upperBound)",
+                "--normal-rate RATE")
+        }
+        guard joinFrames.contains(voice.joins.edgeFadeFrames) else {
+            throw damage("edge_fade_frames", "\(voice.joins.edgeFadeFrames)", joinsExpected, "--edge-fade MS")
+        }
+        guard joinFrames.contains(voice.joins.crossfadeFrames) else {
+            throw damage("crossfade_frames", "\(voice.joins.crossfadeFrames)", joinsExpected, "--crossfade MS")
+        }
+        if let trimming = voice.trimming {
+            guard trimming.thresholdDecibels.isFinite, trimming.thresholdDecibels <= 0 else {
+                throw damage(
+                    "trim_threshold_db", "\(trimming.thresholdDecibels)", "a level of at most 0 dBFS such as -50",
+                    "--trim-threshold DB")
+            }
+            guard (0...Trimming.maximumPadFrames).contains(trimming.padFrames) else {
+                throw damage(
+                    "trim_pad_frames", "\(trimming.padFrames)",
+                    "0 to \(Trimming.maximumPadFrames) frames (0 to 1000 ms)", "--trim-pad MS")
+            }
+        }
+        if let loudness = voice.loudness {
+            guard LoudnessTarget.targets.contains(loudness.targetLUFS) else {
+                throw damage(
+                    "target_loudness_lufs", "\(loudness.targetLUFS)",
+                    "\(LoudnessTarget.targets.lowerBound) to \(LoudnessTarget.targets.upperBound) LUFS",
+                    "--target-loudness LUFS")
+            }
+            guard loudness.truePeakCeilingDBTP.isFinite, loudness.truePeakCeilingDBTP <= 0 else {
+                throw damage(
+                    "true_peak_ceiling_dbtp", "\(loudness.truePeakCeilingDBTP)", "at most 0 dBTP such as -1",
+                    "--true-peak-ceiling DBTP")
+            }
+        }
     }
 
     /// Adds a voice.
@@ -191,7 +248,7 @@ public final class VoicePack {
     public func setNormalRate(_ rate: Double, voice identifier: String) throws(VoicebankError) {
         guard Voice.normalRates.contains(rate) else { throw .invalidNormalRate(rate) }
         try database.transaction { () throws(VoicebankError) in
-            let voice = try resolveVoice(identifier)
+            let voice = try resolveVoice(identifier, isChecked: false)
             try database.prepare("UPDATE voice SET normal_rate = ? WHERE identifier = ?")
                 .bind(.real(rate), .text(voice.identifier)).run()
         }
@@ -210,7 +267,7 @@ public final class VoicePack {
             throw .invalidLoudnessTarget(target)
         }
         return try database.transaction { () throws(VoicebankError) in
-            let voice = try resolveVoice(identifier)
+            let voice = try resolveVoice(identifier, isChecked: false)
             try database.prepare(
                 "UPDATE voice SET target_loudness_lufs = ?, true_peak_ceiling_dbtp = ? WHERE identifier = ?"
             )
@@ -240,7 +297,8 @@ public final class VoicePack {
 
     /// Each clip's loudness and true peak, and the gain its voice's target gives it.
     public func clipLoudness(voice identifier: String) throws(VoicebankError) -> [ClipLoudness] {
-        let voice = try resolveVoice(identifier)
+        // Unchecked: `voicebank configure --target-loudness` reports the loudness before it repairs a damaged target.
+        let voice = try resolveVoice(identifier, isChecked: false)
         let rows = try database.prepare(
             """
             SELECT clip.id, loudness_lufs, true_peak_dbtp FROM clip JOIN voice ON voice.id = clip.voice_id
@@ -276,7 +334,7 @@ public final class VoicePack {
             throw .invalidJoins(joins)
         }
         try database.transaction { () throws(VoicebankError) in
-            let voice = try resolveVoice(identifier)
+            let voice = try resolveVoice(identifier, isChecked: false)
             try database.prepare("UPDATE voice SET edge_fade_frames = ?, crossfade_frames = ? WHERE identifier = ?")
                 .bind(.integer(joins.edgeFadeFrames), .integer(joins.crossfadeFrames), .text(voice.identifier)).run()
         }
@@ -288,7 +346,7 @@ public final class VoicePack {
     /// - Throws: `VoicebankError.unknownVoice`.
     public func setTrimming(_ trimming: Trimming?, voice identifier: String) throws(VoicebankError) {
         try database.transaction { () throws(VoicebankError) in
-            let voice = try resolveVoice(identifier)
+            let voice = try resolveVoice(identifier, isChecked: false)
             try database.prepare("UPDATE voice SET trim_threshold_db = ?, trim_pad_frames = ? WHERE identifier = ?")
                 .bind(
                     trimming.map { .real($0.thresholdDecibels) },
@@ -323,9 +381,11 @@ public final class VoicePack {
 
     /// The voice an operation applies to: the one named, or the only one in the pack.
     ///
-    /// - Throws: `VoicebankError.unknownVoice`, `.noVoice`, or `.ambiguousVoice` when the pack has several.
-    public func resolveVoice(_ identifier: String?) throws(VoicebankError) -> Voice {
-        let voices = try voices()
+    /// - Parameter isChecked: `false` to get a voice whose settings are damaged, to repair them.
+    /// - Throws: `VoicebankError.unknownVoice`, `.noVoice`, or `.ambiguousVoice` when the pack has several;
+    ///   `.damagedVoice`.
+    public func resolveVoice(_ identifier: String?, isChecked: Bool = true) throws(VoicebankError) -> Voice {
+        let voices = try voiceRows(isChecked: isChecked).map(\.voice)
         if let identifier {
             guard let voice = voices.first(where: { $0.identifier == identifier }) else {
                 throw .unknownVoice(identifier: identifier, available: voices.map(\.identifier), path: path)

@@ -13,6 +13,9 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case incompleteSchema(path: String, detail: String)
     /// A clip's row and audio disagree, or its audio is not numbers: rendering and `verify` both refuse it.
     case damagedClip(path: String, clipID: Int, phrase: String, damage: ClipDamage)
+    /// A voice row holds a setting `voicebank configure` would refuse: `field` is its column, `option` the
+    /// configure option that sets it.
+    case damagedVoice(path: String, voice: String, field: String, value: String, expected: String, option: String)
     /// The pack cannot be written where it is; `reason` says why (a read-only file system, permissions, …).
     case readOnlyPack(path: String, reason: String)
     /// Another connection held the pack's write lock past the busy timeout.
@@ -61,6 +64,9 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
         case .damagedClip(let path, let clipID, let phrase, let damage):
             return
                 "voice pack \(path) has a damaged clip #\(clipID) \"\(phrase)\": \(damage); remove it (`voicebank remove --bank \(path) --clip \(clipID)`) and import it again, or restore the pack from a copy"
+        case .damagedVoice(let path, let voice, let field, let value, let expected, let option):
+            return
+                "voice pack \(path) has a damaged voice \(voice): its \(field) is \(value), expected \(expected); set it with `voicebank configure --bank \(path) --voice \(voice) \(option)`"
         case .readOnlyPack(let path, let reason):
             return
                 "cannot write voice pack \(path): \(reason); expected a pack in a place you can write (copy it there and change the copy)"

@@ -136,3 +136,88 @@ enum ClipDamageCase: String, CaseIterable, Sendable, CustomStringConvertible {
         #expect(try PreparedClip(path: output).source.frameCount == 2 * 6_615)
     }
 }
+
+/// Voice rows holding settings `voicebank configure` refuses, each as SQL on `SmallPack`'s voice, with the
+/// configure option that repairs it.
+enum VoiceDamageCase: String, CaseIterable, Sendable, CustomStringConvertible {
+    case hugeCrossfade, negativeEdgeFade, hugeTrimPad, zeroNormalRate, negativeNormalRate, hugeNormalRate
+    case positiveTrimThreshold, loudTarget, positiveCeiling
+
+    var sql: String { "UPDATE voice SET \(field) = \(value)" + (isLoudness ? ", target_loudness_lufs = -20" : "") }
+
+    private var isLoudness: Bool { self == .positiveCeiling }
+
+    var field: String {
+        switch self {
+        case .hugeCrossfade: return "crossfade_frames"
+        case .negativeEdgeFade: return "edge_fade_frames"
+        case .hugeTrimPad: return "trim_pad_frames"
+        case .zeroNormalRate, .negativeNormalRate, .hugeNormalRate: return "normal_rate"
+        case .positiveTrimThreshold: return "trim_threshold_db"
+        case .loudTarget: return "target_loudness_lufs"
+        case .positiveCeiling: return "true_peak_ceiling_dbtp"
+        }
+    }
+
+    var value: String {
+        switch self {
+        case .hugeCrossfade, .hugeTrimPad: return "9000000000000000000"
+        case .negativeEdgeFade: return "-5"
+        case .zeroNormalRate: return "0"
+        case .negativeNormalRate: return "-1"
+        case .hugeNormalRate: return "1e300"
+        case .positiveTrimThreshold: return "6"
+        case .loudTarget: return "1e308"
+        case .positiveCeiling: return "3"
+        }
+    }
+
+    /// `voicebank configure` arguments that set the field to a sound value.
+    var repair: [String] {
+        switch self {
+        case .hugeCrossfade: return ["--crossfade", "10ms"]
+        case .negativeEdgeFade: return ["--edge-fade", "2ms"]
+        case .hugeTrimPad: return ["--trim-pad", "30ms"]
+        case .zeroNormalRate, .negativeNormalRate, .hugeNormalRate: return ["--normal-rate", "1"]
+        case .positiveTrimThreshold: return ["--trim-threshold", "-50dB"]
+        case .loudTarget: return ["--target-loudness", "-20"]
+        case .positiveCeiling: return ["--true-peak-ceiling", "-1"]
+        }
+    }
+
+    var description: String { rawValue }
+}
+
+@Suite struct DamagedVoiceTests {
+    let concatSynth = Binary("concat-synth")
+    let voicebank = Binary("voicebank")
+
+    @Test(
+        "a damaged voice setting: render, voices and info exit 1 with one line naming pack, voice and column; configure repairs it",
+        arguments: VoiceDamageCase.allCases)
+    func damagedVoice(damage: VoiceDamageCase) throws {
+        let pack = try SmallPack()
+        try pack.damage(damage.sql)
+        let output = pack.directory.file("out.wav")
+        let expected = "voice pack \(pack.path) has a damaged voice \(SmallPack.voice): its \(damage.field) is "
+
+        for (binary, arguments) in [
+            (concatSynth, ["render", "--bank", pack.path, "-o", output, "hello", "--rate", "2"]),
+            (concatSynth, ["voices", "--bank", pack.path]), (voicebank, ["info", "--bank", pack.path]),
+        ] {
+            let result = try binary.run(arguments)
+            #expect(result.status == 1, "\(arguments): \(result.standardError)")
+            let lines = result.standardError.split(separator: "\n")
+            #expect(lines.count == 1, "\(arguments): \(result.standardError)")
+            #expect(lines.first?.contains(expected) == true, "\(result.standardError)")
+            let repair = "voicebank configure --bank \(pack.path) --voice \(SmallPack.voice) "
+            #expect(lines.first?.contains(repair) == true)
+        }
+        #expect(!FileManager.default.fileExists(atPath: output))
+
+        let repaired = try voicebank.run(["configure", "--bank", pack.path] + damage.repair)
+        #expect(repaired.status == 0, "\(repaired.standardError)")
+        let rendered = try concatSynth.run(["render", "--bank", pack.path, "-o", output, "hello"])
+        #expect(rendered.status == 0, "\(rendered.standardError)")
+    }
+}
