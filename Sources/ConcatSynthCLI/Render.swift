@@ -159,11 +159,12 @@ struct RenderArguments {
     }
 
     func run() throws {
-        let request = SpeechRequest(try readRequest(), voice: voice, prosody: try prosody(), isLenient: lenient)
+        var standardError = StandardError()
+        let request = SpeechRequest(
+            try readRequest(warnings: &standardError), voice: voice, prosody: try prosody(), isLenient: lenient)
         let synthesizer = try Synthesizer(
             pack: VoicePack(path: VoicePackLocation.resolve(bank), access: .readOnly), voice: voice,
             audioSandbox: AudioSandbox(allowing: audioDirectories), takeChoice: takes)
-        var standardError = StandardError()
         // --strict writes nothing when words fall back: a pass that only plans finds them all before any output.
         if strict {
             let stream = try synthesizer.stream(request)
@@ -234,20 +235,30 @@ struct RenderArguments {
         }
     }
 
-    private func readRequest() throws -> String {
+    /// The request's text: the arguments, or a file's or standard input's bytes in the encoding they announce.
+    private func readRequest(warnings: inout StandardError) throws -> String {
         if let file {
             guard let bytes = try? readFile(atPath: file) else { throw RequestError.unreadable(path: file) }
-            return try decode(bytes, from: file)
+            return try decode(bytes, from: file, warnings: &warnings)
         }
         if text.isEmpty || text == ["-"] {
-            return try decode(FileDescriptor.standardInput.readToEnd(), from: "standard input")
+            return try decode(FileDescriptor.standardInput.readToEnd(), from: "standard input", warnings: &warnings)
         }
         return text.joined(separator: " ")
     }
 
-    private func decode(_ bytes: [UInt8], from source: String) throws -> String {
-        guard let request = String(validating: bytes, as: UTF8.self) else { throw RequestError.notUTF8(source: source) }
-        return request
+    private func decode(_ bytes: [UInt8], from source: String, warnings: inout StandardError) throws -> String {
+        let request: DecodedRequest
+        do throws(RequestDecodingError) { request = try DecodedRequest(bytes, isLenient: lenient) } catch {
+            throw RequestError.undecodable(source: source, error)
+        }
+        if let first = request.firstReplacedOffset {
+            let count = request.replacedCount
+            print(
+                "warning: the request in \(source) holds \(count) byte sequence\(count == 1 ? "" : "s") that \(count == 1 ? "is" : "are") not valid \(request.encoding), the first at byte offset \(first); each is spoken as U+FFFD",
+                to: &warnings)
+        }
+        return request.text
     }
 }
 
@@ -256,14 +267,14 @@ extension TakeChoice: ExpressibleByArgument {}
 /// A request that could not be read.
 enum RequestError: Error, CustomStringConvertible {
     case unreadable(path: String)
-    case notUTF8(source: String)
+    case undecodable(source: String, RequestDecodingError)
     case unwritableMarkers(path: String, reason: String)
 
     var description: String {
         switch self {
         case .unreadable(let path):
-            return "cannot read the request file \(path); expected a readable UTF-8 text or SSML file"
-        case .notUTF8(let source): return "the request in \(source) is not valid UTF-8; expected UTF-8 text or SSML"
+            return "cannot read the request file \(path); expected a readable text or SSML file"
+        case .undecodable(let source, let error): return "the request in \(source) \(error)"
         case .unwritableMarkers(let path, let reason): return "cannot write the markers file \(path): \(reason)"
         }
     }
