@@ -10,7 +10,8 @@ let package = Package(
         .executable(name: "concat-synth-bench", targets: ["ConcatSynthBench"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -40,6 +41,13 @@ let package = Package(
         .target(
             name: "ConcatSynth",
             dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Voicebank", "AudioIO"]),
+        // Long-lived engines behind the executables; Wyoming/ is the Wyoming text-to-speech server on swift-nio.
+        .target(
+            name: "SpeechService",
+            dependencies: [
+                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank", "AudioIO",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .target(
             name: "CommandLineSupport",
             dependencies: [
@@ -60,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "ConcatSynthCLI",
             dependencies: [
-                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "CommandLineSupport",
+                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "CommandLineSupport", "SpeechService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime linked in: a release render's process starts ~1 ms sooner (issue 6). The three
@@ -100,6 +108,12 @@ let package = Package(
         .testTarget(
             name: "VoicebankTests", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
         .testTarget(name: "ConcatSynthBenchTests", dependencies: ["TestSupport"]),
+        .testTarget(
+            name: "SpeechServiceTests",
+            dependencies: [
+                "SpeechService", "AudioIO", "Voicebank", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]),
         .testTarget(
             name: "VoicebankCLITests", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
     ]
