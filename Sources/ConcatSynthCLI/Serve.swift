@@ -2,6 +2,12 @@ import ArgumentParser
 import CommandLineSupport
 import SpeechService
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension ConcatSynthCommand {
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -29,6 +35,7 @@ extension ConcatSynthCommand {
         }
 
         func run() throws {
+            Self.stopOnTerminationSignals()
             var standardError = StandardError()
             let server = try WyomingServer.start(address: WyomingAddress(uri), packPath: bank.path) { line in
                 var standardError = StandardError()
@@ -36,6 +43,19 @@ extension ConcatSynthCommand {
             }
             print("listening on \(server.address) with the voices of \(bank.path)", to: &standardError)
             try server.waitUntilClosed()
+        }
+
+        /// SIGINT and SIGTERM end the server as they end any process, even when the parent started it with them
+        /// blocked or ignored (Foundation's `Process` passes on its threads' blocked signals); the threads the
+        /// server starts inherit this mask. A Unix socket file left behind is replaced at the next start.
+        private static func stopOnTerminationSignals() {
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            for signal in [SIGINT, SIGTERM] {
+                sigaddset(&signals, signal)
+                _ = Glibc.signal(signal, SIG_DFL)
+            }
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         }
     }
 }
