@@ -12,7 +12,7 @@ import Voicebank
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "concat-synth-bench",
-        abstract: "Measure concat-synth against the tools people use instead, and check issue 6's targets.",
+        abstract: "Measure concat-synth against the tools people use instead, and check the targets of issues 6 and 11.",
         discussion: """
             Run it through tools/bench, which builds the release binaries first. It makes its own voice packs \
             (100, 10,000 and 100,000 clips; about 3 GB on disk for a few minutes) in a temporary folder and \
@@ -44,7 +44,7 @@ struct BenchCommand: ParsableCommand {
 
     @Option(
         parsing: .upToNextOption,
-        help: ArgumentHelp("Run only these items (1 to 5); all of them by default.", valueName: "item"))
+        help: ArgumentHelp("Run only these items (1 to 6); all of them by default.", valueName: "item"))
     var only: [Int] = []
 
     /// `--peak-rss-of FILE PROGRAM ARGUMENTS…` runs PROGRAM and writes its exit status and peak RSS in bytes to FILE:
@@ -66,8 +66,8 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         if runs < 1 { throw ValidationError("--runs must be at least 1.") }
-        if let item = only.first(where: { !(1...5).contains($0) }) {
-            throw ValidationError("--only \(item): the items are 1 to 5.")
+        if let item = only.first(where: { !(1...6).contains($0) }) {
+            throw ValidationError("--only \(item): the items are 1 to 6.")
         }
     }
 
@@ -106,7 +106,7 @@ struct BenchCommand: ParsableCommand {
             """)
 
         var results: [TargetResult] = []
-        let items = Set(only.isEmpty ? Array(1...5) : only)
+        let items = Set(only.isEmpty ? Array(1...6) : only)
         if items.contains(1) {
             results += try LatencyBench(requests: requests, runs: processRuns, work: work, largePack: packs.last!).run()
         }
@@ -140,7 +140,13 @@ struct BenchCommand: ParsableCommand {
             ).run()
         }
 
-        var targets = Table("Targets (issue 6)", columns: ["target", "measured", "verdict"])
+        if items.contains(6) {
+            results += try WyomingBench(
+                pack: largest, text: Request.sentence.text, requestCount: smoke ? 10 : 500, work: work
+            ).run()
+        }
+
+        var targets = Table("Targets (issues 6 and 11)", columns: ["target", "measured", "verdict"])
         targets.printHeader()
         for result in results { targets.add([result.target, result.measured, result.verdict]) }
     }

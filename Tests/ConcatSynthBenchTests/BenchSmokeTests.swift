@@ -15,7 +15,7 @@ import Testing
         for title in [
             "### 1. Whole-process latency", "### 1b. The same runs' CPU time", "### 1c. Floors",
             "### 2. In-process time to first audio", "### 3. Long render",
-            "### 4. Import of 5 clips", "### 5. Peak RSS", "### Targets (issue 6)",
+            "### 4. Import of 5 clips", "### 5. Peak RSS", "### 6. Wyoming server", "### Targets (issues 6 and 11)",
         ] {
             #expect(output.contains(title), "no table \(title)")
         }
@@ -28,7 +28,11 @@ import Testing
                 rows.filter { $0.hasPrefix("| \(request) |") }.count >= 2, "items 1 and 2 have a row for \(request)")
         }
         let targets = rows.filter { $0.hasSuffix("| met |") || $0.hasSuffix("| NOT met |") || $0.hasSuffix("| n/a |") }
-        #expect(targets.count == 6, "six targets with a verdict:\n\(output)")
+        #expect(targets.count == 7, "seven targets with a verdict:\n\(output)")
+        // Every Wyoming row served its requests with no error.
+        for clients in [1, 10, 50] {
+            #expect(rows.contains { $0.hasPrefix("| \(clients) | ") && $0.contains(" | 0 | ") }, "\(clients) clients")
+        }
         // An anchor that is not installed is n/a, never a failure; the figures of our own tools are always there.
         let inProcess = try #require(rows.first { $0.hasPrefix("| six-word sentence |") && !$0.contains("x |") })
         #expect(!inProcess.contains("n/a"))
