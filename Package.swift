@@ -12,7 +12,8 @@ let package = Package(
         .library(name: "SpeechService", targets: ["SpeechService"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -45,6 +46,14 @@ let package = Package(
         .target(
             name: "ConcatSynth",
             dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Voicebank", "AudioIO"]),
+        // The Wyoming text-to-speech server on swift-nio (issue 11), apart from the speech-dispatcher module's
+        // SpeechService so that the module links no NIO.
+        .target(
+            name: "WyomingService",
+            dependencies: [
+                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank", "AudioIO",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .target(
             name: "CommandLineSupport",
             dependencies: [
@@ -72,6 +81,7 @@ let package = Package(
             name: "ConcatSynthCLI",
             dependencies: [
                 "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "CommandLineSupport", "Playback",
+                "WyomingService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime linked in: a release render's process starts ~1 ms sooner (issue 6). The three
@@ -101,7 +111,7 @@ let package = Package(
             name: "ConcatSynthBench",
             dependencies: [
                 "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank", "AudioIO", "CSQLite", "CSampleRate",
-                "SpeechService",
+                "SpeechService", "WyomingService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -127,7 +137,12 @@ let package = Package(
             name: "VoicebankTests", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
         .testTarget(name: "ConcatSynthBenchTests", dependencies: ["TestSupport"]),
         .testTarget(
+            name: "SpeechServiceTests",
+            dependencies: [
+                "SpeechService", "WyomingService", "AudioIO", "Voicebank", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]),
+        .testTarget(
             name: "VoicebankCLITests", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
-        .testTarget(name: "SpeechServiceTests", dependencies: ["SpeechService", "Voicebank", "TestSupport"]),
     ]
 )
