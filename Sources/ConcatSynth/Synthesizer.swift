@@ -150,7 +150,9 @@ public final class Synthesizer {
     public func renderer(
         for request: SpeechRequest, reporting report: @escaping (PlanNote) -> Void = { _ in }
     ) throws(ConcatSynthError) -> Renderer {
-        Renderer(source: try SnapshotSource(try stream(request), pack: pack, report: report), audio: clipSource)
+        Renderer(
+            source: try SnapshotSource(try stream(request), pack: pack, audio: clipSource, report: report),
+            audio: clipSource)
     }
 
     /// A renderer that pulls a collected plan's frames out of the pack's clips.
@@ -181,19 +183,27 @@ public enum PlanNote: Equatable, Sendable, CustomStringConvertible {
 final class SnapshotSource: TimedSegmentSource {
     let stream: PlanStream<ClipIndex>
     private let pack: VoicePack
+    /// Where the renderer reads the clips' samples.
+    private let audio: ClipIndex
     private let report: (PlanNote) -> Void
     private var isReading: Bool
 
     init(
-        _ stream: PlanStream<ClipIndex>, pack: VoicePack, report: @escaping (PlanNote) -> Void
+        _ stream: PlanStream<ClipIndex>, pack: VoicePack, audio: ClipIndex, report: @escaping (PlanNote) -> Void
     ) throws(ConcatSynthError) {
         self.stream = stream
         self.pack = pack
+        self.audio = audio
         self.report = report
         do { isReading = try pack.beginReading() } catch { throw .voicebank(error) }
     }
 
-    deinit { end() }
+    /// The renderer is done with the request: its last clip's blob handle closes too, so that a synthesizer kept
+    /// between requests holds no snapshot of the pack and sees the clips imported meanwhile.
+    deinit {
+        audio.closeBlob()
+        end()
+    }
 
     func nextSegment() throws -> TimedSegment? {
         do {

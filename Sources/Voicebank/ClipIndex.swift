@@ -67,7 +67,16 @@ public final class ClipIndex {
         }
     }
 
-    deinit { if let blob { sqlite3_blob_close(blob) } }
+    deinit { closeBlob() }
+
+    /// Closes the handle on the last clip read. An open blob handle holds its read snapshot of the pack, so a
+    /// long-lived reader (a server, a speech-dispatcher module) closes it after each request to see later imports
+    /// and to let SQLite checkpoint them; the next read opens it again.
+    public func closeBlob() {
+        if let blob { sqlite3_blob_close(blob) }
+        blob = nil
+        blobClipID = nil
+    }
 
     /// What the planner needs of the voice.
     public var settings: VoiceSettings { voice.settings }
