@@ -40,6 +40,8 @@ let package = Package(
         .target(name: "Planning", dependencies: ["SpeechCore", "SSML", "Tokens", "Verbalization"]),
         // The pull renderer: a plan's timeline to samples, time-stretched where the prosody asks.
         .target(name: "Rendering", dependencies: ["SpeechCore", "Planning", "AudioIO"]),
+        // A picture of a render as SVG, drawn as it is pulled.
+        .target(name: "Picture", dependencies: ["SpeechCore", "Planning", "Rendering"]),
         .target(
             name: "ConcatSynth",
             dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Voicebank", "AudioIO"]),
@@ -91,6 +93,9 @@ let package = Package(
         .testTarget(
             name: "RenderingTests",
             dependencies: ["Rendering", "Planning", "SpeechCore", "SSML", "AudioIO", "SpeechTestSupport"]),
+        .testTarget(
+            name: "PictureTests",
+            dependencies: ["Picture", "Rendering", "Planning", "SpeechCore", "SSML", "SpeechTestSupport"]),
         .testTarget(
             name: "ConcatSynthTests",
             dependencies: [
