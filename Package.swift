@@ -66,6 +66,7 @@ let package = Package(
             name: "ConcatSynthCLI",
             dependencies: [
                 "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "CommandLineSupport", "Playback",
+                "Picture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime linked in: a release render's process starts ~1 ms sooner (issue 6). The three
@@ -95,7 +96,9 @@ let package = Package(
             dependencies: ["Rendering", "Planning", "SpeechCore", "SSML", "AudioIO", "SpeechTestSupport"]),
         .testTarget(
             name: "PictureTests",
-            dependencies: ["Picture", "Rendering", "Planning", "SpeechCore", "SSML", "SpeechTestSupport"]),
+            dependencies: [
+                "Picture", "Rendering", "Planning", "SpeechCore", "SSML", "SpeechTestSupport", "TestSupport",
+            ]),
         .testTarget(
             name: "ConcatSynthTests",
             dependencies: [
