@@ -31,7 +31,7 @@ public struct RenderPicture {
     public static let audibleJoinStep: Float = 0.02
 
     /// The kind of a span drawn along the time axis.
-    public enum SpanKind: String, Sendable {
+    enum SpanKind: String {
         /// A clip of a phrase.
         case phrase
         /// The voice's fallback clip, standing for words no phrase covers.
@@ -43,12 +43,12 @@ public struct RenderPicture {
     }
 
     /// A stretch of the output and what plays in it.
-    public struct Span: Equatable, Sendable {
-        public var kind: SpanKind
+    struct Span {
+        var kind: SpanKind
         /// The words spoken, what a fallback stands for, or the `<audio>` file's fallback text.
-        public var text: String
-        public var frame: Int
-        public var frameCount: Int
+        var text: String
+        var frame: Int
+        var frameCount: Int
     }
 
     /// A join between two sounding segments, and how hard it steps.
@@ -69,10 +69,10 @@ public struct RenderPicture {
     private var minima: [Float] = []
     private var maxima: [Float] = []
     /// Frames added so far.
-    public private(set) var frameCount = 0
-    public private(set) var spans: [Span] = []
+    private var frameCount = 0
+    private var spans: [Span] = []
     /// Sentences, paragraphs and marks, in the order they were reached.
-    public private(set) var markers: [Marker] = []
+    private var markers: [Marker] = []
     /// Joins measured so far; those whose audio is still to come wait in `pendingJoins`.
     private var measuredJoins: [Join] = []
     private var pendingJoins: [PendingJoin] = []
@@ -184,8 +184,10 @@ public struct RenderPicture {
         for row in 0..<drawing.rowCount { drawing.lanes(row: row) }
         for span in spans { drawing.span(span) }
         for row in 0..<drawing.rowCount { drawing.waveform(row: row, minima: minima, maxima: maxima) }
+        // Marks name their lines before rough joins do, where the two labels would overlap.
+        for marker in markers where marker.kind == .mark { drawing.marker(marker) }
         drawing.joins(joins)
-        for marker in markers { drawing.marker(marker) }
+        for marker in markers where marker.kind != .mark { drawing.marker(marker) }
         for row in 0..<drawing.rowCount { drawing.axis(row: row) }
         return drawing.document
     }
@@ -199,6 +201,8 @@ private struct Drawing {
     let rowCount: Int
     let width: Int
     private var body = ""
+    /// The x ranges of each row's mark and join labels so far, so that none is drawn over another.
+    private var topLabels: [Int: [Range<Double>]] = [:]
 
     static let left = 16
     static let top = 44
@@ -219,7 +223,8 @@ private struct Drawing {
         // A render shorter than a row is as wide as its whole seconds, so a short picture is not mostly empty.
         let seconds = min(
             RenderPicture.secondsPerRow, max(1, (frameCount + RenderFormat.sampleRate - 1) / RenderFormat.sampleRate))
-        width = 2 * Self.left + seconds * RenderPicture.pixelsPerSecond
+        // Never narrower than the heading and the legend.
+        width = max(640, 2 * Self.left + seconds * RenderPicture.pixelsPerSecond)
     }
 
     var height: Int { Self.top + rowCount * Self.rowHeight }
@@ -393,8 +398,7 @@ private struct Drawing {
                 #"<g class="join rough" data-frame="\#(join.frame)"><title>\#(escaped(title))</title>"#
                 + #"<line x1="\#(x)" y1="\#(y(row: row, Self.markLane.lowerBound))" x2="\#(x)" "#
                 + #"y2="\#(y(row: row, Self.waveLane.upperBound))"/>"#
-                + #"<text x="\#(x)" y="\#(y(row: row, Self.markLane.upperBound - 3))" text-anchor="end">"#
-                + "click \(ratio) </text></g>\n"
+                + topLabel("click \(ratio)", row: row, frame: join.frame) + "</g>\n"
         }
     }
 
@@ -408,8 +412,7 @@ private struct Drawing {
                 #"<g class="mark" data-frame="\#(marker.frame)"><title>mark \#(escaped(marker.text))</title>"#
                 + #"<line x1="\#(x)" y1="\#(y(row: row, Self.markLane.lowerBound))" x2="\#(x)" "#
                 + #"y2="\#(y(row: row, Self.labelLane.upperBound))"/>"#
-                + #"<text x="\#(x)" dx="3" y="\#(y(row: row, Self.markLane.upperBound - 3))">"#
-                + "\(escaped(marker.text))</text></g>\n"
+                + topLabel(marker.text, row: row, frame: marker.frame) + "</g>\n"
         case .sentence, .paragraph:
             let lane = marker.kind == .sentence ? Self.sentenceLane : Self.paragraphLane
             let pieces = self.pieces(marker.frame, marker.frameCount)
@@ -466,13 +469,27 @@ private struct Drawing {
 
     // MARK: Text
 
+    /// A label right of `frame` in the row's top lane, or nothing where it would overlap one drawn already (the
+    /// line and its title still say what it is).
+    mutating func topLabel(_ text: String, row: Int, frame: Int) -> String {
+        let left = x(frame, row: row) + 3
+        let extent = left..<(left + width(of: text, fontSize: Self.fontSize))
+        guard !(topLabels[row] ?? []).contains(where: { $0.overlaps(extent) }) else { return "" }
+        topLabels[row, default: []].append(extent)
+        return #"<text x="\#(format(left))" y="\#(y(row: row, Self.markLane.upperBound - 3))">\#(escaped(text))</text>"#
+    }
+
+    /// About how wide `text` is drawn: 0.6 em for Latin letters, 1 em for wide (CJK) characters.
+    func width(of text: String, fontSize: Int) -> Double { text.reduce(0) { $0 + advance($1, fontSize: fontSize) } }
+
+    func advance(_ character: Character, fontSize: Int) -> Double {
+        let isWide = character.unicodeScalars.first.map { $0.value >= 0x1100 } ?? false
+        return Double(fontSize) * (isWide ? 1 : 0.6)
+    }
+
     /// As much of `text` as fits in `width` pixels, ending in "…" where cut; empty where not even that fits.
     func fitted(_ text: String, width: Double, fontSize: Int = Self.fontSize) -> String {
-        // Widths estimated from the font size: about 0.6 em for Latin letters, 1 em for wide (CJK) characters.
-        func advance(_ character: Character) -> Double {
-            let isWide = character.unicodeScalars.first.map { $0.value >= 0x1100 } ?? false
-            return Double(fontSize) * (isWide ? 1 : 0.6)
-        }
+        func advance(_ character: Character) -> Double { self.advance(character, fontSize: fontSize) }
         var used = 0.0
         var fitted = ""
         let ellipsis = advance("…")
