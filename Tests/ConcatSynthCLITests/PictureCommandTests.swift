@@ -1,9 +1,11 @@
+import AudioIO
 import Foundation
 import TestSupport
 import Testing
 
 @Suite struct PictureCommandTests {
     let concatSynth = Binary("concat-synth")
+    let voicebank = Binary("voicebank")
     let xmllint = Binary(path: "/usr/bin/xmllint")
     let directory = TemporaryDirectory("concat-synth-picture")
     /// A sentence with a fallback ("Bob") and a mark, spoken by the default pack.
@@ -89,5 +91,40 @@ import Testing
         #expect(unwritable.status == 1)
         #expect(unwritable.standardError.contains("cannot write the picture \(missing): No such file or directory"))
         #expect(leftovers.isEmpty)
+    }
+
+    @Test("a pack whose clips are cut at full scale draws its joins rough; with edge fades they are clean")
+    func roughJoins() throws {
+        let bank = directory.file("click.sqlite")
+        // A 200 Hz cosine starts at full scale, and "down" is its negative: every join steps by nearly 2.
+        let up = (0..<4_000).map { Float(0.9 * cos(2 * Double.pi * 200 * Double($0) / 22_050)) }
+        try Fixture.write(up, to: directory.file("up.wav"), format: AudioFileFormat(.wav, .float32), sampleRate: 22_050)
+        try Fixture.write(
+            up.map { -$0 }, to: directory.file("down.wav"), format: AudioFileFormat(.wav, .float32), sampleRate: 22_050)
+        for arguments in [
+            ["create", "--voice", "com.example.click", "--name", "Click", "--language", "en"],
+            ["configure", "--no-trim", "--edge-fade", "0ms", "--no-loudness-target"],
+            ["import", directory.file("up.wav"), directory.file("down.wav")],
+        ] {
+            let result = try voicebank.run(arguments + ["--bank", bank])
+            try #require(result.status == 0, "\(result.standardError)")
+        }
+        let picture = directory.file("click.svg")
+        let render = ["render", "--bank", bank, "--picture", picture, "-o", directory.file("click.wav"), "up down up"]
+
+        #expect(try concatSynth.run(render).status == 0)
+        let rough = try SVG(String(contentsOfFile: picture, encoding: .utf8)).groups.filter {
+            $0.classes == ["join", "rough"]
+        }
+        #expect(rough.map { $0.title.hasPrefix("rough join at ") } == [true, true])
+        for (join, frame) in zip(rough, [4_000, 8_000]) {
+            #expect(abs(try #require(join.lines.first).x - (16 + Double(frame) * 150 / 22_050)) <= 0.05)
+        }
+
+        #expect(try voicebank.run(["configure", "--bank", bank, "--edge-fade", "2ms"]).status == 0)
+        #expect(try concatSynth.run(render).status == 0)
+        let faded = try SVG(String(contentsOfFile: picture, encoding: .utf8))
+        #expect(faded.groups.filter { $0.classes.contains("rough") }.isEmpty)
+        #expect(faded.title.hasSuffix("0 rough joins"))
     }
 }
