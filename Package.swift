@@ -8,9 +8,12 @@ let package = Package(
         .executable(name: "concat-synth", targets: ["ConcatSynthCLI"]),
         .library(name: "ConcatSynth", targets: ["ConcatSynth"]),
         .executable(name: "concat-synth-bench", targets: ["ConcatSynthBench"]),
+        .executable(name: "sd_concat-synth", targets: ["SpeechDispatcherModule"]),
+        .library(name: "SpeechService", targets: ["SpeechService"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -45,6 +48,14 @@ let package = Package(
         .target(
             name: "ConcatSynth",
             dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Voicebank", "AudioIO"]),
+        // The Wyoming text-to-speech server on swift-nio (issue 11), apart from the speech-dispatcher module's
+        // SpeechService so that the module links no NIO.
+        .target(
+            name: "WyomingService",
+            dependencies: [
+                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank", "AudioIO",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .target(
             name: "CommandLineSupport",
             dependencies: [
@@ -55,6 +66,12 @@ let package = Package(
             dependencies: [
                 "Voicebank", "Verbalization", "CommandLineSupport", "ConcatSynth", "Planning", "SpeechCore", "Tokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // Like concat-synth: the Swift runtime linked in, so tools/install's copy needs no toolchain at run time.
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-static-stdlib", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"],
+                    .when(configuration: .release))
             ]),
 
         .target(name: "TestSupport", dependencies: ["AudioIO", "CSQLite"], path: "Tests/TestSupport"),
@@ -66,11 +83,25 @@ let package = Package(
             name: "ConcatSynthCLI",
             dependencies: [
                 "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "CommandLineSupport", "Playback",
-                "Picture",
+                "Picture", "WyomingService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime linked in: a release render's process starts ~1 ms sooner (issue 6). The three
             // libraries are what ArgumentParser's FoundationEssentials needs linked statically.
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-static-stdlib", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"],
+                    .when(configuration: .release))
+            ]),
+
+        // The speech-dispatcher module protocol over the library (issue 14); the module binary is a thin main.
+        .target(
+            name: "SpeechService", dependencies: ["ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank"]),
+        .executableTarget(
+            name: "SpeechDispatcherModule",
+            dependencies: ["SpeechService"],
+            // Like concat-synth: the Swift runtime linked in, so the installed module needs no toolchain at run time
+            // and starts sooner (the server starts a module per voice switch after a crash, and at every start).
             linkerSettings: [
                 .unsafeFlags(
                     ["-static-stdlib", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"],
@@ -82,6 +113,7 @@ let package = Package(
             name: "ConcatSynthBench",
             dependencies: [
                 "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank", "AudioIO", "CSQLite", "CSampleRate",
+                "SpeechService", "WyomingService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -111,6 +143,12 @@ let package = Package(
         .testTarget(
             name: "VoicebankTests", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
         .testTarget(name: "ConcatSynthBenchTests", dependencies: ["TestSupport"]),
+        .testTarget(
+            name: "SpeechServiceTests",
+            dependencies: [
+                "SpeechService", "WyomingService", "AudioIO", "Voicebank", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]),
         .testTarget(
             name: "VoicebankCLITests", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
     ]

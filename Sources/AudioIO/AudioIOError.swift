@@ -4,6 +4,8 @@ public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     /// The file opened but holds no audio frames.
     case empty(path: String)
+    /// A sample is NaN or infinite (a float file written by a broken program); `frame` is where, in the file.
+    case nonFiniteSample(path: String, frame: Int)
     /// The file's channel count is outside what a clip can have.
     case unsupportedChannelCount(path: String, channelCount: Int)
     /// The file's sample rate is outside what a clip can have.
@@ -36,6 +38,9 @@ public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
                 "cannot read audio file \(path): \(reason); expected a file libsndfile reads (AIFF, AIFF-C, WAV, FLAC, Ogg, CAF, …)"
         case .empty(let path):
             return "audio file \(path) has no audio frames; expected a recording at least one frame long"
+        case .nonFiniteSample(let path, let frame):
+            return
+                "audio file \(path) holds a sample that is not a number (NaN or infinite) at frame \(frame); expected finite samples, as any recording has"
         case .unsupportedChannelCount(let path, let channelCount):
             return "audio file \(path) has \(channelCount) channels; expected 1 to \(AudioLimits.maximumChannelCount)"
         case .unsupportedSampleRate(let path, let sampleRate):

@@ -11,6 +11,9 @@ public struct Trimming: Equatable, Hashable, Sendable, CustomStringConvertible {
         self.padFrames = padFrames
     }
 
+    /// The most pad a voice keeps: one second, the most `voicebank configure --trim-pad` takes.
+    public static let maximumPadFrames = RenderFormat.sampleRate
+
     /// -50 dBFS with 30 ms of pad at 22050 Hz: below any speech, above the noise floor of most recordings.
     public static let standard = Trimming(thresholdDecibels: -50, padFrames: 661)
 

@@ -14,13 +14,15 @@ public struct PreparedClip: Sendable {
     /// let clip = try PreparedClip(path: "Hello.aiff")   // 24 kHz 16-bit → 22050 Hz Float32
     /// ```
     /// - Throws: `AudioIOError` naming the file: unreadable, empty, unsupported channel count or sample rate,
-    ///   too long, truncated, or a failed conversion.
+    ///   too long, truncated, a sample that is NaN or infinite, or a failed conversion.
     public init(path: String, converter: Converter = .best) throws(AudioIOError) {
         let reader = try SoundFileReader(path: path)
         source = reader.format
         original = try reader.readOriginal()
-        renderReady = try SampleRateConversion.convert(
-            try reader.readMono(), from: reader.format.sampleRate, converter: converter)
+        let mono = try reader.readMono()
+        // One NaN would spread through the sinc filter to every frame near it, and play as full-scale noise.
+        if let frame = FiniteSamples.firstNonFinite(in: mono) { throw .nonFiniteSample(path: path, frame: frame) }
+        renderReady = try SampleRateConversion.convert(mono, from: reader.format.sampleRate, converter: converter)
         self.converter = converter
     }
 

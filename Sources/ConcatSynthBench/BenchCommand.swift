@@ -12,12 +12,13 @@ import Voicebank
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "concat-synth-bench",
-        abstract: "Measure concat-synth against the tools people use instead, and check issue 6's targets.",
+        abstract: "Measure concat-synth against the tools people use instead, and check the targets of issues 6 and 11.",
         discussion: """
             Run it through tools/bench, which builds the release binaries first. It makes its own voice packs \
             (100, 10,000 and 100,000 clips; about 3 GB on disk for a few minutes) in a temporary folder and \
-            removes them at the end. espeak-ng, flite and sox are the anchors of item 1; a missing one is reported \
-            as n/a. --smoke runs every item in a few seconds with tiny packs, for the test suite.
+            removes them at the end. espeak-ng, flite and sox are the anchors of item 1, and \
+            Debian's speech-dispatcher module sd_espeak-ng the anchor of item 6 (our module, driven over the module \
+            protocol); a missing one is reported as n/a. --smoke runs every item in a few seconds with tiny packs, for the test suite.
             """)
 
     @Flag(help: "Run every item once, with tiny packs and short texts, in a few seconds (the test suite's check).")
@@ -44,8 +45,13 @@ struct BenchCommand: ParsableCommand {
 
     @Option(
         parsing: .upToNextOption,
-        help: ArgumentHelp("Run only these items (1 to 5); all of them by default.", valueName: "item"))
+        help: ArgumentHelp(
+            "Run only these items (\(Self.items.map(String.init).joined(separator: ", "))); all of them by default.",
+            valueName: "item"))
     var only: [Int] = []
+
+    /// The items, in the order they run.
+    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9]
 
     /// `--peak-rss-of FILE PROGRAM ARGUMENTS…` runs PROGRAM and writes its exit status and peak RSS in bytes to FILE:
     /// a child inherits the high-water mark of the process that spawns it (Linux keeps it across the spawn and
@@ -66,8 +72,9 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         if runs < 1 { throw ValidationError("--runs must be at least 1.") }
-        if let item = only.first(where: { !(1...5).contains($0) }) {
-            throw ValidationError("--only \(item): the items are 1 to 5.")
+        if let item = only.first(where: { !Self.items.contains($0) }) {
+            throw ValidationError(
+                "--only \(item): the items are \(Self.items.map(String.init).joined(separator: ", ")).")
         }
     }
 
@@ -106,7 +113,7 @@ struct BenchCommand: ParsableCommand {
             """)
 
         var results: [TargetResult] = []
-        let items = Set(only.isEmpty ? Array(1...5) : only)
+        let items = Set(only.isEmpty ? Self.items : only)
         if items.contains(1) {
             results += try LatencyBench(requests: requests, runs: processRuns, work: work, largePack: packs.last!).run()
         }
@@ -140,7 +147,31 @@ struct BenchCommand: ParsableCommand {
             ).run()
         }
 
-        var targets = Table("Targets (issue 6)", columns: ["target", "measured", "verdict"])
+        if items.contains(6) {
+            results += try ModuleBench(requests: requests, runs: processRuns, work: work).run()
+        }
+
+        if items.contains(7) {
+            results += try RateBench(
+                pack: largest, text: long.text, audioSeconds: long.seconds, requests: requests, runs: smoke ? 1 : 3,
+                inProcessRuns: inProcessRuns
+            ).run()
+        }
+        if items.contains(8) {
+            let ssmlFile = work.file("long.ssml")
+            let textFile = work.file("long-text.txt")
+            try writeText(LongInputMemoryBench.ssml(bytes: smoke ? 100_000 : 10_000_000), to: ssmlFile)
+            try writeText(LongInputMemoryBench.text(bytes: smoke ? 1_000_000 : 100_000_000), to: textFile)
+            results += try LongInputMemoryBench(ssmlFile: ssmlFile, textFile: textFile, work: work).run()
+        }
+
+        if items.contains(9) {
+            results += try WyomingBench(
+                pack: largest, text: Request.sentence.text, requestCount: smoke ? 10 : 500, work: work
+            ).run()
+        }
+
+        var targets = Table("Targets (issues 6, 10, 11 and 14)", columns: ["target", "measured", "verdict"])
         targets.printHeader()
         for result in results { targets.add([result.target, result.measured, result.verdict]) }
     }

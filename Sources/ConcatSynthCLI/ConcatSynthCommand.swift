@@ -7,7 +7,7 @@ struct ConcatSynthCommand: ParsableCommand {
         commandName: "concat-synth",
         abstract: "Speak SSML or text with a voice pack of recorded phrase clips.",
         discussion: BankOptions.discussion,
-        subcommands: [Render.self, Say.self, Voices.self])
+        subcommands: [Render.self, Say.self, Serve.self, Voices.self])
 
     /// A `render` whose arguments `RenderArguments.parse` reads and that validate runs without ArgumentParser's
     /// parse, the largest cost of a short request's process; everything else (help, usage errors, other

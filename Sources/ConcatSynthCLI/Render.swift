@@ -261,9 +261,29 @@ struct RequestArguments {
         return SpeechRequest(plainText: plainText, voice: voice, prosody: prosody, isLenient: lenient)
     }
 
+    /// `bytes` read in the encoding they announce (a byte-order mark, an XML declaration), else UTF-8.
     private func decode(_ bytes: [UInt8], from source: String) throws -> String {
-        guard let request = String(validating: bytes, as: UTF8.self) else { throw RequestError.notUTF8(source: source) }
-        return request
+        let request: DecodedRequest
+        do throws(RequestDecodingError) { request = try DecodedRequest(bytes, isLenient: lenient) } catch {
+            throw RequestError.undecodable(source: source, error)
+        }
+        if let first = request.firstReplacedOffset {
+            Self.warnOfReplacements(request.replacedCount, first: first, encoding: request.encoding, in: source)
+        }
+        return request.text
+    }
+
+    /// After a request streamed as it was spoken: the warning a request decoded whole gives before it.
+    func warnOfReplacements(in request: SpeechRequest) {
+        guard let text = request.plainText, let first = text.firstReplacedOffset else { return }
+        Self.warnOfReplacements(text.replacedCount, first: first, encoding: "UTF-8", in: text.source)
+    }
+
+    private static func warnOfReplacements(_ count: Int, first: Int, encoding: String, in source: String) {
+        var warnings = StandardError()
+        print(
+            "warning: the request in \(source) holds \(count) byte sequence\(count == 1 ? "" : "s") that \(count == 1 ? "is" : "are") not valid \(encoding), the first at byte offset \(first); each is spoken as U+FFFD",
+            to: &warnings)
     }
 }
 
@@ -275,13 +295,19 @@ private func read(_ input: FileDescriptor, source: String) throws -> [UInt8] {
 }
 
 /// What a request's first bytes say it is, as `SSMLReader` reads it: SSML when the first character after a
-/// byte-order mark and XML whitespace is `<`.
+/// byte-order mark and XML whitespace is `<`; text in another encoding than UTF-8 when they hold a UTF-16
+/// byte-order mark or a NUL (UTF-16 without one), which is decoded whole.
 private enum InputKind {
     case undecided
     case markup
     case plainText
+    case otherEncoding
 
     init(_ bytes: [UInt8]) {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.contains(0) {
+            self = .otherEncoding
+            return
+        }
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         let first = bytes.dropFirst(start).first { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }
         switch first {
@@ -417,6 +443,7 @@ struct RenderArguments {
             }
         }
         if let error = fallbacks.error { throw error }
+        request.warnOfReplacements(in: speechRequest)
         if let pictureFile, let drawing {
             var svg = drawing.svg
             do {
@@ -461,15 +488,15 @@ extension TakeChoice: ExpressibleByArgument {}
 /// A request that could not be read.
 enum RequestError: Error, CustomStringConvertible {
     case unreadable(path: String)
-    case notUTF8(source: String)
+    case undecodable(source: String, RequestDecodingError)
     case unwritableMarkers(path: String, reason: String)
     case unwritablePicture(path: String, reason: String)
 
     var description: String {
         switch self {
         case .unreadable(let path):
-            return "cannot read the request file \(path); expected a readable UTF-8 text or SSML file"
-        case .notUTF8(let source): return "the request in \(source) is not valid UTF-8; expected UTF-8 text or SSML"
+            return "cannot read the request file \(path); expected a readable text or SSML file"
+        case .undecodable(let source, let error): return "the request in \(source) \(error)"
         case .unwritableMarkers(let path, let reason): return "cannot write the markers file \(path): \(reason)"
         case .unwritablePicture(let path, let reason): return "cannot write the picture \(path): \(reason)"
         }

@@ -35,7 +35,7 @@ extension ConcatSynthCommand {
         func run() throws {
             let arguments = request.arguments
             // Audio played cannot be taken back: --strict checks the whole request first.
-            let (_, _, renderer, _) = try arguments.start(checkingFirst: true)
+            let (_, speechRequest, renderer, _) = try arguments.start(checkingFirst: true)
             let sampleRate = arguments.sampleRate ?? RenderFormat.sampleRate
             let sound = try SoundDevice(name: device, sampleRate: sampleRate)
             Self.catchInterrupt()
@@ -50,6 +50,7 @@ extension ConcatSynthCommand {
                 throw ExitCode(130)
             }
             try sound.drain()
+            arguments.warnOfReplacements(in: speechRequest)
         }
 
         /// Turns SIGINT into the `interrupted` flag, without restarting an interrupted wait for the device.

@@ -22,6 +22,10 @@ public final class PlainTextStream: @unchecked Sendable {
     private var utf16Offset = 0
     /// How much is read before a piece is cut.
     let pieceBytes: Int
+    /// How many invalid UTF-8 sequences lenient reading has spoken as U+FFFD so far.
+    public private(set) var replacedCount = 0
+    /// The byte offset of the first of them.
+    public private(set) var firstReplacedOffset: Int?
 
     /// - Parameters:
     ///   - start: bytes already read (to tell text from SSML), which come first.
@@ -60,8 +64,13 @@ public final class PlainTextStream: @unchecked Sendable {
             text = valid
         } else if isLenient {
             text = String(decoding: bytes, as: UTF8.self)
+            if firstReplacedOffset == nil { firstReplacedOffset = byteOffset + Self.firstInvalidByte(in: bytes) }
+            replacedCount += Self.invalidSequenceCount(in: bytes)
         } else {
-            throw .invalidUTF8(source: source, byteOffset: byteOffset + Self.firstInvalidByte(in: bytes))
+            let invalid = Self.firstInvalidByte(in: bytes)
+            let sequence = bytes.dropFirst(invalid).prefix(4)
+            let length = 1 + sequence.dropFirst().prefix { $0 & 0xC0 == 0x80 }.count
+            throw .invalidUTF8(source: source, byteOffset: byteOffset + invalid, bytes: Array(sequence.prefix(length)))
         }
         let length = text.utf16.count
         buffer.removeFirst(end)
@@ -96,6 +105,20 @@ public final class PlainTextStream: @unchecked Sendable {
         return isAtEnd ? buffer.count : 0
     }
 
+    /// How many U+FFFD decoding `bytes` makes: one for each maximal invalid part, as Unicode recommends.
+    private static func invalidSequenceCount(in bytes: ArraySlice<UInt8>) -> Int {
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        var count = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return count
+            case .error: count += 1
+            }
+        }
+    }
+
     /// The offset of the first byte of `bytes` that does not begin or continue a valid UTF-8 sequence (the
     /// count of bytes when all are valid).
     private static func firstInvalidByte(in bytes: ArraySlice<UInt8>) -> Int {
@@ -109,14 +132,21 @@ public final class PlainTextStream: @unchecked Sendable {
 
 /// Plain text that could not be read.
 public enum PlainTextError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The byte at `byteOffset` (from the start of the input, 0-based) is not UTF-8.
-    case invalidUTF8(source: String, byteOffset: Int)
+    /// `bytes` at `byteOffset` (from the start of the input, 0-based) are not UTF-8: a byte that cannot start a
+    /// sequence, or a lead byte and the continuation bytes after it.
+    case invalidUTF8(source: String, byteOffset: Int, bytes: [UInt8])
     case unreadable(source: String, reason: String)
 
+    /// One line, worded as the command line words a request decoded whole.
     public var description: String {
         switch self {
-        case .invalidUTF8(let source, let byteOffset):
-            return "the request in \(source) is not valid UTF-8 at byte \(byteOffset); expected UTF-8 text or SSML"
+        case .invalidUTF8(let source, let byteOffset, let bytes):
+            let shown = bytes.map { "0x" + ($0 < 0x10 ? "0" : "") + String($0, radix: 16, uppercase: true) }
+                .joined(separator: " ")
+            return
+                "the request in \(source) is not valid UTF-8 at byte offset \(byteOffset) (\(shown)); expected UTF-8 text "
+                + "or SSML, UTF-16 with a byte-order mark, or SSML whose XML declaration names its encoding, or "
+                + "--lenient to speak each invalid sequence as U+FFFD"
         case .unreadable(let source, let reason):
             return "cannot read the request from \(source): \(reason)"
         }

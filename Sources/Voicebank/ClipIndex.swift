@@ -22,6 +22,11 @@ public final class ClipIndex {
     private var blob: OpaquePointer?
     /// The clip `blob` is open on.
     private var blobClipID: Int?
+    /// Takes whose every played sample was found to be a number, in the pack as it was at `checkedVersion`.
+    private var checkedTakes: Set<ClipTake> = []
+    private var checkedVersion: UInt32?
+    /// The take checked last: most reads continue it, and need no look-up in `checkedTakes`.
+    private var lastCheckedTake: ClipTake?
 
     init(pack: VoicePack, voice: Voice, voiceRowID: Int) throws(VoicebankError) {
         self.pack = pack
@@ -31,7 +36,7 @@ public final class ClipIndex {
             "SELECT \(Self.takeColumns) FROM clip WHERE voice_id = ? AND is_fallback = 1 ORDER BY id"
         ).bind(.integer(voiceRowID))
         var takes: [ClipTake] = []
-        while try fallbacks.step() { takes.append(Self.take(fallbacks, target: voice.loudness)) }
+        while try fallbacks.step() { takes.append(try Self.take(fallbacks, target: voice.loudness, pack: pack)) }
         fallbackTakes = takes
     }
 
@@ -72,14 +77,21 @@ public final class ClipIndex {
         let statement = try takesByKey
         try statement.bind(.text(key))
         var takes: [ClipTake] = []
-        while try statement.step() { takes.append(Self.take(statement, target: voice.loudness)) }
+        while try statement.step() { takes.append(try Self.take(statement, target: voice.loudness, pack: pack)) }
         return takes
     }
 
-    private static let takeColumns = "id, frame_count, trim_start, loudness_lufs, true_peak_dbtp"
+    // length() of a blob reads the row's header, not the blob: the check below costs no audio read.
+    private static let takeColumns = "id, frame_count, trim_start, loudness_lufs, true_peak_dbtp, length(pcm)"
 
-    private static func take(_ row: Statement, target: LoudnessTarget?) -> ClipTake {
-        ClipTake(
+    /// A take from a row of `takeColumns`, checked against its blob (`ClipDamage.layout`).
+    private static func take(_ row: Statement, target: LoudnessTarget?, pack: VoicePack) throws(VoicebankError)
+        -> ClipTake
+    {
+        if let damage = ClipDamage.layout(firstFrame: row.int(2), frameCount: row.int(1), blobByteCount: row.int(5)) {
+            throw pack.damagedClip(row.int(0), damage)
+        }
+        return ClipTake(
             clipID: row.int(0), frameCount: row.int(1), firstFrame: row.int(2),
             levelDecibels: target?.gainDecibels(loudness: row.optionalDouble(3), truePeak: row.optionalDouble(4)) ?? 0)
     }
@@ -95,23 +107,70 @@ public final class ClipIndex {
     /// returns the frames copied (fewer where the take ends).
     ///
     /// Reads the blob in place, reopening one handle on the next clip (`sqlite3_blob_reopen`), so nothing is
-    /// allocated per clip or per read.
-    /// - Throws: `VoicebankError.unknownClip`, or `.sqlite` with SQLite's message.
+    /// allocated per read. No sample that is not a number reaches the output: the first read of a take checks every
+    /// sample it plays, once for as long as the pack file is unchanged (see `checkSamples`).
+    /// - Throws: `VoicebankError.damagedClip` for a take that does not fit its blob or a sample that is NaN or
+    ///   infinite, `.unknownClip`, or `.sqlite` with SQLite's message.
     public func readRenderReadyPCM(
         _ take: ClipTake, from start: Int, into buffer: UnsafeMutableBufferPointer<Float>
     ) throws(VoicebankError) -> Int {
-        let stored = try renderReadyFrameCount(clipID: take.clipID)
-        let first = take.firstFrame + start
-        let count = max(0, min(buffer.count, min(take.firstFrame + take.frameCount, stored) - first))
-        guard count > 0, let blob else { return 0 }
-        let size = MemoryLayout<Float>.size
-        try pack.database.check(
-            sqlite3_blob_read(blob, buffer.baseAddress, Int32(count * size), Int32(first * size)), sql: nil)
+        let storedBytes = try renderReadyByteCount(clipID: take.clipID)
+        // Takes come checked from this index's rows; a take made by hand, or from another pack, may not be.
+        if let damage = ClipDamage.layout(
+            firstFrame: take.firstFrame, frameCount: take.frameCount, blobByteCount: storedBytes)
+        {
+            throw pack.damagedClip(take.clipID, damage)
+        }
+        let count = max(0, min(buffer.count, take.frameCount - start))
+        guard count > 0, start >= 0, let blob else { return 0 }
+        try checkSamples(take, blob: blob, scratch: buffer)
+        try read(blob, frames: take.firstFrame + start, into: UnsafeMutableBufferPointer(rebasing: buffer[..<count]))
         return count
     }
 
-    /// Opens the blob handle on a clip's render-ready samples, unless it is open on them already; their frames.
-    private func renderReadyFrameCount(clipID: Int) throws(VoicebankError) -> Int {
+    /// Checks every sample `take` plays (`ClipDamage.samples`), through `scratch`, unless that take was checked
+    /// already in the pack as it is now.
+    ///
+    /// Checking each pull instead cost 38 % of a long render's instructions; once per take, a render pays for its
+    /// distinct clips only. A take checked stays checked while SQLite's data version of the file stands still, and
+    /// any commit, by any connection or process, moves it; a read transaction (a render's snapshot) holds it still.
+    private func checkSamples(
+        _ take: ClipTake, blob: OpaquePointer, scratch: UnsafeMutableBufferPointer<Float>
+    ) throws(VoicebankError) {
+        let version = pack.database.dataVersion
+        if version != checkedVersion || version == nil {
+            checkedTakes.removeAll(keepingCapacity: true)
+            checkedVersion = version
+            lastCheckedTake = nil
+        }
+        guard take != lastCheckedTake else { return }
+        if !checkedTakes.contains(take) {
+            var checked = 0
+            while checked < take.frameCount {
+                let chunk = UnsafeMutableBufferPointer(
+                    rebasing: scratch[..<min(scratch.count, take.frameCount - checked)])
+                try read(blob, frames: take.firstFrame + checked, into: chunk)
+                if let damage = ClipDamage.samples(UnsafeBufferPointer(chunk), offset: checked) {
+                    throw pack.damagedClip(take.clipID, damage)
+                }
+                checked += chunk.count
+            }
+            checkedTakes.insert(take)
+        }
+        lastCheckedTake = take
+    }
+
+    /// Copies `buffer.count` samples of the open blob, from frame `first` on, into `buffer`.
+    private func read(
+        _ blob: OpaquePointer, frames first: Int, into buffer: UnsafeMutableBufferPointer<Float>
+    ) throws(VoicebankError) {
+        let size = MemoryLayout<Float>.size
+        try pack.database.check(
+            sqlite3_blob_read(blob, buffer.baseAddress, Int32(buffer.count * size), Int32(first * size)), sql: nil)
+    }
+
+    /// Opens the blob handle on a clip's render-ready samples, unless it is open on them already; their bytes.
+    private func renderReadyByteCount(clipID: Int) throws(VoicebankError) -> Int {
         let database = pack.database
         if blobClipID != clipID {
             blobClipID = nil
@@ -125,12 +184,11 @@ public final class ClipIndex {
                 if let stale = blob { sqlite3_blob_close(stale) }
                 blob = nil
                 throw status == SQLITE_ERROR
-                    ? .unknownClip(id: clipID, path: pack.path)
-                    : .sqlite(path: pack.path, sql: nil, message: String(cString: sqlite3_errmsg(database.handle)))
+                    ? .unknownClip(id: clipID, path: pack.path) : database.error(status, sql: nil)
             }
             blobClipID = clipID
         }
-        return Int(sqlite3_blob_bytes(blob)) / MemoryLayout<Float>.size
+        return Int(sqlite3_blob_bytes(blob))
     }
 }
 

@@ -115,6 +115,8 @@ public struct PackProblem: Equatable, Sendable, CustomStringConvertible {
         case phraseKey = "phrase-key"
         /// Render-ready or original audio whose length breaks the documented rule.
         case length
+        /// A clip rendering refuses (`ClipDamage`): its row and audio disagree, or it plays a NaN or infinity.
+        case damaged
     }
 
     public var kind: Kind
@@ -147,7 +149,8 @@ extension VoicePack {
     /// the 24-bit maximum in 32-bit), phrase clips louder or quieter than the voice's median loudness by more
     /// than 6 LU (`Loudness.clipLUFS`: integrated, or ungated over the whole clip for clips under 400 ms), phrase keys that are
     /// empty or not what the phrase normalises to, and render-ready lengths other than
-    /// `round(source frames × 22050 ÷ source rate)` (or blobs whose size does not match the frame counts).
+    /// `round(source frames × 22050 ÷ source rate)`, original blobs whose size does not match their frames, and damaged
+    /// clips: the `ClipDamage` check rendering makes, so a clip verify passes renders and one it reports does not.
     ///
     /// - Throws: `VoicebankError.sqlite` when the pack cannot be read at all.
     public func verify() throws(VoicebankError) -> [PackProblem] {
@@ -163,8 +166,32 @@ extension VoicePack {
             }
         }
         for voice in try voices() {
-            let measured = try measuredLoudness(voice: voice.identifier)
-            if !measured.contains(where: \.clip.isFallback) {
+            let clips = try clips(voice: voice.identifier)
+            var measured: [MeasuredClip] = []
+            for clip in clips {
+                // The check rendering makes (`damage(clipID:)`, with one read of the samples): a damaged clip is
+                // reported as such and measured no further.
+                var samples: [Float] = []
+                var damage = try layoutDamage(clipID: clip.id)
+                if damage == nil {
+                    samples = try playedSamples(clipID: clip.id)
+                    damage = samples.withUnsafeBufferPointer { ClipDamage.samples($0) }
+                }
+                if let damage {
+                    problems.append(
+                        PackProblem(
+                            kind: .damaged, voice: clip.voice, clipID: clip.id,
+                            message:
+                                "\"\(clip.phrase)\" cannot be spoken: \(damage); remove it and import it again"))
+                    continue
+                }
+                do throws(AudioIOError) {
+                    measured.append(MeasuredClip(clip: clip, loudness: try Loudness(samples)))
+                } catch {
+                    throw .audio(error)
+                }
+            }
+            if !clips.contains(where: \.isFallback) {
                 problems.append(
                     PackProblem(
                         kind: .noFallback, voice: voice.identifier,
@@ -255,14 +282,12 @@ extension VoicePack {
         }
         let expected = SampleRateConversion.convertedFrameCount(
             clip.source.frameCount, from: max(1, clip.source.sampleRate), to: RenderFormat.sampleRate)
-        // The stored conversion is whole; what plays is a trimmed stretch of it.
+        // The stored conversion is whole; what plays is a trimmed stretch of it (checked by `damage(clipID:)`).
         let renderReadyCount = try blobSize("pcm", clipID: clip.id) / MemoryLayout<Float>.size
-        let trimStart =
-            try database.prepare("SELECT trim_start FROM clip WHERE id = ?").bind(.integer(clip.id)).firstInt() ?? 0
-        if renderReadyCount != expected || trimStart < 0 || trimStart + clip.frameCount > renderReadyCount {
+        if renderReadyCount != expected {
             report(
                 .length,
-                "has \(renderReadyCount) render-ready frames playing \(clip.frameCount) from frame \(trimStart), but \(clip.source.frameCount) frames at \(clip.source.sampleRate) Hz make \(expected); remove it and import it again"
+                "has \(renderReadyCount) render-ready frames, but \(clip.source.frameCount) frames at \(clip.source.sampleRate) Hz make \(expected); remove it and import it again"
             )
         }
         if original.bytes.count != clip.source.frameCount * original.channelCount * original.encoding.byteCount {

@@ -1,5 +1,11 @@
 import CSQLite
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `SQLITE_TRANSIENT`, which Swift cannot import: SQLite copies the bound bytes before the call returns.
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
@@ -10,18 +16,29 @@ final class Database {
 
     enum Mode {
         case readOnly, readWrite, readWriteCreate
+        /// Read-only, and promised that nobody writes the file meanwhile (SQLite's `immutable=1`): no locks, and no
+        /// `-shm` file, which a WAL pack on a read-only file system or in a read-only folder cannot have.
+        case immutable
     }
+
+    /// How long a write waits for another connection's write lock before it fails with `VoicebankError.busy`.
+    static let busyTimeoutMilliseconds: Int32 = 5_000
 
     init(path: String, mode: Mode) throws(VoicebankError) {
         self.path = path
+        // NOMUTEX: a connection is used by one thread at a time (see `VoicePackPool` for many threads).
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        var name = path
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .immutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:\(Self.uriPath(path))?immutable=1"
         }
         var handle: OpaquePointer?
-        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        let status = sqlite3_open_v2(name, &handle, flags, nil)
         guard let handle else { throw .sqlite(path: path, sql: nil, message: String(cString: sqlite3_errstr(status))) }
         self.handle = handle
         guard status == SQLITE_OK else {
@@ -29,7 +46,12 @@ final class Database {
             sqlite3_close_v2(handle)
             throw .sqlite(path: path, sql: nil, message: message)
         }
-        sqlite3_busy_timeout(handle, 5_000)
+        // SQLite quietly opens a file it cannot write read-only; say so now, not at the first write.
+        if mode == .readWrite || mode == .readWriteCreate, sqlite3_db_readonly(handle, "main") == 1 {
+            sqlite3_close_v2(handle)
+            throw .readOnlyPack(path: path, reason: Self.unwritableReason(path))
+        }
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
         // Read pages, clip audio above all, straight from the file's mapping instead of copying each 4 KB page
         // through read(2) (issue 6). SQLite caps it at its compile-time limit (2 GB on Debian).
         sqlite3_exec(handle, "PRAGMA mmap_size = \(Self.mappedBytes)", nil, nil, nil)
@@ -59,6 +81,15 @@ final class Database {
 
     var lastInsertedRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
 
+    /// A number that changes whenever the pack file changes, through this connection or any other, in this process
+    /// or another (`SQLITE_FCNTL_DATA_VERSION`): two reads under one version see the same bytes. `nil` when SQLite
+    /// cannot say.
+    var dataVersion: UInt32? {
+        var version: UInt32 = 0
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else { return nil }
+        return version
+    }
+
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back if it throws.
     func transaction<T>(_ body: () throws(VoicebankError) -> T) throws(VoicebankError) -> T {
         try execute("BEGIN IMMEDIATE")
@@ -74,8 +105,70 @@ final class Database {
 
     func check(_ status: Int32, sql: String?) throws(VoicebankError) {
         guard status == SQLITE_OK || status == SQLITE_ROW || status == SQLITE_DONE else {
-            throw .sqlite(path: path, sql: sql, message: String(cString: sqlite3_errmsg(handle)))
+            throw error(status, sql: sql)
         }
+    }
+
+    /// The error for a failed call: the failures a person can act on get their own case, the rest SQLite's message.
+    func error(_ status: Int32, sql: String?) -> VoicebankError {
+        let message = String(cString: sqlite3_errmsg(handle))
+        switch status & 0xFF {
+        case SQLITE_CORRUPT: return .damagedPack(path: path, message: message)
+        case SQLITE_NOTADB: return .notAVoicePack(path: path, reason: "it is not an SQLite database")
+        case SQLITE_FULL: return .diskFull(path: path)
+        case SQLITE_BUSY: return .busy(path: path)
+        case SQLITE_READONLY: return .readOnlyPack(path: path, reason: Self.unwritableReason(path))
+        case SQLITE_CANTOPEN where !Self.isWritable(Self.folder(of: path)):
+            // A write needs a -wal (and a read of a WAL pack a -shm) file beside the pack.
+            return .readOnlyPack(path: path, reason: Self.unwritableReason(path))
+        case SQLITE_ERROR where message.hasPrefix("no such table") || message.hasPrefix("no such column"):
+            return .incompleteSchema(path: path, detail: message)
+        default: return .sqlite(path: path, sql: sql, message: message)
+        }
+    }
+
+    /// The code of the last failed call on this connection, extended (`SQLITE_CANTOPEN`, `SQLITE_READONLY_…`).
+    var lastErrorCode: Int32 { sqlite3_extended_errcode(handle) }
+
+    /// Why the pack, or the folder SQLite keeps its journal in, cannot be written.
+    static func unwritableReason(_ path: String) -> String {
+        if access(path, W_OK) != 0 {
+            switch errno {
+            case EROFS: return "it is on a read-only file system"
+            case EPERM: return "the file is immutable (chattr +i)"
+            case EACCES: return "you have no permission to write the file"
+            default: return String(cString: strerror(errno))
+            }
+        }
+        let folder = folder(of: path)
+        if access(folder, W_OK) != 0 {
+            let reason = errno == EROFS ? "is on a read-only file system" : "cannot be written"
+            return "its folder \(folder) \(reason), and SQLite writes a -wal file beside the pack"
+        }
+        return "SQLite opened it read-only"
+    }
+
+    static func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
+
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `path` for a `file:` URI: the characters a URI gives meaning to escaped.
+    static func uriPath(_ path: String) -> String {
+        var escaped = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0..<0x21, 0x7F...:
+                escaped +=
+                    "%" + String(byte >> 4, radix: 16, uppercase: true)
+                    + String(byte & 0xF, radix: 16, uppercase: true)
+            default: escaped.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        // "file://x" would read x as a host name.
+        return escaped.hasPrefix("//") ? "/" + escaped.drop { $0 == "/" } : escaped
     }
 }
 

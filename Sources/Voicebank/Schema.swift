@@ -66,4 +66,25 @@ enum Schema {
     ]
 
     static var currentVersion: Int { migrations.count }
+
+    /// Every column of the current version, table by table: a pack whose `user_version` says current but that
+    /// lacks one (a hand edit, another tool) is refused when it opens, before any query half-reads it.
+    static let columns: [(table: String, columns: String)] = [
+        (
+            "voice",
+            """
+            id, identifier, name, primary_languages, supported_languages, normal_rate, trim_threshold_db,
+            trim_pad_frames, edge_fade_frames, crossfade_frames, target_loudness_lufs, true_peak_ceiling_dbtp
+            """
+        ),
+        (
+            "clip",
+            """
+            id, voice_id, phrase, phrase_key, token_count, is_fallback, source_name, source_container,
+            source_sample_format, source_sample_rate, source_channel_count, source_frame_count, original_encoding,
+            original_pcm, content_hash, converter, frame_count, pcm, trim_start, loudness_lufs, true_peak_dbtp,
+            is_loudness_measured
+            """
+        ),
+    ]
 }

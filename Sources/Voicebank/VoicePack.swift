@@ -38,7 +38,7 @@ public final class VoicePack {
         let exists = fileExists(path)
         guard exists || access == .create else { throw .noPack(path: path) }
         switch access {
-        case .readOnly: database = try Database(path: path, mode: .readOnly)
+        case .readOnly: database = try Self.openForReading(path)
         case .readWrite: database = try Database(path: path, mode: .readWrite)
         case .create: database = try Database(path: path, mode: .readWriteCreate)
         }
@@ -51,6 +51,28 @@ public final class VoicePack {
             }
             throw error
         }
+    }
+
+    /// A read-only connection, also to a WAL pack on a read-only file system or in a folder this process cannot
+    /// write, where SQLite cannot make the `-shm` file a WAL reader needs.
+    private static func openForReading(_ path: String) throws(VoicebankError) -> Database {
+        let database = try Database(path: path, mode: .readOnly)
+        do {
+            _ = try database.integer("PRAGMA user_version")
+            return database
+        } catch {
+            guard database.lastErrorCode & 0xFF == SQLITE_CANTOPEN else { throw error }
+        }
+        // Nobody can write a pack whose -shm file cannot be made, so reading it as immutable is safe: unless a
+        // -wal file holds commits not yet in the pack, which an immutable reader would not see.
+        if let walSize = Files.fileSize(path + "-wal"), walSize > 0 {
+            throw .readOnlyPack(
+                path: path,
+                reason:
+                    "its \(path)-wal file holds changes not yet in the pack, and SQLite cannot read them where it cannot write (\(Database.unwritableReason(path))); open it once where it can be written"
+            )
+        }
+        return try Database(path: path, mode: .immutable)
     }
 
     /// The pack's schema version (`PRAGMA user_version`).
@@ -68,10 +90,24 @@ public final class VoicePack {
         guard version <= Schema.currentVersion else {
             throw .newerSchema(path: path, version: version, supported: Schema.currentVersion)
         }
-        guard version < Schema.currentVersion else { return }
+        guard version < Schema.currentVersion else {
+            // Compiling a statement checks its tables and columns without reading a row: a few microseconds.
+            for (table, columns) in Schema.columns { _ = try database.prepare("SELECT \(columns) FROM \(table)") }
+            return
+        }
         guard isWritable else {
+            // An empty file is not a pack to read; a new pack is made by `voicebank create`, which writes.
+            if version == 0 && tableCount == 0 { throw .notAVoicePack(path: path, reason: "it is empty") }
             // An older pack opened for reading: upgrade it through a connection of our own, then read on.
-            _ = try VoicePack(path: path, access: .readWrite)
+            do {
+                _ = try VoicePack(path: path, access: .readWrite)
+            } catch .readOnlyPack(let path, let reason) {
+                throw .readOnlyPack(
+                    path: path,
+                    reason:
+                        "\(reason), and its schema version \(version) must be upgraded to \(Schema.currentVersion) before this version reads it"
+                )
+            }
             return
         }
         // WAL makes every import one atomic step that readers never see half done.
@@ -94,12 +130,16 @@ public final class VoicePack {
     // MARK: Voices
 
     /// The pack's voices, in the order they were added.
+    ///
+    /// - Throws: `VoicebankError.damagedVoice` for a voice row holding a setting `voicebank configure` cannot set.
     public func voices() throws(VoicebankError) -> [Voice] {
         try voiceRows().map(\.voice)
     }
 
     /// The voices with their row ids, in the order they were added.
-    func voiceRows() throws(VoicebankError) -> [(id: Int, voice: Voice)] {
+    /// The voice rows; each checked (`checkSettings`) unless `isChecked` is false, which only the setters that
+    /// repair a damaged row use.
+    func voiceRows(isChecked: Bool = true) throws(VoicebankError) -> [(id: Int, voice: Voice)] {
         let statement = try database.prepare(
             """
             SELECT identifier, name, primary_languages, supported_languages, normal_rate, trim_threshold_db,
@@ -118,9 +158,62 @@ public final class VoicePack {
                 loudness: statement.optionalDouble(9).map {
                     LoudnessTarget(targetLUFS: $0, truePeakCeilingDBTP: statement.double(10))
                 })
+            if isChecked { try checkSettings(voice) }
             rows.append((statement.int(11), voice))
         }
         return rows
+    }
+
+    /// Refuses a stored voice whose settings are outside what the setters accept: a hand-edited or damaged row,
+    /// whose crossfade of 9e18 frames would overflow a frame count, or whose negative normal rate would play
+    /// every request at the slowest speed.
+    ///
+    /// - Throws: `VoicebankError.damagedVoice` naming the first such column.
+    private func checkSettings(_ voice: Voice) throws(VoicebankError) {
+        let damage = { (field: String, value: String, expected: String, option: String) -> VoicebankError in
+            .damagedVoice(
+                path: self.path, voice: voice.identifier, field: field, value: value, expected: expected,
+                option: option)
+        }
+        let joinFrames = 0...Joins.maximumFrames
+        let joinsExpected = "0 to \(Joins.maximumFrames) frames (0 to 500 ms)"
+        guard Voice.normalRates.contains(voice.normalRate) else {
+            throw damage(
+                "normal_rate", "\(voice.normalRate)",
+                "a multiple of SSML's default rate from \(Voice.normalRates.lowerBound) to \(Voice.normalRates.upperBound)",
+                "--normal-rate RATE")
+        }
+        guard joinFrames.contains(voice.joins.edgeFadeFrames) else {
+            throw damage("edge_fade_frames", "\(voice.joins.edgeFadeFrames)", joinsExpected, "--edge-fade MS")
+        }
+        guard joinFrames.contains(voice.joins.crossfadeFrames) else {
+            throw damage("crossfade_frames", "\(voice.joins.crossfadeFrames)", joinsExpected, "--crossfade MS")
+        }
+        if let trimming = voice.trimming {
+            guard trimming.thresholdDecibels.isFinite, trimming.thresholdDecibels <= 0 else {
+                throw damage(
+                    "trim_threshold_db", "\(trimming.thresholdDecibels)", "a level of at most 0 dBFS such as -50",
+                    "--trim-threshold DB")
+            }
+            guard (0...Trimming.maximumPadFrames).contains(trimming.padFrames) else {
+                throw damage(
+                    "trim_pad_frames", "\(trimming.padFrames)",
+                    "0 to \(Trimming.maximumPadFrames) frames (0 to 1000 ms)", "--trim-pad MS")
+            }
+        }
+        if let loudness = voice.loudness {
+            guard LoudnessTarget.targets.contains(loudness.targetLUFS) else {
+                throw damage(
+                    "target_loudness_lufs", "\(loudness.targetLUFS)",
+                    "\(LoudnessTarget.targets.lowerBound) to \(LoudnessTarget.targets.upperBound) LUFS",
+                    "--target-loudness LUFS")
+            }
+            guard loudness.truePeakCeilingDBTP.isFinite, loudness.truePeakCeilingDBTP <= 0 else {
+                throw damage(
+                    "true_peak_ceiling_dbtp", "\(loudness.truePeakCeilingDBTP)", "at most 0 dBTP such as -1",
+                    "--true-peak-ceiling DBTP")
+            }
+        }
     }
 
     /// Adds a voice.
@@ -155,7 +248,7 @@ public final class VoicePack {
     public func setNormalRate(_ rate: Double, voice identifier: String) throws(VoicebankError) {
         guard Voice.normalRates.contains(rate) else { throw .invalidNormalRate(rate) }
         try database.transaction { () throws(VoicebankError) in
-            let voice = try resolveVoice(identifier)
+            let voice = try resolveVoice(identifier, isChecked: false)
             try database.prepare("UPDATE voice SET normal_rate = ? WHERE identifier = ?")
                 .bind(.real(rate), .text(voice.identifier)).run()
         }
@@ -174,7 +267,7 @@ public final class VoicePack {
             throw .invalidLoudnessTarget(target)
         }
         return try database.transaction { () throws(VoicebankError) in
-            let voice = try resolveVoice(identifier)
+            let voice = try resolveVoice(identifier, isChecked: false)
             try database.prepare(
                 "UPDATE voice SET target_loudness_lufs = ?, true_peak_ceiling_dbtp = ? WHERE identifier = ?"
             )
@@ -204,7 +297,8 @@ public final class VoicePack {
 
     /// Each clip's loudness and true peak, and the gain its voice's target gives it.
     public func clipLoudness(voice identifier: String) throws(VoicebankError) -> [ClipLoudness] {
-        let voice = try resolveVoice(identifier)
+        // Unchecked: `voicebank configure --target-loudness` reports the loudness before it repairs a damaged target.
+        let voice = try resolveVoice(identifier, isChecked: false)
         let rows = try database.prepare(
             """
             SELECT clip.id, loudness_lufs, true_peak_dbtp FROM clip JOIN voice ON voice.id = clip.voice_id
@@ -240,7 +334,7 @@ public final class VoicePack {
             throw .invalidJoins(joins)
         }
         try database.transaction { () throws(VoicebankError) in
-            let voice = try resolveVoice(identifier)
+            let voice = try resolveVoice(identifier, isChecked: false)
             try database.prepare("UPDATE voice SET edge_fade_frames = ?, crossfade_frames = ? WHERE identifier = ?")
                 .bind(.integer(joins.edgeFadeFrames), .integer(joins.crossfadeFrames), .text(voice.identifier)).run()
         }
@@ -252,7 +346,7 @@ public final class VoicePack {
     /// - Throws: `VoicebankError.unknownVoice`.
     public func setTrimming(_ trimming: Trimming?, voice identifier: String) throws(VoicebankError) {
         try database.transaction { () throws(VoicebankError) in
-            let voice = try resolveVoice(identifier)
+            let voice = try resolveVoice(identifier, isChecked: false)
             try database.prepare("UPDATE voice SET trim_threshold_db = ?, trim_pad_frames = ? WHERE identifier = ?")
                 .bind(
                     trimming.map { .real($0.thresholdDecibels) },
@@ -287,9 +381,11 @@ public final class VoicePack {
 
     /// The voice an operation applies to: the one named, or the only one in the pack.
     ///
-    /// - Throws: `VoicebankError.unknownVoice`, `.noVoice`, or `.ambiguousVoice` when the pack has several.
-    public func resolveVoice(_ identifier: String?) throws(VoicebankError) -> Voice {
-        let voices = try voices()
+    /// - Parameter isChecked: `false` to get a voice whose settings are damaged, to repair them.
+    /// - Throws: `VoicebankError.unknownVoice`, `.noVoice`, or `.ambiguousVoice` when the pack has several;
+    ///   `.damagedVoice`.
+    public func resolveVoice(_ identifier: String?, isChecked: Bool = true) throws(VoicebankError) -> Voice {
+        let voices = try voiceRows(isChecked: isChecked).map(\.voice)
         if let identifier {
             guard let voice = voices.first(where: { $0.identifier == identifier }) else {
                 throw .unknownVoice(identifier: identifier, available: voices.map(\.identifier), path: path)
@@ -341,12 +437,15 @@ public final class VoicePack {
     }
 
     /// A clip's render-ready samples as it plays them: mono Float32 at 22050 Hz, trimmed.
+    ///
+    /// - Throws: `VoicebankError.damagedClip` (see `ClipDamage`), `.unknownClip`, `.sqlite`.
     public func renderReadyPCM(clipID: Int) throws(VoicebankError) -> [Float] {
-        let statement = try database.prepare(
-            "SELECT substr(pcm, trim_start * 4 + 1, frame_count * 4) FROM clip WHERE id = ?"
-        ).bind(.integer(clipID))
-        guard try statement.step() else { throw .unknownClip(id: clipID, path: path) }
-        return statement.floats(0)
+        if let damage = try layoutDamage(clipID: clipID) { throw damagedClip(clipID, damage) }
+        let samples = try playedSamples(clipID: clipID)
+        if let damage = samples.withUnsafeBufferPointer({ ClipDamage.samples($0) }) {
+            throw damagedClip(clipID, damage)
+        }
+        return samples
     }
 
     /// A clip's samples exactly as its source file held them.

@@ -7,6 +7,21 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case notAVoicePack(path: String, reason: String)
     case newerSchema(path: String, version: Int, supported: Int)
     case sqlite(path: String, sql: String?, message: String)
+    /// SQLite found the file damaged (`SQLITE_CORRUPT`): a truncated or overwritten file.
+    case damagedPack(path: String, message: String)
+    /// A table or column of the pack's schema version is missing: `detail` is SQLite's "no such …" message.
+    case incompleteSchema(path: String, detail: String)
+    /// A clip's row and audio disagree, or its audio is not numbers: rendering and `verify` both refuse it.
+    case damagedClip(path: String, clipID: Int, phrase: String, damage: ClipDamage)
+    /// A voice row holds a setting `voicebank configure` would refuse: `field` is its column, `option` the
+    /// configure option that sets it.
+    case damagedVoice(path: String, voice: String, field: String, value: String, expected: String, option: String)
+    /// The pack cannot be written where it is; `reason` says why (a read-only file system, permissions, …).
+    case readOnlyPack(path: String, reason: String)
+    /// Another connection held the pack's write lock past the busy timeout.
+    case busy(path: String)
+    /// The pack's file system filled up during a write; the transaction was rolled back.
+    case diskFull(path: String)
     case invalidIdentifier(String)
     case invalidLanguage(String)
     case emptyName
@@ -40,6 +55,27 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
                 "voice pack \(path) has schema version \(version), newer than this voicebank reads (up to \(supported)); update concat-synth to open it"
         case .sqlite(let path, let sql, let message):
             return "SQLite failed on \(path): \(message)" + (sql.map { " (in `\($0.prefix(80))`)" } ?? "")
+        case .damagedPack(let path, let message):
+            return
+                "voice pack \(path) is damaged (SQLite reports \"\(message)\"), perhaps truncated by a copy or sync; restore it from a copy, or rebuild it"
+        case .incompleteSchema(let path, let detail):
+            return
+                "voice pack \(path) lacks part of its schema (\(detail)); expected the tables and columns of schema version \(Schema.currentVersion) that `voicebank create` makes: restore it from a copy, or rebuild it"
+        case .damagedClip(let path, let clipID, let phrase, let damage):
+            return
+                "voice pack \(path) has a damaged clip #\(clipID) \"\(phrase)\": \(damage); remove it (`voicebank remove --bank \(path) --clip \(clipID)`) and import it again, or restore the pack from a copy"
+        case .damagedVoice(let path, let voice, let field, let value, let expected, let option):
+            return
+                "voice pack \(path) has a damaged voice \(voice): its \(field) is \(value), expected \(expected); set it with `voicebank configure --bank \(path) --voice \(voice) \(option)`"
+        case .readOnlyPack(let path, let reason):
+            return
+                "cannot write voice pack \(path): \(reason); expected a pack in a place you can write (copy it there and change the copy)"
+        case .busy(let path):
+            return
+                "voice pack \(path) is busy: another program held its write lock for more than \(Database.busyTimeoutMilliseconds / 1000) s; try again when that import or edit has finished"
+        case .diskFull(let path):
+            return
+                "cannot write voice pack \(path): its file system is full, and nothing was stored; free some space and try again"
         case .invalidIdentifier(let identifier):
             return
                 "invalid voice identifier \"\(identifier)\"; expected a reverse-DNS name such as com.example.voice.en"

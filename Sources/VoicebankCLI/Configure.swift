@@ -123,7 +123,8 @@ extension VoicebankCommand {
 
         func run() throws {
             let pack = try bank.open(.readWrite)
-            let target = try pack.resolveVoice(voice)
+            // Unchecked: configure is how a voice with a damaged setting is repaired.
+            let target = try pack.resolveVoice(voice, isChecked: false)
             if let normalRate { try pack.setNormalRate(normalRate.multiple, voice: target.identifier) }
             if noTrim {
                 try pack.setTrimming(nil, voice: target.identifier)

@@ -15,7 +15,10 @@ import Testing
         for title in [
             "### 1. Whole-process latency", "### 1b. The same runs' CPU time", "### 1c. Floors",
             "### 2. In-process time to first audio", "### 3. Long render",
-            "### 4. Import of 5 clips", "### 5. Peak RSS", "### Targets (issue 6)",
+            "### 4. Import of 5 clips", "### 5. Peak RSS", "### 6. speech-dispatcher module",
+            "### 7. Long render at a speaking rate", "### 7b. In-process time to first audio at 4x",
+            "### 8. Peak RSS of a render of a long request", "### 9. Wyoming server",
+            "### Targets (issues 6, 10, 11 and 14)",
         ] {
             #expect(output.contains(title), "no table \(title)")
         }
@@ -28,11 +31,25 @@ import Testing
                 rows.filter { $0.hasPrefix("| \(request) |") }.count >= 2, "items 1 and 2 have a row for \(request)")
         }
         let targets = rows.filter { $0.hasSuffix("| met |") || $0.hasSuffix("| NOT met |") || $0.hasSuffix("| n/a |") }
-        #expect(targets.count == 6, "six targets with a verdict:\n\(output)")
+        #expect(targets.count == 12, "twelve targets with a verdict:\n\(output)")
+        // Every Wyoming row served its requests with no error.
+        for clients in [1, 10, 50] {
+            #expect(rows.contains { $0.hasPrefix("| \(clients) | ") && $0.contains(" | 0 | ") }, "\(clients) clients")
+        }
         // An anchor that is not installed is n/a, never a failure; the figures of our own tools are always there.
         let inProcess = try #require(rows.first { $0.hasPrefix("| six-word sentence |") && !$0.contains("x |") })
         #expect(!inProcess.contains("n/a"))
         #expect(rows.contains { $0.hasPrefix("| voicebank import") && !$0.contains("n/a") })
         #expect(rows.contains { $0.hasPrefix("| concat-synth: plan and render") && !$0.contains("n/a") })
+        for speed in ["1x", "2x", "4x"] {
+            #expect(rows.contains { $0.hasPrefix("| \(speed) |") && !$0.contains("n/a") }, "item 7 renders at \(speed)")
+        }
+        #expect(rows.contains { $0.hasPrefix("| plain text on standard input |") })
+        // Item 6 times our module on every request; its first two columns are ours.
+        let moduleRow = try #require(rows.first { $0.hasPrefix("| hello, nice to meet you |") })
+        let moduleCells = moduleRow.split(separator: "|")
+        #expect(
+            moduleCells.count == 7 && !moduleCells[1].contains("n/a") && !moduleCells[4].contains("n/a"), "\(moduleRow)"
+        )
     }
 }

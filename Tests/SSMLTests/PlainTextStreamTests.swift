@@ -58,12 +58,18 @@ import Testing
     @Test("strict: the first byte that is not UTF-8 is named by its offset; lenient: it is spoken as U+FFFD")
     func invalidUTF8() throws {
         let bytes = Array("good morning everyone, nice ".utf8) + [0xFF] + Array(" to meet you".utf8)
-        #expect(throws: PlainTextError.invalidUTF8(source: "test input", byteOffset: 28)) {
+        #expect(throws: PlainTextError.invalidUTF8(source: "test input", byteOffset: 28, bytes: [0xFF])) {
             try runs(stream(bytes))
         }
+        let truncated = Array("good ".utf8) + [0xE2, 0x82] + Array(" morning".utf8)
+        #expect(throws: PlainTextError.invalidUTF8(source: "test input", byteOffset: 5, bytes: [0xE2, 0x82])) {
+            try runs(stream(truncated))
+        }
         #expect(
-            PlainTextError.invalidUTF8(source: "standard input", byteOffset: 28).description
-                == "the request in standard input is not valid UTF-8 at byte 28; expected UTF-8 text or SSML")
+            PlainTextError.invalidUTF8(source: "standard input", byteOffset: 28, bytes: [0xE2, 0x82]).description
+                == "the request in standard input is not valid UTF-8 at byte offset 28 (0xE2 0x82); expected UTF-8 "
+                + "text or SSML, UTF-16 with a byte-order mark, or SSML whose XML declaration names its encoding, or "
+                + "--lenient to speak each invalid sequence as U+FFFD")
         #expect(
             try runs(stream(bytes), lenient: true).map(\.text).joined()
                 == "good morning everyone, nice \u{FFFD} to meet you")

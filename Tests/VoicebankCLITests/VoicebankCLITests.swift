@@ -126,42 +126,6 @@ import Testing
         #expect(result.standardError.contains("schema version 99"))
     }
 
-    @Test("an import killed at any moment leaves a sound pack with the clips of before, or all of the run's")
-    func killedImport() throws {
-        #expect(try create().status == 0)
-        let first = try Fixture.seedClip(at: directory.file("first.aiff"))
-        #expect(try voicebank.run(["import", "--bank", bank, first]).status == 0)
-        // Long 48 kHz stereo files: the best sinc converter keeps the run busy long enough to be killed mid-way.
-        let seconds = 20
-        let tone = Signal.sine(frequency: 440, sampleRate: 48_000, frameCount: 48_000 * seconds)
-        var files: [String] = []
-        for index in 0..<8 {
-            files.append(
-                try Fixture.write(
-                    Signal.interleave([tone, tone]), to: directory.file("long\(index).wav"),
-                    format: .init(.wav, .pcm16),
-                    sampleRate: 48_000, channelCount: 2))
-        }
-
-        var outcomes: [Int] = []
-        for delay in [0.05, 0.3, 0.8, 1.5, 2.5] {
-            let process = try voicebank.start(["import", "--bank", bank] + files)
-            try process.run()
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-
-            let pack = try VoicePack(path: bank, access: .readOnly)
-            #expect(try pack.integrityCheck() == ["ok"])
-            let count = try pack.clips().count
-            #expect(count == 1 || count == 1 + files.count, "after a kill at \(delay) s the pack has \(count) clips")
-            outcomes.append(count)
-            if count > 1 { break }
-        }
-        // At least one kill must have landed inside the run, or the test proved nothing.
-        #expect(outcomes.contains(1))
-    }
-
     /// Twelve short clips: more than the ten files from which an import shows progress.
     func manyClips() throws -> [String] {
         try (0..<12).map {

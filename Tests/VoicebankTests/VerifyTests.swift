@@ -128,20 +128,37 @@ import Testing
         #expect(problems[1].message.contains("the phrase key \"hullo\", but the phrase normalises to \"two\""))
     }
 
-    @Test("render-ready length off the rule, and blobs shorter than their frame counts")
+    @Test("render-ready length off the rule, and an original blob shorter than its frames")
     func lengths() throws {
         let temporary = try soundPack()
-        try temporary.pack.database.execute("UPDATE clip SET frame_count = frame_count + 1 WHERE phrase = 'one'")
-        try temporary.pack.database.execute("UPDATE clip SET pcm = substr(pcm, 1, 400) WHERE phrase = 'two'")
+        try temporary.pack.database.execute("UPDATE clip SET source_sample_rate = 48000 WHERE phrase = 'one'")
         try temporary.pack.database.execute(
             "UPDATE clip SET original_pcm = substr(original_pcm, 1, 400) WHERE phrase = 'three'")
         let problems = try temporary.pack.verify()
-        #expect(problems.map(\.kind) == [.length, .length, .length])
+        #expect(problems.map(\.kind) == [.length, .length])
         #expect(
-            problems[0].message.contains(
-                "has 13230 render-ready frames playing 13231 from frame 0, but 14400 frames at 24000 Hz make 13230"))
-        #expect(problems[1].message.contains("has 100 render-ready frames"))
-        #expect(problems[2].message.contains("keeps 400 bytes of original audio"))
+            problems[0].message.contains("has 13230 render-ready frames, but 14400 frames at 48000 Hz make 6615"))
+        #expect(problems[1].message.contains("keeps 400 bytes of original audio"))
+    }
+
+    @Test("frame counts past the blob are damage, reported as rendering refuses them, and measured no further")
+    func pastTheBlob() throws {
+        let temporary = try soundPack()
+        try temporary.pack.database.execute("UPDATE clip SET frame_count = frame_count + 1 WHERE phrase = 'one'")
+        try temporary.pack.database.execute("UPDATE clip SET pcm = substr(pcm, 1, 400) WHERE phrase = 'two'")
+        let problems = try temporary.pack.verify()
+        #expect(problems.map(\.kind) == [.damaged, .damaged])
+        #expect(
+            problems[0].message
+                == "\"one\" cannot be spoken: it plays 13231 frames from frame 0, but its render-ready audio holds 13230 frames; remove it and import it again"
+        )
+        #expect(problems[1].message.contains("holds 100 frames"))
+        let one = try #require(try temporary.pack.clips().first { $0.phrase == "one" })
+        #expect(
+            throws: VoicebankError.damagedClip(
+                path: temporary.pack.path, clipID: one.id, phrase: "one",
+                damage: .pastEnd(firstFrame: 0, frameCount: 13_231, storedFrameCount: 13_230))
+        ) { try temporary.pack.renderReadyPCM(clipID: one.id) }
     }
 
     @Test("damage SQLite's integrity check finds: an index that disagrees with its table")

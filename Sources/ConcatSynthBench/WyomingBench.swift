@@ -1,0 +1,141 @@
+import ConcatSynth
+import Voicebank
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Item 6: `concat-synth serve` under the real Wyoming client (the `wyoming` package from PyPI, in tools/python-env's
+/// environment, through the tests' driver): time to first audio chunk and requests per second with 1, 10 and 50
+/// clients at once, each sending its requests one after another on its own connection, next to the same request
+/// rendered in process.
+struct WyomingBench {
+    var pack: BenchPack
+    var text: String
+    /// Requests each row sends in all, shared among its clients.
+    var requestCount: Int
+    var work: WorkDirectory
+
+    static let clientCounts = [1, 10, 50]
+
+    /// What the driver's `load` prints.
+    struct Load: Decodable {
+        var requests: Int
+        var errors: [String]
+        var seconds: Double
+        var first_chunk_ms: [Double]
+    }
+
+    func run() throws -> [TargetResult] {
+        let python = try capture(Locations.repository + "/tools/python-env", []).split(separator: "\n").last.map(
+            String.init)
+        guard let python else { throw BenchError(description: "tools/python-env printed no interpreter") }
+        let driver = Locations.repository + "/Tests/SpeechServiceTests/Fixtures/wyoming_driver.py"
+        let log = work.file("serve.log")
+        let server = try spawnBackground(
+            Locations.binaries + "/concat-synth", ["serve", "--bank", pack.path, "--uri", "tcp://127.0.0.1:0"],
+            standardError: log)
+        defer {
+            kill(server, SIGTERM)
+            var status: Int32 = 0
+            waitpid(server, &status, 0)
+        }
+        var uri: String?
+        for _ in 0..<200 where uri == nil {
+            usleep(50_000)
+            uri = (try? readText(log))?.split(separator: "\n").first { $0.hasPrefix("listening on ") }?
+                .split(separator: " ").dropFirst(2).first.map(String.init)
+        }
+        guard let uri else { throw BenchError(description: "concat-synth serve did not start: \(log)") }
+
+        var table = Table(
+            "9. Wyoming server over loopback, \(pack.label)-clip pack, \"\(text)\" (real client: wyoming from PyPI)",
+            columns: ["clients", "requests", "errors", "time to first chunk (ms, median (min–max))", "requests/s"])
+        table.printHeader()
+        var oneClientFirstChunk: Double?
+        for clients in Self.clientCounts {
+            let perClient = max(1, requestCount / clients)
+            let output = try capture(
+                python, [driver, "load", uri, "--clients", "\(clients)", "--requests", "\(perClient)", text])
+            let load = try JSONDecoder().decode(Load.self, from: Data(output.utf8))
+            let firstChunk = Samples(load.first_chunk_ms.map { $0 / 1_000 })
+            if clients == 1 { oneClientFirstChunk = firstChunk.isEmpty ? nil : firstChunk.median }
+            table.add([
+                "\(clients)", "\(load.requests)", "\(load.errors.count)", Unit.milliseconds.summary(firstChunk),
+                decimal(Double(load.requests) / load.seconds, places: 0),
+            ])
+            if !load.errors.isEmpty { print("note: first error with \(clients) clients: \(load.errors[0])") }
+        }
+
+        // The same request in process, pulled a chunk (2205 frames, 100 ms) at a time as the server pulls it.
+        let synthesizer = try Synthesizer(pack: VoicePack(path: pack.path, access: .readOnly))
+        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 2_205)
+        defer { buffer.deallocate() }
+        var first = Samples()
+        var whole = Samples()
+        for round in 0..<(requestCount + 3) {
+            let start = now()
+            let renderer = try synthesizer.renderer(for: SpeechRequest(text, isLenient: true))
+            var pulled = try renderer.render(into: buffer)
+            let firstChunk = now()
+            while !pulled.isComplete { pulled = try renderer.render(into: buffer) }
+            if round >= 3 {
+                first.append(firstChunk - start)
+                whole.append(now() - start)
+            }
+        }
+        print(
+            "\nIn process, the same request: first 100 ms chunk \(Unit.microseconds.summary(first)) µs, "
+                + "whole request \(Unit.microseconds.summary(whole)) µs (median (min–max) of \(requestCount) runs).")
+        return [
+            TargetResult(
+                target: "Wyoming time to first chunk ≤ 1 ms over loopback at one client",
+                measured: oneClientFirstChunk.map { "\(Unit.milliseconds.format($0)) ms" } ?? "n/a",
+                isMet: oneClientFirstChunk.map { $0 <= 1e-3 })
+        ]
+    }
+
+    /// Runs a program to its end and returns its standard output; fails when it exits non-zero.
+    private func capture(_ executable: String, _ arguments: [String]) throws -> String {
+        let output = work.file("captured.txt")
+        let pid = try spawnBackground(executable, arguments, standardOutput: output)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0 else {
+            throw BenchError(description: "\(executable) \(arguments.joined(separator: " ")) failed (status \(status))")
+        }
+        return try readText(output)
+    }
+
+    /// Starts a program without waiting; standard input from /dev/null, the outputs to the files given (else
+    /// standard output to /dev/null and standard error shown).
+    private func spawnBackground(
+        _ executable: String, _ arguments: [String], standardOutput: String? = nil, standardError: String? = nil
+    ) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(
+            &actions, 1, standardOutput ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if let standardError {
+            posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let status = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
+        guard status == 0 else {
+            throw BenchError(description: "cannot run \(executable): \(String(cString: strerror(status)))")
+        }
+        return pid
+    }
+}

@@ -1,0 +1,78 @@
+import Voicebank
+
+/// The module's configuration file, `concat-synth.conf`, which speech-dispatcher passes as the module's first
+/// argument. It is in speech-dispatcher's own format, one `Name "value"` a line, `#` for comments:
+///
+/// ```
+/// # The voice pack sd_concat-synth speaks with.
+/// VoicePack "/usr/local/share/concat-synth/default.sqlite"
+/// SoundIconFolder "/usr/share/sounds/sound-icons/"
+/// ```
+///
+/// Names speech-dispatcher's other modules use (`Debug`, …) are ignored.
+public struct ModuleConfiguration: Equatable, Sendable {
+    /// The pack named by `VoicePack`, relative paths taken from the configuration file's folder.
+    public var voicePack: String?
+    /// Where `SOUND_ICON` names are looked for.
+    public var soundIconFolder = "/usr/share/sounds/sound-icons/"
+
+    public init(voicePack: String? = nil) { self.voicePack = voicePack }
+
+    /// The pack to open: `VoicePack`, else `$CONCAT_SYNTH_BANK`, else the default pack (as `concat-synth` and
+    /// `voicebank` find it).
+    public var packPath: String { VoicePackLocation.resolve(voicePack) }
+
+    /// Reads the configuration at `path`; a file that does not exist is the default configuration (the server
+    /// passes a path whether or not the file is there).
+    ///
+    /// - Throws: `SpeechServiceError.configurationUnreadable` or `.configurationLine`.
+    public static func load(path: String?) throws(SpeechServiceError) -> ModuleConfiguration {
+        guard let path else { return ModuleConfiguration() }
+        guard let file = fopen(path, "rb") else {
+            if errno == ENOENT { return ModuleConfiguration() }
+            throw .configurationUnreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            bytes += chunk[..<count]
+            if count < chunk.count { break }
+        }
+        return try parse(String(decoding: bytes, as: UTF8.self), path: path)
+    }
+
+    /// Reads the text of a configuration file found at `path`.
+    ///
+    /// - Throws: `SpeechServiceError.configurationLine` for a line that is not `Name "value"` or `Name value`.
+    public static func parse(_ text: String, path: String) throws(SpeechServiceError) -> ModuleConfiguration {
+        var configuration = ModuleConfiguration()
+        let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.drop { $0 == " " || $0 == "\t" }
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let space = line.firstIndex(where: { $0 == " " || $0 == "\t" }) else {
+                throw .configurationLine(path: path, line: number + 1, text: String(rawLine))
+            }
+            let name = line[..<space]
+            var value = line[space...].drop { $0 == " " || $0 == "\t" }
+            while value.last == " " || value.last == "\t" || value.last == "\r" { value = value.dropLast() }
+            if value.first == "\"" {
+                guard value.count >= 2, value.last == "\"" else {
+                    throw .configurationLine(path: path, line: number + 1, text: String(rawLine))
+                }
+                value = value.dropFirst().dropLast()
+            }
+            switch name.lowercased() {
+            case "voicepack":
+                configuration.voicePack = value.hasPrefix("/") ? String(value) : folder + value
+            case "soundiconfolder":
+                configuration.soundIconFolder = String(value)
+            default:
+                continue
+            }
+        }
+        return configuration
+    }
+}

@@ -1,0 +1,160 @@
+/// What the module tells the server on its own while a message plays, as the bytes it writes.
+///
+/// ```swift
+/// ModuleEvent.indexMark("__spd_1").bytes   // "700-__spd_1\n700 INDEX MARK\n"
+/// ```
+public enum ModuleEvent: Equatable, Sendable {
+    case begin
+    case end
+    case stop
+    case pause
+    /// A `<mark>` the audio has reached: every sample before it has been sent.
+    case indexMark(String)
+    /// A sound icon file for the server to play.
+    case icon(path: String)
+
+    public var text: String {
+        switch self {
+        case .begin: "701 BEGIN\n"
+        case .end: "702 END\n"
+        case .stop: "703 STOP\n"
+        case .pause: "704 PAUSE\n"
+        case .indexMark(let name): "700-\(name)\n700 INDEX MARK\n"
+        case .icon(let path): "706-\(path)\n706 ICON\n"
+        }
+    }
+}
+
+/// The `705 AUDIO` event: a block of signed 16-bit little-endian mono PCM, escaped so that no byte of it is a
+/// newline.
+///
+/// speech-dispatcher reads each event as lines, so the PCM bytes `0x0A` (newline) and `0x7D` (the escape
+/// byte itself) are sent as `0x7D` followed by the byte with bit 5 flipped (`0x2A`, `0x5D`), the HDLC way.
+public enum AudioBlock {
+    /// The escape byte.
+    public static let escape: UInt8 = 0x7D
+    /// The most samples one block carries: 10,000 bytes, as speech-dispatcher's own modules send, large enough to
+    /// move audio efficiently and small enough that a STOP is heard at once.
+    public static let maximumSampleCount = 5_000
+
+    /// The most bytes the event for `sampleCount` samples takes: header, every PCM byte escaped, closing line.
+    public static func maximumEncodedByteCount(sampleCount: Int) -> Int { 160 + sampleCount * 4 }
+
+    /// Writes the whole event for `samples` (header, escaped PCM, closing line) at the start of `out`, which holds
+    /// at least `maximumEncodedByteCount(sampleCount:)` bytes; returns the bytes written.
+    ///
+    /// ```swift
+    /// AudioBlock.encode([0, 10], sampleRate: 22_050)
+    /// // "705-bits=16\n705-num_channels=1\n705-sample_rate=22050\n705-num_samples=2\n705-big_endian=0\n"
+    /// // "705-AUDIO\0" + [0x00, 0x00, 0x7D, 0x2A, 0x00] + "\n705 AUDIO\n"
+    /// ```
+    public static func encode(
+        _ samples: UnsafeBufferPointer<Int16>, sampleRate: Int, into out: UnsafeMutableRawBufferPointer
+    ) -> Int {
+        precondition(out.count >= maximumEncodedByteCount(sampleCount: samples.count), "the block buffer is too small")
+        var header = """
+            705-bits=16
+            705-num_channels=1
+            705-sample_rate=\(sampleRate)
+            705-num_samples=\(samples.count)
+            705-big_endian=0
+            705-AUDIO
+            """
+        var index = header.withUTF8 { bytes in
+            out.copyMemory(from: UnsafeRawBufferPointer(bytes))
+            return bytes.count
+        }
+        out[index] = 0
+        index += 1
+        @inline(__always) func put(_ byte: UInt8) {
+            if byte == 0x0A || byte == escape {
+                out[index] = escape
+                out[index + 1] = byte ^ 0x20
+                index += 2
+            } else {
+                out[index] = byte
+                index += 1
+            }
+        }
+        // Low byte first, as 705-big_endian=0 says. Eight bytes at a time: a word with neither byte to escape (almost
+        // all of them) is copied whole; the test is the classic "has a zero byte" trick on the word XORed with each.
+        let pcm = UnsafeRawBufferPointer(samples)
+        let lows: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+            let x = word ^ (lows &* UInt64(byte))
+            return (x &- lows) & ~x & highs != 0
+        }
+        var offset = 0
+        if UInt16(0x0102).littleEndian == 0x0102 {
+            while offset + 8 <= pcm.count {
+                let word = pcm.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                if hasByte(word, 0x0A) || hasByte(word, escape) {
+                    for byteOffset in offset..<offset + 8 { put(pcm[byteOffset]) }
+                } else {
+                    out.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
+                    index += 8
+                }
+                offset += 8
+            }
+            while offset < pcm.count {
+                put(pcm[offset])
+                offset += 1
+            }
+        } else {
+            for sample in samples {
+                let bits = UInt16(bitPattern: sample)
+                put(UInt8(truncatingIfNeeded: bits))
+                put(UInt8(truncatingIfNeeded: bits >> 8))
+            }
+        }
+        for byte in "\n705 AUDIO\n".utf8 {
+            out[index] = byte
+            index += 1
+        }
+        return index
+    }
+
+    /// The whole event for `samples`, as bytes.
+    public static func encode(_ samples: [Int16], sampleRate: Int) -> [UInt8] {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: maximumEncodedByteCount(sampleCount: samples.count), alignment: 8)
+        defer { buffer.deallocate() }
+        let count = samples.withUnsafeBufferPointer { encode($0, sampleRate: sampleRate, into: buffer) }
+        return Array(buffer[0..<count])
+    }
+
+    /// The PCM bytes of an escaped payload (what follows `705-AUDIO` and its NUL, up to the newline).
+    public static func unescape<Bytes: Collection<UInt8>>(_ payload: Bytes) -> [UInt8] {
+        let unescaped = payload.withContiguousStorageIfAvailable { unescape(UnsafeRawBufferPointer($0)) }
+        return unescaped ?? Array(payload).withUnsafeBytes { unescape($0) }
+    }
+
+    private static func unescape(_ payload: UnsafeRawBufferPointer) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: payload.count) { bytes, count in
+            var isEscaped = false
+            count = 0
+            for byte in payload {
+                if isEscaped {
+                    bytes[count] = byte ^ 0x20
+                    count += 1
+                    isEscaped = false
+                } else if byte == escape {
+                    isEscaped = true
+                } else {
+                    bytes[count] = byte
+                    count += 1
+                }
+            }
+        }
+    }
+
+    /// Float samples as signed 16-bit, clipped to the 16-bit range and rounded to nearest.
+    public static func convert(_ samples: UnsafeBufferPointer<Float>, into out: UnsafeMutableBufferPointer<Int16>) {
+        precondition(out.count >= samples.count, "the 16-bit buffer is smaller than the float one")
+        for index in samples.indices {
+            let scaled = (samples[index] * 32_767).rounded()
+            out[index] = Int16(min(32_767, max(-32_768, scaled)))
+        }
+    }
+}

@@ -1,0 +1,385 @@
+import Rendering
+import Synchronization
+
+/// speech-dispatcher's output-module protocol over an engine: reads commands from one file descriptor and answers
+/// on another, with audio going to the server as `705` blocks.
+///
+/// The thread that calls `run()` reads commands the whole time; messages render on a thread of their own, so
+/// `STOP` ends a message within one pull (`703 STOP`) and `PAUSE` at its next `__spd_` mark (`704 PAUSE`).
+///
+/// ```swift
+/// let server = ModuleServer(input: STDIN_FILENO, output: STDOUT_FILENO) { () throws(SpeechServiceError) in
+///     try ConcatSynthEngine(packPath: "/usr/local/share/concat-synth/default.sqlite")
+/// }
+/// exit(server.run())
+/// ```
+public final class ModuleServer: @unchecked Sendable {
+    /// Frames per pull: 46 ms of audio, rendered in microseconds, so a STOP waits for no more than that.
+    public static let pullFrameCount = 1024
+
+    private let input: LineReader
+    private let output: OutputChannel
+    private let openEngine: () throws(SpeechServiceError) -> any SpeechEngine
+    private let soundIconFolder: String?
+    private var settings = ModuleSettings()
+    private var standardError = StandardErrorStream()
+
+    /// - Parameters:
+    ///   - openEngine: opens the voice pack at `INIT`; its error becomes the `399` reply.
+    ///   - soundIconFolder: where `SOUND_ICON` names are looked for; the server plays the file. A name with no
+    ///     file there is spoken instead.
+    public init(
+        input: Int32, output: Int32, soundIconFolder: String? = nil,
+        openEngine: @escaping () throws(SpeechServiceError) -> any SpeechEngine
+    ) {
+        self.input = LineReader(descriptor: input)
+        self.output = OutputChannel(descriptor: output)
+        self.soundIconFolder = soundIconFolder
+        self.openEngine = openEngine
+    }
+
+    /// Serves until `QUIT` or the end of the input; returns the process's exit status (0, or 1 when `INIT`
+    /// failed, 3 when the first command was not `INIT`).
+    public func run() -> Int32 {
+        // A server gone mid-write is the end, not a crash: the write fails and the module exits.
+        signal(SIGPIPE, SIG_IGN)
+        guard let first = input.readLine() else { return 0 }
+        guard first == "INIT" else {
+            print("error: the server did not start with INIT but with \"\(first)\"", to: &standardError)
+            return 3
+        }
+        let engine: any SpeechEngine
+        do {
+            engine = try openEngine()
+        } catch {
+            output.send("399-\(error.description)\n399 ERR CANT INIT MODULE\n")
+            return 1
+        }
+        let voiceCount = engine.voices.count
+        output.send(
+            "299-concat-synth: voice pack \(engine.packPath), \(voiceCount) voice\(voiceCount == 1 ? "" : "s")\n"
+                + "299 OK LOADED SUCCESSFULLY\n")
+        let voices = engine.voices
+        let rendering = RenderingThread(engine: engine, output: output)
+        startThread { rendering.serve() }
+        defer { rendering.shutDown() }
+        while let line = input.readLine() {
+            switch ModuleCommand(line) {
+            case .initialize: output.send("399 ERR ALREADY INITIALIZED\n")
+            case .audio:
+                guard let lines = readBlock(reply: "207 OK RECEIVING AUDIO SETTINGS") else { return 0 }
+                // Only server audio: the server plays what the module sends. Anything else is refused, which makes
+                // the server stop using the module rather than expect it to play sound itself.
+                if lines.contains("audio_output_method=server") {
+                    output.send("203 OK AUDIO INITIALIZED\n")
+                } else {
+                    output.send("303 ERROR INVALID PARAMETER OR VALUE\n")
+                }
+            case .logLevel:
+                guard readBlock(reply: "207 OK RECEIVING LOGLEVEL SETTINGS") != nil else { return 0 }
+                output.send("203 OK LOGLEVEL SET\n")
+            case .debug(let file):
+                output.send(file == nil ? "200 OK DEBUGGING OFF\n" : "200 OK DEBUGGING ON\n")
+            case .listVoices(let language, let variant):
+                output.send(Self.voiceList(voices, language: language, variant: variant))
+            case .set:
+                guard let lines = readBlock(reply: "203 OK RECEIVING SETTINGS") else { return 0 }
+                for line in lines where !settings.apply(line: line) {
+                    print("note: SET \(line) ignored", to: &standardError)
+                }
+                output.send("203 OK SETTINGS RECEIVED\n")
+            case .speak(let kind):
+                guard let lines = readBlock(reply: "202 OK RECEIVING MESSAGE") else { return 0 }
+                speak(lines, kind: kind, voices: voices, rendering: rendering)
+            case .stop: rendering.requestStop()
+            case .pause: rendering.requestPause()
+            case .quit:
+                rendering.stopAndWait()
+                output.send("210 OK QUIT\n")
+                return 0
+            case .unknown: output.send("300 ERR UNKNOWN COMMAND\n")
+            }
+        }
+        return 0
+    }
+
+    private func speak(_ lines: [String], kind: MessageKind, voices: [ModuleVoice], rendering: RenderingThread) {
+        var message = DotStuffing.unstuff(lines)
+        guard !message.isEmpty else {
+            output.send("301 ERROR CANT SPEAK\n")
+            return
+        }
+        if kind != .text && lines.count > 1 {
+            output.send("305 DATA MORE THAN ONE LINE\n")
+            return
+        }
+        if (kind == .character || kind == .key) && message == "space" { message = " " }
+        // A message still playing ends first (the server sends STOP before the next message, but need not wait).
+        rendering.stopAndWait()
+        output.send("200 OK SPEAKING\n")
+        if kind == .soundIcon, let folder = soundIconFolder, let icon = Self.soundIcon(message, in: folder) {
+            rendering.playIcon(icon, output: output)
+        } else {
+            rendering.begin(ModuleRequest(message: message, kind: kind, settings: settings, voices: voices))
+        }
+    }
+
+    /// Sends `reply`, then reads `key=value` lines up to the `.` line; `nil` when the input ends first.
+    private func readBlock(reply: String) -> [String]? {
+        output.send(reply + "\n")
+        var lines: [String] = []
+        while let line = input.readLine() {
+            if line == "." { return lines }
+            lines.append(line)
+        }
+        return nil
+    }
+
+    /// `200-NAME<tab>LANGUAGE<tab>VARIANT` for each voice (filtered like speech-dispatcher's own modules: the whole
+    /// tag or its primary subtag, ignoring case), then `200 OK VOICE LIST SENT`, or `304` when none is left.
+    static func voiceList(_ voices: [ModuleVoice], language: String?, variant: String?) -> String {
+        var out = ""
+        for (voice, name) in zip(voices, SettingsMapping.listedNames(voices)) {
+            let tag = voice.languages.first ?? "none"
+            if let language {
+                let wanted = language.lowercased()
+                let primary = tag.lowercased().prefix { $0 != "-" }
+                guard tag.lowercased() == wanted || primary == wanted else { continue }
+                if let variant, variant.lowercased() != "none" { continue }
+            }
+            out += "200-\(name)\t\(tag)\tnone\n"
+        }
+        return out.isEmpty ? "304 CANT LIST VOICES\n" : out + "200 OK VOICE LIST SENT\n"
+    }
+
+    /// The sound icon file for `name` in `folder`, if there is one (a name with a `/` is refused).
+    static func soundIcon(_ name: String, in folder: String) -> String? {
+        guard !name.contains("/"), name != "..", name != "." else { return nil }
+        let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        return access(path, R_OK) == 0 ? path : nil
+    }
+}
+
+/// Replies and events to the server: each written whole under one lock, so a reply from the command thread never
+/// lands inside an audio block from the rendering thread.
+final class OutputChannel: @unchecked Sendable {
+    private let descriptor: Int32
+    private let lock = Mutex(())
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    func send(_ text: String) {
+        var text = text
+        text.withUTF8 { send(UnsafeRawBufferPointer($0)) }
+    }
+
+    func send(_ bytes: UnsafeRawBufferPointer) {
+        lock.withLock { _ in
+            do {
+                try writeAll(descriptor, bytes)
+            } catch {
+                // The server is gone: nothing is left to serve.
+                var standardError = StandardErrorStream()
+                print("error: \(error); exiting", to: &standardError)
+                exit(0)
+            }
+        }
+    }
+}
+
+/// The thread that renders messages one at a time, and the flags the command thread sets for it.
+///
+/// A message's first pull runs on the command thread (`begin`), so its first audio leaves without waiting for
+/// another thread to wake; the rest renders here while the command thread reads STOP and PAUSE. The engine and
+/// the worker's buffers are used by one thread at a time: the command thread only while this one is idle, which
+/// `isBusy` under the lock guarantees. STOP raises the message's cancellation, which the renderer reads at its
+/// next pull.
+final class RenderingThread: @unchecked Sendable {
+    private let lock = ConditionLock()
+    // Guarded by `lock`.
+    private var hasPending = false
+    private var isBusy = false
+    private var isShuttingDown = false
+    /// The cancellation of the message rendering here; `nil` when none is.
+    private var cancellation: Cancellation?
+    // Read between pulls without the lock; set by the command thread, cleared only when a message begins.
+    private let isPauseRequested = Atomic<Bool>(false)
+    private var worker: MessageWorker
+    private let engine: any SpeechEngine
+
+    init(engine: any SpeechEngine, output: OutputChannel) {
+        self.engine = engine
+        worker = MessageWorker(output: output)
+    }
+
+    /// Speaks `request`: its first pull here, on the command thread, the rest on the rendering thread.
+    func begin(_ request: ModuleRequest) {
+        lock.withLock {
+            precondition(!isBusy, "a message begins only after the last one ended")
+            // Cleared here, on the command thread, so a PAUSE that follows this SPEAK is never lost to the reset.
+            isPauseRequested.store(false, ordering: .sequentiallyConsistent)
+            isBusy = true
+        }
+        // A STOP cannot come before this returns: the command thread that would read it is busy here.
+        let hasMore = worker.begin(request, engine: engine)
+        lock.withLock {
+            if hasMore {
+                hasPending = true
+                cancellation = worker.cancellation
+            } else {
+                isBusy = false
+            }
+            lock.broadcast()
+        }
+    }
+
+    /// Sends a sound icon's events: the server plays the file.
+    func playIcon(_ path: String, output: OutputChannel) {
+        output.send(ModuleEvent.begin.text + ModuleEvent.icon(path: path).text + ModuleEvent.end.text)
+    }
+
+    func requestStop() { lock.withLock { cancellation?.cancel() } }
+
+    func requestPause() { isPauseRequested.store(true, ordering: .sequentiallyConsistent) }
+
+    /// Stops the message playing, if any, and waits until its `703 STOP` (or its end) has been sent.
+    func stopAndWait() {
+        lock.withLock {
+            guard isBusy else { return }
+            cancellation?.cancel()
+            while isBusy { lock.wait() }
+        }
+    }
+
+    func shutDown() {
+        stopAndWait()
+        lock.withLock {
+            isShuttingDown = true
+            lock.broadcast()
+        }
+    }
+
+    /// The thread's loop: waits for a begun message, renders the rest of it, repeats until shut down.
+    func serve() {
+        while true {
+            let shouldRender: Bool = lock.withLock {
+                while !hasPending && !isShuttingDown { lock.wait() }
+                defer { hasPending = false }
+                return hasPending
+            }
+            guard shouldRender else { return }
+            while worker.proceed(isPauseRequested: isPauseRequested.load(ordering: .sequentiallyConsistent)) {}
+            lock.withLock {
+                isBusy = false
+                cancellation = nil
+                lock.broadcast()
+            }
+        }
+    }
+}
+
+/// Renders one message into events: `701`, the `705` blocks with a `700` after the audio before each mark, then
+/// `702`, `703` or `704`. Its buffers are made once and reused for every message.
+struct MessageWorker {
+    let output: OutputChannel
+    private var floats = [Float](repeating: 0, count: ModuleServer.pullFrameCount)
+    private var pending = [Int16](repeating: 0, count: AudioBlock.maximumSampleCount)
+    private var pendingCount = 0
+    // Allocated once for the life of the process (one worker per module process), never freed.
+    private let blockBytes = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: AudioBlock.maximumEncodedByteCount(sampleCount: AudioBlock.maximumSampleCount), alignment: 8)
+    private var hasSentAudio = false
+    private var rendering: (any SpeechRendering)?
+    private var standardError = StandardErrorStream()
+
+    init(output: OutputChannel) { self.output = output }
+
+    /// Sends `701 BEGIN`, plans `request` and renders its first pull; returns whether more remains.
+    mutating func begin(_ request: ModuleRequest, engine: any SpeechEngine) -> Bool {
+        output.send(ModuleEvent.begin.text)
+        pendingCount = 0
+        hasSentAudio = false
+        do {
+            rendering = try engine.start(request)
+        } catch {
+            print("error: \(error)", to: &standardError)
+            output.send(ModuleEvent.end.text)
+            return false
+        }
+        return proceed(isPauseRequested: false)
+    }
+
+    /// The cancellation of the message being rendered.
+    var cancellation: Cancellation? { rendering?.cancellation }
+
+    /// Renders one pull of the message and sends what it reached; returns whether more remains.
+    mutating func proceed(isPauseRequested: Bool) -> Bool {
+        guard let rendering else { return false }
+        // Checked before the pull, which would otherwise end the message as if it were complete.
+        if rendering.cancellation.isCancelled { return finish(.stop) }
+        let pull: RenderedPull
+        do {
+            pull = try floats.withUnsafeMutableBufferPointer { buffer throws(SpeechServiceError) in
+                try rendering.render(into: buffer)
+            }
+        } catch {
+            print("error: \(error)", to: &standardError)
+            send(rendering)
+            return finish(.end)
+        }
+        var position = 0
+        for mark in pull.marks {
+            append(position..<mark.frameOffset, rendering)
+            send(rendering)
+            output.send(ModuleEvent.indexMark(mark.name).text)
+            position = mark.frameOffset
+            if isPauseRequested && mark.name.hasPrefix("__spd_") {
+                // The server resumes from this mark with a new message.
+                return finish(.pause)
+            }
+        }
+        append(position..<pull.frameCount, rendering)
+        // The first audio leaves at once, so speech starts after one pull, not after a whole block.
+        if pull.isComplete || !hasSentAudio { send(rendering) }
+        guard pull.isComplete else { return true }
+        // A STOP raised during the pull ends it complete and empty: that is a stop, not the message's end.
+        return finish(rendering.cancellation.isCancelled ? .stop : .end)
+    }
+
+    private mutating func finish(_ event: ModuleEvent) -> Bool {
+        output.send(event.text)
+        rendering = nil
+        return false
+    }
+
+    /// Converts `frames` of the last pull to 16-bit into the pending block, sending each block that fills up.
+    private mutating func append(_ frames: Range<Int>, _ rendering: any SpeechRendering) {
+        var start = frames.lowerBound
+        while start < frames.upperBound {
+            let count = min(frames.upperBound - start, AudioBlock.maximumSampleCount - pendingCount)
+            floats.withUnsafeBufferPointer { source in
+                pending.withUnsafeMutableBufferPointer { destination in
+                    AudioBlock.convert(
+                        UnsafeBufferPointer(rebasing: source[start..<start + count]),
+                        into: UnsafeMutableBufferPointer(rebasing: destination[pendingCount..<pendingCount + count]))
+                }
+            }
+            pendingCount += count
+            start += count
+            if pendingCount == AudioBlock.maximumSampleCount { send(rendering) }
+        }
+    }
+
+    /// Sends the pending samples as one `705` block, if there are any.
+    private mutating func send(_ rendering: any SpeechRendering) {
+        guard pendingCount > 0 else { return }
+        let count = pendingCount
+        let byteCount = pending.withUnsafeBufferPointer { samples in
+            AudioBlock.encode(
+                UnsafeBufferPointer(rebasing: samples[0..<count]), sampleRate: rendering.sampleRate, into: blockBytes)
+        }
+        output.send(UnsafeRawBufferPointer(rebasing: blockBytes[0..<byteCount]))
+        pendingCount = 0
+        hasSentAudio = true
+    }
+}

@@ -1,0 +1,187 @@
+import ConcatSynth
+import Planning
+import Rendering
+import SpeechCore
+import Voicebank
+
+/// What the module speaks with: the pack's voices and a rendering for each message.
+///
+/// The module calls `start` and `render` from one thread at a time, and nothing else after `INIT`, so an engine
+/// need not be thread-safe; only a rendering's `cancellation` is raised from another thread.
+public protocol SpeechEngine: AnyObject {
+    /// The voice pack's path, for the `INIT` line and for errors.
+    var packPath: String { get }
+    /// The voices, in the pack's order; at least one.
+    var voices: [ModuleVoice] { get }
+    /// Plans `request` and returns what renders it by pull.
+    ///
+    /// - Throws: `SpeechServiceError.speechFailed` naming the request and why.
+    func start(_ request: ModuleRequest) throws(SpeechServiceError) -> any SpeechRendering
+}
+
+/// One message being rendered, by pull.
+public protocol SpeechRendering: AnyObject {
+    /// Frames per second of what `render` writes.
+    var sampleRate: Int { get }
+    /// Writes up to `buffer.count` frames and says which `<mark>`s they reached.
+    ///
+    /// - Throws: `SpeechServiceError.speechFailed` when a clip cannot be read.
+    func render(into buffer: UnsafeMutableBufferPointer<Float>) throws(SpeechServiceError) -> RenderedPull
+    /// Raised from any thread to end the message: the next pull is complete with no frames.
+    var cancellation: Cancellation { get }
+}
+
+/// What one pull of a `SpeechRendering` produced.
+public struct RenderedPull: Equatable, Sendable {
+    /// A `<mark>` the pull reached, and where: the mark comes after `frameOffset` frames of this pull.
+    public struct Mark: Equatable, Sendable {
+        public var name: String
+        public var frameOffset: Int
+
+        public init(name: String, frameOffset: Int) {
+            self.name = name
+            self.frameOffset = frameOffset
+        }
+    }
+
+    public var frameCount: Int
+    public var isComplete: Bool
+    /// In order; offsets never decrease and never pass `frameCount`.
+    public var marks: [Mark]
+
+    public init(frameCount: Int, isComplete: Bool, marks: [Mark]) {
+        self.frameCount = frameCount
+        self.isComplete = isComplete
+        self.marks = marks
+    }
+}
+
+/// The module's engine: a concat-synth voice pack, opened read-only once at `INIT`.
+public final class ConcatSynthEngine: SpeechEngine {
+    public let packPath: String
+    public let voices: [ModuleVoice]
+    private let synthesizer: Synthesizer
+    /// Each voice's normal rate by identifier: the SSML rate at which its clips play as recorded.
+    private let normalRates: [String: Double]
+    private var standardError = StandardErrorStream()
+
+    /// Opens the pack at `packPath`.
+    ///
+    /// - Throws: `SpeechServiceError.packUnavailable` naming the pack and why (missing, not a pack, no voice).
+    public init(packPath: String) throws(SpeechServiceError) {
+        self.packPath = packPath
+        let pack: VoicePack
+        let packVoices: [Voice]
+        do throws(VoicebankError) {
+            pack = try VoicePack(path: packPath, access: .readOnly)
+            packVoices = try pack.voices()
+        } catch {
+            throw .packUnavailable(path: packPath, reason: error.description)
+        }
+        guard !packVoices.isEmpty else { throw .packUnavailable(path: packPath, reason: "the pack has no voice") }
+        do throws(ConcatSynthError) {
+            synthesizer = try Synthesizer(pack: pack)
+        } catch {
+            throw .packUnavailable(path: packPath, reason: error.description)
+        }
+        voices = packVoices.map {
+            ModuleVoice(
+                identifier: $0.identifier, name: $0.name, languages: $0.primaryLanguages + $0.supportedLanguages)
+        }
+        // A pack's identifiers are unique (its schema says so).
+        normalRates = Dictionary(uniqueKeysWithValues: packVoices.map { ($0.identifier, $0.normalRate) })
+    }
+
+    public func start(_ request: ModuleRequest) throws(SpeechServiceError) -> any SpeechRendering {
+        // ENGINE HANDOFF: the one place where the values SET gave reach the engine, as the request's prosody
+        // (never as SSML, so the server's own markup nests inside it). `speed` is a factor of the voice's normal
+        // speed; Prosody's rate is SSML's, which the voice's normal rate plays as recorded.
+        let parameters = request.parameters
+        let prosody = Prosody(
+            rate: parameters.speed * normalRates[parameters.voice, default: 1],
+            pitchSemitones: parameters.pitchSemitones, volumeDecibels: parameters.volumeDecibels)
+        // Planning reports as the renderer pulls, on whichever thread pulls; the server logs standard error.
+        let report: (PlanNote) -> Void = { note in
+            var standardError = StandardErrorStream()
+            print(note, to: &standardError)
+        }
+        do throws(ConcatSynthError) {
+            let renderer: Renderer
+            do throws(ConcatSynthError) {
+                renderer = try synthesizer.renderer(
+                    for: SpeechRequest(request.ssml, voice: parameters.voice, prosody: prosody, isLenient: true),
+                    reporting: report)
+            } catch .ssml(let error) {
+                // Even lenient reading refuses a DOCTYPE or an unknown entity; speak the text instead of nothing.
+                print("warning: \(error); speaking the message's text without its markup", to: &standardError)
+                let text = "<speak>\(ModuleRequest.escaped(Self.textContent(request.ssml)))</speak>"
+                renderer = try synthesizer.renderer(
+                    for: SpeechRequest(text, voice: parameters.voice, prosody: prosody, isLenient: true),
+                    reporting: report)
+            }
+            return ConcatSynthRendering(renderer: renderer, voice: parameters.voice)
+        } catch {
+            throw .speechFailed(request: request.ssml, reason: error.description)
+        }
+    }
+
+    /// The characters outside `<…>`: a last resort for markup even lenient reading refuses.
+    static func textContent(_ markup: String) -> String {
+        var text = ""
+        var isInTag = false
+        for character in markup {
+            if character == "<" {
+                isInTag = true
+            } else if character == ">" {
+                isInTag = false
+                text.append(" ")
+            } else if !isInTag {
+                text.append(character)
+            }
+        }
+        return text
+    }
+}
+
+/// A request being planned and rendered by concat-synth's `Renderer`, its `<mark>` markers turned into marks
+/// with offsets.
+final class ConcatSynthRendering: SpeechRendering {
+    let sampleRate = RenderFormat.sampleRate
+    private let renderer: Renderer
+    /// The starting voice, for errors.
+    private let voice: String
+
+    init(renderer: Renderer, voice: String) {
+        self.renderer = renderer
+        self.voice = voice
+    }
+
+    var cancellation: Cancellation { renderer.cancellation }
+
+    func render(into buffer: UnsafeMutableBufferPointer<Float>) throws(SpeechServiceError) -> RenderedPull {
+        let pull: Renderer.Pull
+        do {
+            pull = try renderer.render(into: buffer)
+        } catch {
+            throw .speechFailed(request: voice, reason: "\(error)")
+        }
+        let pullStart = renderer.framePosition - pull.frameCount
+        var marks: [RenderedPull.Mark] = []
+        // Marks complete where the timeline places them, so the reached ones come in frame order.
+        for reached in renderer.reachedMarkers where reached.marker.kind == .mark {
+            let marker = reached.marker
+            marks.append(
+                RenderedPull.Mark(
+                    name: marker.text, frameOffset: min(pull.frameCount, max(0, marker.frame - pullStart))))
+        }
+        return RenderedPull(frameCount: pull.frameCount, isComplete: pull.isComplete, marks: marks)
+    }
+}
+
+/// Standard error, unbuffered, for the module's warnings (the server logs a module's standard error).
+struct StandardErrorStream: TextOutputStream {
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { _ = try? writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+    }
+}

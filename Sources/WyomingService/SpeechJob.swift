@@ -1,0 +1,153 @@
+import AudioIO
+import ConcatSynth
+import NIOCore
+import Rendering
+import SpeechCore
+import Synchronization
+import Voicebank
+
+/// Synthesizers of one pack, each on a read-only connection of its own, lent to one request at a time.
+///
+/// A `Synthesizer` is not safe to share between threads: its pack's SQLite connection is opened without a
+/// mutex (`SQLITE_OPEN_NOMUTEX`), and its clip indexes keep prepared statements and an open blob handle that
+/// every render moves. A connection per request in flight keeps renders on several threads apart; the pool
+/// keeps them open between requests, so a request does not pay for opening the pack, and grows to the number
+/// of requests in flight at once (a request waiting for a slow client keeps its own).
+final class SynthesizerPool: Sendable {
+    let packPath: String
+    private let idle = Mutex<[Lent]>([])
+
+    /// A synthesizer on its way between the pool and the one job that uses it.
+    struct Lent: @unchecked Sendable {
+        let synthesizer: Synthesizer
+    }
+
+    init(packPath: String) { self.packPath = packPath }
+
+    /// - Throws: `ConcatSynthError.voicebank` when the pack cannot be opened.
+    func take() throws(ConcatSynthError) -> Synthesizer {
+        if let lent = idle.withLock({ $0.popLast() }) { return lent.synthesizer }
+        let pack: VoicePack
+        do throws(VoicebankError) { pack = try VoicePack(path: packPath, access: .readOnly) } catch {
+            throw .voicebank(error)
+        }
+        return try Synthesizer(pack: pack)
+    }
+
+    func give(back synthesizer: Synthesizer) {
+        let lent = Lent(synthesizer: synthesizer)
+        idle.withLock { $0.append(lent) }
+    }
+}
+
+/// One request's render: pulled a chunk at a time on a thread of the render pool, its chunks written by the
+/// connection's event loop.
+///
+/// Used by one thread at a time, never two at once: the connection starts a `step()` only after the last one
+/// completed, and calls `end()` only when no step is running; hence `@unchecked Sendable`.
+final class SpeechJob: @unchecked Sendable {
+    let request: SpeechRequest
+    let pool: SynthesizerPool
+    let log: @Sendable (String) -> Void
+    let logPrefix: String
+    /// Whether the client went, and the renderer's flag once there is a renderer to stop.
+    private let cancellation = Mutex<(isCancelled: Bool, renderer: Cancellation?)>((false, nil))
+    private var synthesizer: Synthesizer?
+    private var renderer: Renderer?
+    private var samples = [Float](repeating: 0, count: WyomingAudio.chunkFrames)
+    private(set) var fallbackCount = 0
+
+    init(request: SpeechRequest, pool: SynthesizerPool, logPrefix: String, log: @escaping @Sendable (String) -> Void) {
+        self.request = request
+        self.pool = pool
+        self.logPrefix = logPrefix
+        self.log = log
+    }
+
+    /// What one step produced: up to one chunk of 16-bit audio, and whether the request is done.
+    struct Step: Sendable {
+        var audio: ByteBuffer
+        var frameCount: Int
+        var isComplete: Bool
+    }
+
+    /// Pulls the next chunk (at most `WyomingAudio.chunkFrames`), taking a synthesizer and planning the request
+    /// on the first step. Ends the job when the request is complete or fails.
+    ///
+    /// - Throws: `ConcatSynthError` for a request that cannot be read or planned, what the renderer throws for
+    ///   audio that cannot be read (`VoicebankError`, `AudioIOError`).
+    func step(allocator: ByteBufferAllocator) throws -> Step {
+        if renderer == nil, cancellation.withLock({ $0.isCancelled }) {
+            return Step(audio: allocator.buffer(capacity: 0), frameCount: 0, isComplete: true)
+        }
+        do {
+            let renderer = try self.renderer ?? start()
+            let pulled = try samples.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
+            var audio = allocator.buffer(capacity: pulled.frameCount * 2)
+            audio.writeWithUnsafeMutableBytes(minimumWritableBytes: pulled.frameCount * 2) { bytes in
+                samples.withUnsafeBufferPointer {
+                    PCM16.convert(UnsafeBufferPointer(rebasing: $0[..<pulled.frameCount]), into: bytes)
+                }
+                return pulled.frameCount * 2
+            }
+            if pulled.isComplete { end() }
+            return Step(audio: audio, frameCount: pulled.frameCount, isComplete: pulled.isComplete)
+        } catch {
+            end()
+            throw error
+        }
+    }
+
+    private func start() throws(ConcatSynthError) -> Renderer {
+        let synthesizer = try pool.take()
+        self.synthesizer = synthesizer
+        let renderer = try synthesizer.renderer(for: request) { [self] note in
+            switch note {
+            case .warning: log("\(logPrefix) \(note)")
+            case .fallback: fallbackCount += 1
+            }
+        }
+        let isCancelled = cancellation.withLock {
+            $0.renderer = renderer.cancellation
+            return $0.isCancelled
+        }
+        if isCancelled { renderer.cancel() }
+        self.renderer = renderer
+        return renderer
+    }
+
+    /// Stops the render at its next pull; from any thread (the event loop, when the client goes).
+    func cancel() {
+        let renderer = cancellation.withLock {
+            $0.isCancelled = true
+            return $0.renderer
+        }
+        renderer?.cancel()
+    }
+
+    /// Releases the renderer (its read transaction) before the synthesizer goes back, so the next request to
+    /// take it starts on a connection nobody else reads.
+    func end() {
+        renderer = nil
+        if let synthesizer { pool.give(back: synthesizer) }
+        synthesizer = nil
+    }
+}
+
+/// The audio a Wyoming client receives.
+enum WyomingAudio {
+    static let rate = RenderFormat.sampleRate
+    static let width = 2
+    static let channels = 1
+    /// 100 ms: a chunk small enough that playback starts early, large enough that headers cost little.
+    static let chunkFrames = rate / 10
+
+    struct Format: Encodable {
+        var rate = WyomingAudio.rate
+        var width = WyomingAudio.width
+        var channels = WyomingAudio.channels
+    }
+
+    /// The data of `audio-start` and every `audio-chunk`, encoded once.
+    static let formatJSON = WyomingEvent.json(Format())
+}

@@ -1,0 +1,24 @@
+import AudioIO
+import Testing
+
+@Suite struct PCM16Tests {
+    @Test(
+        "scaled by 32767, rounded to nearest with ties to even, clipped to ±32767",
+        arguments: [
+            (Float(0), 0), (1, 32_767), (-1, -32_767), (1.5, 32_767), (-2, -32_767), (0.5, 16_384),
+            (-0.5, -16_384), (Float(1.5) / 32_767, 2), (Float(2.5) / 32_767, 2), (.nan, 0), (.infinity, 32_767),
+        ])
+    func sample(value: Float, expected: Int) {
+        #expect(Int(PCM16.sample(value)) == expected)
+    }
+
+    @Test("converts a buffer to little-endian bytes")
+    func buffer() {
+        let samples: [Float] = [0, 1, -1, 0.25]
+        var bytes = [UInt8](repeating: 0xAA, count: 10)
+        samples.withUnsafeBufferPointer { source in
+            bytes.withUnsafeMutableBytes { PCM16.convert(source, into: $0) }
+        }
+        #expect(bytes == [0, 0, 0xFF, 0x7F, 0x01, 0x80, 0x00, 0x20, 0xAA, 0xAA])
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `tools/install --user` into a temporary home, with the binaries this test run built, and `--uninstall`.
+@Suite struct InstallTests {
+    let home = TemporaryDirectory("install-home")
+    var environment: [String: String?] {
+        [
+            "HOME": home.path, "XDG_CONFIG_HOME": nil, "XDG_DATA_HOME": nil, "PREFIX": nil, "SPEECHD_MODULE_DIR": nil,
+            "SPEECHD_CONFIG_DIR": nil, "CONCAT_SYNTH_BANK": nil,
+        ]
+    }
+
+    func install(_ arguments: [String]) throws -> RunResult {
+        let binaries = URL(fileURLWithPath: Binary("sd_concat-synth").path).deletingLastPathComponent().path
+        let arguments = arguments == ["--uninstall"] ? ["--user", "--uninstall"] : ["--user", "--binaries", binaries]
+        return try PrivateSpeechDispatcher.run(
+            "\(PrivateSpeechDispatcher.repository)/tools/install", arguments, environment)
+    }
+
+    /// Every file and folder in the home, with each file's bytes.
+    func tree() throws -> [String: Data] {
+        var tree: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: home.path)!
+        while let path = enumerator.nextObject() as? String {
+            tree[path] = FileManager.default.contents(atPath: home.file(path)) ?? Data()
+        }
+        return tree
+    }
+
+    func write(_ text: String, to path: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: (home.file(path) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: home.file(path), atomically: true, encoding: .utf8)
+    }
+
+    @Test("--uninstall removes exactly the files the install wrote and the folders it made; the tools find the pack")
+    func installAndUninstall() throws {
+        try write("AudioOutputMethod \"pulse\"\n", to: ".config/speech-dispatcher/speechd.conf")
+        try write("#!/bin/sh\n", to: ".local/bin/my-tool")
+        let before = try tree()
+
+        let installed = try install([])
+        #expect(installed.status == 0, "\(installed.standardError)")
+        for path in [
+            ".local/bin/concat-synth", ".local/bin/voicebank", ".local/share/concat-synth/default.sqlite",
+            ".local/libexec/speech-dispatcher-modules/sd_concat-synth",
+            ".config/speech-dispatcher/modules/concat-synth.conf",
+        ] {
+            #expect(FileManager.default.fileExists(atPath: home.file(path)), "\(path)")
+            let isProgram = !path.hasSuffix(".sqlite") && !path.hasSuffix(".conf")
+            #expect(FileManager.default.isExecutableFile(atPath: home.file(path)) == isProgram, "\(path)")
+        }
+        // The installed tools find the installed pack from their own folder, not the clone's.
+        let rendered = try PrivateSpeechDispatcher.run(
+            home.file(".local/bin/concat-synth"), ["render", "-o", "-", "hello"], environment)
+        #expect(
+            rendered.status == 0 && rendered.standardOutputBytes.count > 4 * 22_050 / 10, "\(rendered.standardError)")
+        let info = try PrivateSpeechDispatcher.run(home.file(".local/bin/voicebank"), ["info"], environment)
+        #expect(info.standardOutput.hasPrefix(home.file(".local/share/concat-synth/default.sqlite")))
+
+        let uninstalled = try install(["--uninstall"])
+        #expect(uninstalled.status == 0, "\(uninstalled.standardError)")
+        #expect(try tree() == before)
+    }
+
+    @Test("a concat-synth.conf the install did not write is kept by the install and by --uninstall")
+    func ownConfiguration() throws {
+        let own = "VoicePack \"/srv/packs/mine.sqlite\"\n"
+        try write(own, to: ".config/speech-dispatcher/modules/concat-synth.conf")
+        let before = try tree()
+        #expect(try install([]).status == 0)
+        #expect(
+            try String(
+                contentsOfFile: home.file(".config/speech-dispatcher/modules/concat-synth.conf"), encoding: .utf8)
+                == own)
+        #expect(try install(["--uninstall"]).status == 0)
+        #expect(try tree() == before)
+    }
+}

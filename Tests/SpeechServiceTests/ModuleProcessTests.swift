@@ -1,0 +1,282 @@
+import Foundation
+import SpeechService
+import TestSupport
+import Testing
+
+/// The module process over pipes, as speech-dispatcher drives it.
+@Suite struct ModuleProcessTests {
+    @Test("INIT, AUDIO, LOGLEVEL, LIST VOICES, SET, SPEAK, QUIT: the replies and events speechd 0.11 expects")
+    func transcript() throws {
+        let directory = TemporaryDirectory("sd-transcript")
+        let session = try ModuleSession(directory: directory)
+        let replies = try session.initialize()
+        #expect(replies[0].code == 299)
+        #expect(replies[0].lines.first?.contains(ModuleSession.defaultPack) == true)
+        #expect(replies[0].lines.last == "OK LOADED SUCCESSFULLY")
+        #expect(
+            replies[1...].map(\.description) == [
+                "207 OK RECEIVING AUDIO SETTINGS", "203 OK AUDIO INITIALIZED", "207 OK RECEIVING LOGLEVEL SETTINGS",
+                "203 OK LOGLEVEL SET",
+            ])
+        session.send("LIST VOICES\n")
+        let voices = try session.next()
+        #expect(voices.code == 200)
+        #expect(
+            voices.lines == ["Default English\ten-US\tnone", "Default Japanese\tja-JP\tnone", "OK VOICE LIST SENT"])
+        session.send("LIST VOICES ja\n")
+        #expect(try session.next().lines == ["Default Japanese\tja-JP\tnone", "OK VOICE LIST SENT"])
+        session.send("LIST VOICES de\n")
+        #expect(try session.next().description == "304 CANT LIST VOICES")
+
+        let request = "<speak>hello, nice to meet you</speak>"
+        let speakReplies = try session.speak(request, settings: ["rate=0", "volume=100", "language=en-us"])
+        #expect(
+            speakReplies.map(\.description) == [
+                "203 OK RECEIVING SETTINGS", "203 OK SETTINGS RECEIVED", "202 OK RECEIVING MESSAGE", "200 OK SPEAKING",
+            ])
+        let events = try session.messages(until: [702, 703])
+        #expect(events.first?.code == 701)
+        #expect(events.last?.code == 702)
+        let transcript = Transcript(events)
+        #expect(transcript.blockSizes.allSatisfy { $0 > 0 && $0 <= AudioBlock.maximumSampleCount })
+        #expect(transcript.samples == (try reference(request, directory: directory).samples))
+        session.send("QUIT\n")
+        #expect(try session.next().description == "210 OK QUIT")
+        #expect(session.waitForExit() == 0)
+    }
+
+    @Test("PCM containing the bytes 0x0A and 0x7D arrives unchanged through the escaping")
+    func escapedBytes() throws {
+        let directory = TemporaryDirectory("sd-escape")
+        let session = try ModuleSession(directory: directory)
+        _ = try session.initialize()
+        let request = "<speak>good morning, double tap to open</speak>"
+        try session.speak(request)
+        let samples = Transcript(try session.messages(until: [702, 703])).samples
+        let expected = try reference(request, directory: directory).samples
+        let bytes = expected.flatMap {
+            [UInt8(truncatingIfNeeded: UInt16(bitPattern: $0)), UInt8(UInt16(bitPattern: $0) >> 8)]
+        }
+        // The test means something only if the audio has both bytes to escape.
+        #expect(bytes.contains(0x0A) && bytes.contains(0x7D))
+        #expect(samples.count == expected.count)
+        #expect(samples == expected)
+    }
+
+    @Test("dot-stuffed lines: a line that is only a dot or starts with one is part of the message")
+    func dotStuffedLines() throws {
+        let directory = TemporaryDirectory("sd-dots")
+        let session = try ModuleSession(directory: directory)
+        _ = try session.initialize()
+        // The server sends ".." for "." and "...x" for "..x"; were the module to take ".." as the end, the next
+        // lines would come back as unknown commands and the speech would stop at "hello".
+        let request = "<speak>hello\n.\n..nice to meet you\n.<mark name=\"end\"/>goodbye</speak>"
+        try session.speak(request)
+        let events = try session.messages(until: [702, 703])
+        #expect(!events.contains { $0.code == 300 })
+        let transcript = Transcript(events)
+        let expected = try reference(request, directory: directory)
+        #expect(transcript.samples == expected.samples)
+        #expect(transcript.marks.map(\.name) == ["end"])
+    }
+
+    @Test("each <mark> is reported in order, right after the audio before it, with its name as given")
+    func marksInOrder() throws {
+        let directory = TemporaryDirectory("sd-marks")
+        let session = try ModuleSession(directory: directory)
+        _ = try session.initialize()
+        let request = """
+            <speak><mark name="0:5"/>hello <mark name="__spd_1"/>nice to meet you. <mark name="6:13"/>\
+            good morning<mark name="__spd_2"/> goodbye<mark name="last"/></speak>
+            """
+        try session.speak(request)
+        let events = try session.messages(until: [702, 703])
+        #expect(events.last?.code == 702)
+        let transcript = Transcript(events)
+        let expected = try reference(request, directory: directory)
+        #expect(transcript.marks.map(\.name) == ["0:5", "__spd_1", "6:13", "__spd_2", "last"])
+        #expect(transcript.marks.map(\.sampleIndex) == expected.marks.map(\.1))
+        #expect(transcript.samples == expected.samples)
+        // Nothing is sent after the last mark but the end: the audio before it was all there is.
+        #expect(Array(transcript.codes.suffix(2)) == [700, 702])
+    }
+
+    @Test(
+        "SET rate, pitch and volume speak as the request wrapped in <prosody> with the mapped values",
+        arguments: [
+            (["rate=50", "pitch=50", "volume=0"], #"rate="200%" pitch="+6st" volume="50%""#),
+            (["rate=-100", "pitch=-100", "volume=100"], #"rate="50%" pitch="-12st""#),
+        ])
+    func prosody(settings: [String], attributes: String) throws {
+        let directory = TemporaryDirectory("sd-prosody")
+        let session = try ModuleSession(directory: directory)
+        _ = try session.initialize()
+        let text = "hello, nice to meet you<mark name=\"end\"/>"
+        try session.speak("<speak>\(text)</speak>", settings: settings)
+        let transcript = Transcript(try session.messages(until: [702, 703]))
+        let expected = try reference("<speak><prosody \(attributes)>\(text)</prosody></speak>", directory: directory)
+        #expect(transcript.samples.count == expected.samples.count)
+        #expect(transcript.samples == expected.samples)
+        #expect(transcript.marks.map(\.sampleIndex) == expected.marks.map(\.1))
+        #expect(transcript.samples != (try reference("<speak>\(text)</speak>", directory: directory).samples))
+    }
+
+    /// A message of about `seconds` of speech from the default pack.
+    static func longMessage(minutes: Int) -> String {
+        "<speak>"
+            + Array(repeating: "nice to meet you, good morning, double tap to open.", count: minutes * 20)
+            .joined(separator: " ") + "</speak>"
+    }
+
+    @Test("STOP in the middle of a long message answers 703 at once; the next message speaks")
+    func stop() throws {
+        let directory = TemporaryDirectory("sd-stop")
+        let session = try ModuleSession(directory: directory)
+        _ = try session.initialize()
+        try session.speak(Self.longMessage(minutes: 5))
+        _ = try session.messages(until: [705])
+        let stopSent = Date()
+        session.send("STOP\n")
+        let events = try session.messages(until: [702, 703])
+        let elapsed = Date().timeIntervalSince(stopSent)
+        #expect(events.last?.code == 703)
+        // Rendering runs far faster than real time, so what it rendered ahead is a pipe's worth, not minutes.
+        let samplesAfterStop = Transcript(events).samples.count
+        #expect(samplesAfterStop < 22_050 * 10)
+        #expect(elapsed < 1, "703 took \(elapsed) s")
+        try session.speak("<speak>hello</speak>")
+        let next = try session.messages(until: [702, 703])
+        #expect(next.first?.code == 701)
+        #expect(next.last?.code == 702)
+        #expect(Transcript(next).samples == (try reference("<speak>hello</speak>", directory: directory).samples))
+    }
+
+    @Test("PAUSE stops at the next __spd_ mark with 704, after sending that mark")
+    func pause() throws {
+        let directory = TemporaryDirectory("sd-pause")
+        let session = try ModuleSession(directory: directory)
+        _ = try session.initialize()
+        let sentence = "nice to meet you, good morning, double tap to open."
+        let request =
+            "<speak>" + Array(repeating: sentence, count: 40).joined(separator: " ") + "<mark name=\"__spd_1\"/>"
+            + Array(repeating: sentence, count: 40).joined(separator: " ") + "<mark name=\"__spd_2\"/>goodbye</speak>"
+        try session.speak(request)
+        _ = try session.messages(until: [705])
+        session.send("PAUSE\n")
+        let events = try session.messages(until: [702, 703, 704])
+        let transcript = Transcript([ModuleMessage(code: 705, lines: [])] + events)
+        #expect(events.last?.code == 704)
+        #expect(transcript.marks.map(\.name) == ["__spd_1"])
+        #expect(Array(transcript.codes.suffix(2)) == [700, 704])
+        // The message after a pause is the rest of the text, which the server sends as a new SPEAK.
+        try session.speak("<speak>goodbye</speak>")
+        #expect(try session.messages(until: [702, 703, 704]).last?.code == 702)
+    }
+
+    @Test("SET answers 203 whatever its keys and values, and the message after it speaks")
+    func setWithUnknownKeys() throws {
+        let directory = TemporaryDirectory("sd-set")
+        let session = try ModuleSession(directory: directory)
+        _ = try session.initialize()
+        let replies = try session.speak(
+            "<speak>hello</speak>",
+            settings: [
+                "future_key=1", "rate=very fast", "no equals sign", "=", "pitch=", "voice=robot",
+                "synthesis_voice=Nobody",
+            ])
+        #expect(replies[0].description == "203 OK RECEIVING SETTINGS")
+        #expect(replies[1].description == "203 OK SETTINGS RECEIVED")
+        #expect(try session.messages(until: [702, 703]).last?.code == 702)
+    }
+
+    @Test("language and synthesis_voice pick the pack's voice")
+    func voiceFromSettings() throws {
+        let directory = TemporaryDirectory("sd-voice")
+        let session = try ModuleSession(directory: directory)
+        _ = try session.initialize()
+        let japanese = "<speak><voice name=\"org.concatsynth.ja\">設定</voice></speak>"
+        let expected = try reference(japanese, directory: directory).samples
+        try session.speak("<speak>設定</speak>", settings: ["language=ja", "synthesis_voice=NULL"])
+        #expect(Transcript(try session.messages(until: [702])).samples == expected)
+        try session.speak("<speak>設定</speak>", settings: ["language=en-us", "synthesis_voice=Default Japanese"])
+        #expect(Transcript(try session.messages(until: [702])).samples == expected)
+        try session.speak("<speak>設定</speak>", settings: ["language=en-us", "synthesis_voice=NULL"])
+        #expect(Transcript(try session.messages(until: [702])).samples != expected)
+    }
+
+    @Test("CHAR spells the character; KEY speaks the key's name; a second line is refused with 305")
+    func characterAndKey() throws {
+        let directory = TemporaryDirectory("sd-char")
+        let session = try ModuleSession(directory: directory)
+        _ = try session.initialize()
+        try session.speak("b", command: "CHAR")
+        let spelled = Transcript(try session.messages(until: [702])).samples
+        #expect(
+            spelled
+                == (try reference("<speak><say-as interpret-as=\"characters\">b</say-as></speak>", directory: directory)
+                    .samples))
+        try session.speak("b", command: "KEY")
+        #expect(Transcript(try session.messages(until: [702])).samples == spelled)
+        session.send("SET\n")
+        _ = try session.next()
+        session.send(".\n")
+        _ = try session.next()
+        session.send("CHAR\n")
+        _ = try session.next()
+        session.send("a\nb\n.\n")
+        #expect(try session.next().description == "305 DATA MORE THAN ONE LINE")
+    }
+
+    @Test("SOUND_ICON: the server is told to play the icon's file; an icon with no file is spoken")
+    func soundIcon() throws {
+        let directory = TemporaryDirectory("sd-icon")
+        let icons = directory.file("icons")
+        try FileManager.default.createDirectory(atPath: icons, withIntermediateDirectories: true)
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: "\(icons)/bell"))
+        let session = try ModuleSession(
+            directory: directory,
+            configuration: "VoicePack \"\(ModuleSession.defaultPack)\"\nSoundIconFolder \"\(icons)\"\n")
+        _ = try session.initialize()
+        try session.speak("bell", command: "SOUND_ICON")
+        let events = try session.messages(until: [702, 703])
+        #expect(events.map(\.description) == ["701 BEGIN", "706 \(icons)/bell / 706 ICON", "702 END"])
+        try session.speak("hello", command: "SOUND_ICON")
+        let spoken = try session.messages(until: [702, 703])
+        #expect(!spoken.contains { $0.code == 706 })
+        #expect(Transcript(spoken).samples == (try reference("<speak>hello</speak>", directory: directory).samples))
+    }
+
+    @Test("a pack that cannot be opened: INIT answers 399 naming the pack and why, and the module exits")
+    func unopenablePack() throws {
+        let directory = TemporaryDirectory("sd-nopack")
+        let missing = directory.file("no-such-pack.sqlite")
+        let session = try ModuleSession(directory: directory, pack: missing)
+        session.send("INIT\n")
+        let reply = try session.next()
+        #expect(reply.code == 399)
+        #expect(reply.lines.first?.contains(missing) == true)
+        #expect(reply.lines.last == "ERR CANT INIT MODULE")
+        #expect(session.waitForExit() == 1)
+
+        let notAPack = directory.file("not-a-pack.sqlite")
+        try "just text".write(toFile: notAPack, atomically: true, encoding: .utf8)
+        let second = try ModuleSession(directory: directory, pack: notAPack)
+        second.send("INIT\n")
+        let secondReply = try second.next()
+        #expect(secondReply.code == 399)
+        #expect(secondReply.lines.first?.contains(notAPack) == true)
+    }
+
+    @Test("the module exits when its input closes, even in the middle of a message")
+    func exitsOnEndOfInput() throws {
+        let directory = TemporaryDirectory("sd-eof")
+        let session = try ModuleSession(directory: directory, timeoutSeconds: 20)
+        _ = try session.initialize()
+        try session.speak(Self.longMessage(minutes: 5))
+        _ = try session.messages(until: [705])
+        session.closeInput()
+        // Drain what it still sends, so it is never blocked on a full pipe.
+        while (try? session.next()) != nil {}
+        #expect(session.waitForExit() == 0)
+    }
+}

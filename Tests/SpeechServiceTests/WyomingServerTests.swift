@@ -1,0 +1,246 @@
+import AudioIO
+import Foundation
+import TestSupport
+import Testing
+import Voicebank
+
+/// `concat-synth serve` driven by the real client: the `wyoming` package from PyPI (tools/python-env), through
+/// Fixtures/wyoming_driver.py. Each test starts its own server on a free port, with its own copy of the default pack.
+@Suite(.serialized) struct WyomingServerTests {
+    let directory = TemporaryDirectory("concat-synth-wyoming")
+    let concatSynth = Binary("concat-synth")
+
+    var pack: String { directory.file("pack.sqlite") }
+
+    init() throws {
+        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: pack)
+    }
+
+    /// What `concat-synth render` makes of the request, converted to 16-bit as the server converts.
+    func rendered(_ text: String, voice: String = "org.concatsynth.en") throws -> [Int16] {
+        let output = directory.file("render-\(UUID().uuidString).raw")
+        let result = try concatSynth.run(["render", "--bank", pack, "--voice", voice, "-o", output, text])
+        #expect(result.status == 0, "\(result.standardError)")
+        let floats = try Data(contentsOf: URL(fileURLWithPath: output)).withUnsafeBytes {
+            Array($0.bindMemory(to: Float.self))
+        }
+        return floats.map(PCM16.sample)
+    }
+
+    func samples(atPath path: String) throws -> [Int16] {
+        try Data(contentsOf: URL(fileURLWithPath: path)).withUnsafeBytes {
+            $0.bindMemory(to: Int16.self).map { Int16(littleEndian: $0) }
+        }
+    }
+
+    @Test("describe lists every voice of the pack in one text-to-speech program that streams")
+    func describe() throws {
+        let server = try WyomingTestServer(pack: pack)
+        let answer = try Driver.run(["describe", server.uri])
+        #expect(answer["type"] as? String == "info")
+        let voices = try VoicePack(path: pack, access: .readOnly).voices()
+        #expect(answer["voices"] as? [String] == voices.map(\.identifier))
+        let data = try #require(answer["data"] as? [String: Any])
+        let program = try #require((data["tts"] as? [[String: Any]])?.first)
+        #expect(program["supports_synthesize_streaming"] as? Bool == true)
+        let listed = try #require(program["voices"] as? [[String: Any]])
+        #expect(listed.map { $0["languages"] as? [String] } == voices.map(\.supportedLanguages))
+        #expect(listed.map { $0["description"] as? String } == voices.map(\.name))
+        #expect(listed.allSatisfy { $0["installed"] as? Bool == true && $0["speakers"] is NSNull })
+    }
+
+    @Test(
+        "synthesize answers with render's samples in 16-bit chunks of at most 100 ms",
+        arguments: [
+            ("Hello, nice to meet you. Good morning!", "text"),
+            (#"<speak>Hello <break time="250ms"/> goodbye</speak>"#, "ssml"),
+        ])
+    func synthesize(text: String, format: String) throws {
+        let server = try WyomingTestServer(pack: pack)
+        let output = directory.file("received.raw")
+        let answer = try Driver.run(["synthesize", server.uri, output, "--format", format, text])
+        #expect(answer["error"] == nil, "\(answer)")
+        #expect(answer["formats"] as? [[Int]] == [[22_050, 2, 1]])
+        let chunks = try #require(answer["chunks"] as? [Int])
+        #expect(chunks.allSatisfy { $0 <= 2_205 * 2 } && chunks.dropLast().allSatisfy { $0 == 2_205 * 2 })
+        let expected = try rendered(text)
+        #expect(expected.count > 22_050 / 2)
+        #expect(try samples(atPath: output) == expected)
+        #expect(server.log.contains("characters: first chunk"))
+    }
+
+    @Test("a voice by language, and an unknown voice is an error naming the pack's voices")
+    func voiceSelection() throws {
+        let server = try WyomingTestServer(pack: pack)
+        let output = directory.file("ja.raw")
+        let answer = try Driver.run(["synthesize", server.uri, output, "--language", "ja_JP", "設定"])
+        #expect(answer["error"] == nil, "\(answer)")
+        #expect(try samples(atPath: output) == rendered("設定", voice: "org.concatsynth.ja"))
+
+        let refused = try Driver.run(["synthesize", server.uri, output, "--voice", "com.example.nobody", "Hello"])
+        let error = try #require(refused["error"] as? String)
+        #expect(error.contains("com.example.nobody") && error.contains("org.concatsynth.en, org.concatsynth.ja"))
+    }
+
+    @Test("streamed text in three chunks is spoken a sentence at a time, each as render speaks it")
+    func streaming() throws {
+        let server = try WyomingTestServer(pack: pack)
+        let prefix = directory.file("sentence")
+        let answer = try Driver.run([
+            "stream", server.uri, prefix, "Hello, nice to ", "meet you. Good mor", "ning! Goodbye",
+        ])
+        #expect(answer["sentences"] as? [Int] != nil, "\(answer)")
+        let sentences = ["Hello, nice to meet you.", "Good morning!", "Goodbye"]
+        #expect((answer["sentences"] as? [Int])?.count == sentences.count)
+        for (index, sentence) in sentences.enumerated() {
+            #expect(try samples(atPath: "\(prefix)-\(index).raw") == rendered(sentence), "sentence \(index)")
+        }
+    }
+
+    @Test("50 clients at once, 10 requests each, all served in full")
+    func concurrentClients() throws {
+        let server = try WyomingTestServer(pack: pack)
+        let text = "Good morning. Double tap to open."
+        let answer = try Driver.run(["load", server.uri, "--clients", "50", "--requests", "10", text])
+        #expect((answer["errors"] as? [String]) == [], "\(answer["errors"] ?? "")")
+        #expect(answer["requests"] as? Int == 500)
+        #expect(answer["sizes"] as? [Int] == [try rendered(text).count * 2])
+    }
+
+    /// What a faulty client sends, and the error code it gets back.
+    static let faults: [String: (bytes: String, code: String)] = [
+        "data_length not a number": ("{\"type\": \"describe\", \"data_length\": \"ten\"}\n", "malformed-event"),
+        "a header that is not JSON": ("this is not json\n", "malformed-event"),
+        "data that is not JSON": ("{\"type\": \"synthesize\", \"data_length\": 5}\n{nope", "malformed-event"),
+        "an unknown event type": ("{\"type\": \"transcribe\"}\n", "unknown-event"),
+        "data_length over the limit": ("{\"type\": \"synthesize\", \"data_length\": 99999999}\n", "too-long"),
+        "a 70,000-byte header line": (String(repeating: "x", count: 70_000), "too-long"),
+    ]
+
+    @Test(
+        "a fault closes only that client's connection, with an error event; the next client is served",
+        arguments: faults.keys.sorted())
+    func fault(name: String) throws {
+        let (bytes, code) = try #require(Self.faults[name])
+        let server = try WyomingTestServer(pack: pack)
+        let answer = try Driver.run(["raw", server.uri], input: Data(bytes.utf8))
+        let events = try #require(answer["events"] as? [[String: Any]])
+        #expect(events.count == 1)
+        #expect(events.first?["type"] as? String == "error")
+        #expect((events.first?["data"] as? [String: Any])?["code"] as? String == code)
+
+        let output = directory.file("after.raw")
+        let served = try Driver.run(["synthesize", server.uri, output, "Good morning"])
+        #expect(served["error"] == nil, "\(served)")
+        #expect(try samples(atPath: output) == rendered("Good morning"))
+        #expect(server.log.contains("closed: "))
+    }
+
+    @Test("a client that goes mid-request has its render cancelled, and the server goes on")
+    func disconnect() throws {
+        let server = try WyomingTestServer(pack: pack)
+        // About 13 minutes of audio: far more than the socket buffers hold, so the render waits for the client.
+        let long = String(repeating: "Good morning. Double tap to open. ", count: 500)
+        let answer = try Driver.run(["hangup", server.uri, long])
+        #expect(answer["hung_up"] as? Bool == true)
+        let output = directory.file("after.raw")
+        let served = try Driver.run(["synthesize", server.uri, output, "Hello"])
+        #expect(served["error"] == nil, "\(served)")
+        try server.waitForLog("render cancelled")
+    }
+}
+
+/// The Python side: tools/python-env's interpreter running Fixtures/wyoming_driver.py.
+enum Driver {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static let script = "\(root)/Tests/SpeechServiceTests/Fixtures/wyoming_driver.py"
+
+    /// Made once per test run; the first run installs the pinned `wyoming` from PyPI.
+    static let python: Result<String, TestFailure> = {
+        do {
+            let result = try Binary(path: "\(root)/tools/python-env").run([])
+            guard result.status == 0 else {
+                return .failure(TestFailure(description: "tools/python-env failed: \(result.standardError)"))
+            }
+            return .success(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+        } catch {
+            return .failure(TestFailure(description: "tools/python-env: \(error)"))
+        }
+    }()
+
+    /// Runs the driver and returns the JSON object it prints.
+    static func run(_ arguments: [String], input: Data = Data()) throws -> [String: Any] {
+        let result = try Binary(path: python.get()).run([script] + arguments, input: input)
+        guard result.status == 0 else {
+            throw TestFailure(description: "the driver exited \(result.status): \(result.standardError)")
+        }
+        let object = try JSONSerialization.jsonObject(with: Data(result.standardOutputBytes))
+        return try #require(object as? [String: Any], "\(result.standardOutput)")
+    }
+}
+
+/// `concat-synth serve` on a free port of the loopback interface, stopped when released.
+final class WyomingTestServer: Sendable {
+    let process: Process
+    let uri: String
+    private let standardError = Collected()
+
+    /// Bytes read on one thread and looked at on another.
+    private final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var bytes = Data()
+
+        func append(_ data: Data) {
+            lock.lock()
+            bytes.append(data)
+            lock.unlock()
+        }
+
+        var text: String {
+            lock.lock()
+            defer { lock.unlock() }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    init(pack: String) throws {
+        process = try Binary("concat-synth").start(["serve", "--bank", pack, "--uri", "tcp://127.0.0.1:0"])
+        let pipe = Pipe()
+        process.standardError = pipe
+        pipe.fileHandleForReading.readabilityHandler = { [standardError] in standardError.append($0.availableData) }
+        try process.run()
+        var listening: String?
+        for _ in 0..<200 where listening == nil {
+            Thread.sleep(forTimeInterval: 0.05)
+            listening = standardError.text.split(separator: "\n").first { $0.hasPrefix("listening on ") }
+                .flatMap { $0.split(separator: " ").dropFirst(2).first.map(String.init) }
+        }
+        guard let listening else {
+            process.terminate()
+            throw TestFailure(description: "the server did not start: \(standardError.text)")
+        }
+        uri = listening
+    }
+
+    /// What the server wrote on standard error so far.
+    var log: String { standardError.text }
+
+    /// Waits up to 10 s for the server to log `text`.
+    func waitForLog(_ text: String) throws {
+        for _ in 0..<200 {
+            if log.contains(text) { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw TestFailure(description: "the server never logged \"\(text)\": \(log)")
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+}
