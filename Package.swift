@@ -43,6 +43,8 @@ let package = Package(
         .target(name: "Planning", dependencies: ["SpeechCore", "SSML", "Tokens", "Verbalization"]),
         // The pull renderer: a plan's timeline to samples, time-stretched where the prosody asks.
         .target(name: "Rendering", dependencies: ["SpeechCore", "Planning", "AudioIO"]),
+        // A picture of a render as SVG, drawn as it is pulled.
+        .target(name: "Picture", dependencies: ["SpeechCore", "Planning", "Rendering"]),
         .target(
             name: "ConcatSynth",
             dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Voicebank", "AudioIO"]),
@@ -81,7 +83,7 @@ let package = Package(
             name: "ConcatSynthCLI",
             dependencies: [
                 "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "CommandLineSupport", "Playback",
-                "WyomingService",
+                "Picture", "WyomingService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime linked in: a release render's process starts ~1 ms sooner (issue 6). The three
@@ -124,6 +126,11 @@ let package = Package(
         .testTarget(
             name: "RenderingTests",
             dependencies: ["Rendering", "Planning", "SpeechCore", "SSML", "AudioIO", "SpeechTestSupport"]),
+        .testTarget(
+            name: "PictureTests",
+            dependencies: [
+                "Picture", "Rendering", "Planning", "SpeechCore", "SSML", "SpeechTestSupport", "TestSupport",
+            ]),
         .testTarget(
             name: "ConcatSynthTests",
             dependencies: [

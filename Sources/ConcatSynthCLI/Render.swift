@@ -2,6 +2,7 @@ import ArgumentParser
 import AudioIO
 import CommandLineSupport
 import ConcatSynth
+import Picture
 import Planning
 import Rendering
 import SSML
@@ -31,6 +32,7 @@ extension ConcatSynthCommand {
                   concat-synth render --file request.ssml -o - | aplay -f FLOAT_LE -r 22050 -c 1
                   concat-synth render -o welcome.ulaw "Welcome"
                   concat-synth render --sample-rate 16000 --encoding s16 -o out.wav "Hello"
+                  concat-synth render --picture hello.svg -o hello.wav "Hello, nice to meet you"
                 """)
 
         @OptionGroup var request: RequestOptions
@@ -60,11 +62,18 @@ extension ConcatSynthCommand {
         )
         var joinReport = false
 
+        @Option(
+            help: ArgumentHelp(
+                "Also draw the render as an SVG picture: the waveform, each phrase's words (fallbacks in orange), pauses, marks, sentences and rough joins between clips.",
+                valueName: "file.svg"),
+            completion: .file(extensions: ["svg"]))
+        var picture: String?
+
         /// The arguments as plain values, the form the fast path (`RenderArguments.parse`) also makes.
         var arguments: RenderArguments {
             RenderArguments(
                 request: request.arguments, output: output, encoding: encoding, markers: markers,
-                joinReport: joinReport)
+                joinReport: joinReport, picture: picture)
         }
 
         func validate() throws { try arguments.validate() }
@@ -368,8 +377,12 @@ struct RenderArguments {
     var encoding: OutputEncoding?
     var markers: String?
     var joinReport = false
+    var picture: String?
 
     func validate() throws {
+        if let picture, !picture.lowercased().hasSuffix(".svg") {
+            throw ValidationError("--picture \(picture): expected a file name ending in .svg")
+        }
         if output == nil && FileDescriptor.standardOutput.isTerminal {
             throw ValidationError(
                 "Missing -o FILE (.wav, .aiff, .caf, .flac, .ulaw, …), or -o - to write raw samples to a pipe.")
@@ -400,16 +413,27 @@ struct RenderArguments {
                 throw RequestError.unwritableMarkers(path: markers, reason: error.reason)
             }
         }
+        // Opened first, like the markers file, so an unwritable path fails before any rendering.
+        var pictureFile: PartialFile?
+        if let picture {
+            do throws(FileError) { pictureFile = try PartialFile(path: picture) } catch {
+                throw RequestError.unwritablePicture(path: picture, reason: error.reason)
+            }
+        }
         let writer = try AudioFileWriter(path: output ?? "-", format: format.file, sampleRate: format.sampleRate)
         let chain = try ConvertedPull(renderer, sampleRate: format.sampleRate, blockFrames: 4_096)
         var rendered: [Float] = []
+        var drawing = pictureFile.map { _ in RenderPicture() }
         while !chain.isComplete {
             // After a fallback under --strict the rest is planned only to name every word that falls back.
             guard fallbacks.words.isEmpty else {
                 try chain.pull { _ in }
                 continue
             }
-            try chain.pull({ try writer.write($0) }, rendered: joinReport ? { rendered += $0 } : nil)
+            try chain.pull({ try writer.write($0) }) { frames in
+                if joinReport { rendered += frames }
+                drawing?.add(frames, pulledFrom: renderer)
+            }
             if let markerFile {
                 var lines = ""
                 for marker in chain.takeMarkers() {
@@ -420,6 +444,14 @@ struct RenderArguments {
         }
         if let error = fallbacks.error { throw error }
         request.warnOfReplacements(in: speechRequest)
+        if let pictureFile, let drawing {
+            var svg = drawing.svg
+            do {
+                try svg.withUTF8 { try pictureFile.write(UnsafeRawBufferPointer($0)) }
+            } catch let error as FileError {
+                throw RequestError.unwritablePicture(path: pictureFile.path, reason: error.reason)
+            }
+        }
         try writer.commit()
         if joinReport {
             // A diagnostic: the joins come from the request planned once more, whole.
@@ -430,6 +462,11 @@ struct RenderArguments {
         if let markerFile {
             do throws(FileError) { try markerFile.commit() } catch {
                 throw RequestError.unwritableMarkers(path: markerFile.path, reason: error.reason)
+            }
+        }
+        if let pictureFile {
+            do throws(FileError) { try pictureFile.commit() } catch {
+                throw RequestError.unwritablePicture(path: pictureFile.path, reason: error.reason)
             }
         }
     }
@@ -453,6 +490,7 @@ enum RequestError: Error, CustomStringConvertible {
     case unreadable(path: String)
     case undecodable(source: String, RequestDecodingError)
     case unwritableMarkers(path: String, reason: String)
+    case unwritablePicture(path: String, reason: String)
 
     var description: String {
         switch self {
@@ -460,6 +498,7 @@ enum RequestError: Error, CustomStringConvertible {
             return "cannot read the request file \(path); expected a readable text or SSML file"
         case .undecodable(let source, let error): return "the request in \(source) \(error)"
         case .unwritableMarkers(let path, let reason): return "cannot write the markers file \(path): \(reason)"
+        case .unwritablePicture(let path, let reason): return "cannot write the picture \(path): \(reason)"
         }
     }
 }
@@ -486,7 +525,7 @@ extension RenderArguments {
                 guard let value = remaining.popFirst(), let choice = TakeChoice(rawValue: value) else { return nil }
                 parsed.request.takes = choice
             case "--bank", "--voice", "-o", "--output", "--file", "--markers", "--allow-audio", "--rate", "--pitch",
-                "--sample-rate", "--encoding":
+                "--sample-rate", "--encoding", "--picture":
                 // A rate or pitch may start with a dash (-20%, -2st); any other value that does is an option.
                 guard let value = remaining.popFirst(),
                     !value.hasPrefix("-") || value == "-" || argument == "--rate" || argument == "--pitch"
@@ -505,6 +544,7 @@ extension RenderArguments {
                     guard parsed.encoding == nil, let encoding = OutputEncoding(rawValue: value) else { return nil }
                     parsed.encoding = encoding
                 case "--markers": guard parsed.markers == nil else { return nil }; parsed.markers = value
+                case "--picture": guard parsed.picture == nil else { return nil }; parsed.picture = value
                 default: guard parsed.output == nil else { return nil }; parsed.output = value
                 }
             default: return nil

@@ -99,6 +99,9 @@ public final class Renderer {
     /// The markers the last pull reached (their first frame was written, or the request ended), in the order
     /// they completed; `IndexedMarker.index` gives frame order (`MarkerSequence` restores it).
     public private(set) var reachedMarkers: [IndexedMarker] = []
+    /// The sounding segments the last pull started (the last one may only be looked ahead to, its frames still
+    /// to come), in output order: what a picture of the render draws phrases, fallbacks, pauses and joins from.
+    public private(set) var startedSegments: [TimedSegment] = []
 
     public init(source: TimedSegmentSource, audio: ClipAudioSource) {
         self.source = source
@@ -106,6 +109,7 @@ public final class Renderer {
         mixBuffer = .allocate(capacity: 1_024)
         stretchInput = .allocate(capacity: 1_024)
         reachedMarkers.reserveCapacity(64)
+        startedSegments.reserveCapacity(64)
     }
 
     /// Renders a collected plan.
@@ -133,6 +137,7 @@ public final class Renderer {
     ///   throws when a clip cannot be read, `AudioIOError` for an `<audio>` file that can no longer be read.
     public func render(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Pull {
         reachedMarkers.removeAll(keepingCapacity: true)
+        startedSegments.removeAll(keepingCapacity: true)
         guard !cancellation.isCancelled else { return Pull(frameCount: 0, isComplete: true) }
         var written = 0
         while written < buffer.count {
@@ -171,6 +176,7 @@ public final class Renderer {
             guard timed.segment.isSounding, timed.frameCount > 0 else { continue }
             if timed.overlapWithPrevious == 0 { outgoing = nil }
             current = try Chain(timed)
+            startedSegments.append(timed)
             return true
         }
         return false

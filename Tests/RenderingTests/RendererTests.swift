@@ -52,6 +52,24 @@ import Testing
         #expect(clips.reads == [1])
     }
 
+    @Test(
+        "each sounding segment is started by exactly one pull, before or with its first frames",
+        arguments: [1, 100, 4_096])
+    func startedSegments(blockSize: Int) throws {
+        let plan = plan([one, pause, .init(kind: .mark("m"), frameCount: 0), two])
+        let renderer = Renderer(plan: plan, audio: clips)
+        var buffer = [Float](repeating: 0, count: blockSize)
+        var started: [TimedSegment] = []
+        while true {
+            let pulled = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
+            // A segment the pull started begins no later than the frames the pull wrote end.
+            #expect(renderer.startedSegments.allSatisfy { $0.frame <= renderer.framePosition })
+            started += renderer.startedSegments
+            if pulled.isComplete { break }
+        }
+        #expect(started == plan.segments.filter { $0.segment.isSounding })
+    }
+
     @Test("cancel stops the request between pulls")
     func cancel() throws {
         let renderer = Renderer(plan: plan([one, pause, two]), audio: clips)
