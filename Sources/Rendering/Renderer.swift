@@ -288,7 +288,10 @@ private struct Chain {
             filled += got
             guard got == 0 else { continue }
             if sourcePosition < timed.segment.frameCount {
-                let wanted = min(input.count, timed.segment.frameCount - sourcePosition)
+                // About what the frames still wanted take at this speed (at least 128): sonic works on what it is
+                // given at once, so a pull that needs little, as the first does, stretches little.
+                let needed = max(128, Int((Double(destination.count - filled) * timed.segment.speed).rounded(.up)))
+                let wanted = min(input.count, needed, timed.segment.frameCount - sourcePosition)
                 let chunk = UnsafeMutableBufferPointer(rebasing: input[0..<wanted])
                 let read = try readSource(from: sourcePosition, into: chunk, audio: audio)
                 if read < wanted { RenderKernel.silence(UnsafeMutableBufferPointer(rebasing: chunk[read...])) }
