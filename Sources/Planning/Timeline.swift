@@ -28,14 +28,19 @@ public struct Timeline {
     private var open: [OpenStructure] = []
     private var markerCount = 0
 
-    private struct OpenStructure {
+    fileprivate struct OpenStructure {
         var index: Int
         var marker: Marker
-        var words: [String] = []
+        /// The words spoken in it so far, up to `structureTextLimit` bytes.
+        var text = ""
         var range: Range<Int>?
     }
 
     public init() {}
+
+    /// How much of its words a sentence's or paragraph's marker holds: a paragraph may be a whole book, and its
+    /// marker is made only at its end.
+    public static let structureTextLimit = 65_536
 
     /// How long `segment` lasts in the output: a clip, `<audio>` or a pause that follows the rate lasts its
     /// source's frames divided by its speed, rounded half away from zero; points last no frames.
@@ -101,7 +106,7 @@ public struct Timeline {
                     kind: .phrase, text: segment.text, frame: timed.frame, frameCount: timed.frameCount,
                     textRange: range))
             for level in open.indices {
-                open[level].words.append(segment.text)
+                open[level].append(words: segment.text)
                 open[level].range =
                     open[level].range.map {
                         min($0.lowerBound, range.lowerBound)..<max($0.upperBound, range.upperBound)
@@ -121,7 +126,7 @@ public struct Timeline {
         case .structureEnd:
             guard var structure = open.popLast() else { break }
             structure.marker.frameCount = timed.frame - structure.marker.frame
-            structure.marker.text = structure.words.joined(separator: " ")
+            structure.marker.text = structure.text
             // The words spoken, or the whole element where it speaks none.
             structure.marker.textRange = structure.range ?? segment.sourceRange ?? 0..<0
             markers.append(IndexedMarker(index: structure.index, marker: structure.marker))
@@ -133,6 +138,17 @@ public struct Timeline {
     private mutating func emit(_ marker: Marker) {
         markers.append(IndexedMarker(index: markerCount, marker: marker))
         markerCount += 1
+    }
+}
+
+extension Timeline.OpenStructure {
+    /// Adds a phrase's words to the text, which ends in "…" once it reaches `Timeline.structureTextLimit` bytes.
+    mutating func append(words: String) {
+        let limit = Timeline.structureTextLimit
+        guard text.utf8.count < limit else { return }
+        if !text.isEmpty { text += " " }
+        text += words
+        if text.utf8.count >= limit { text += " …" }
     }
 }
 
