@@ -186,13 +186,25 @@ public struct MarkerSequence {
 }
 
 /// A first-in first-out queue that reuses its storage.
+///
+/// It drops the elements taken once they are most of its storage, not only when it is empty: a queue whose reader
+/// always leaves one element in it (the renderer waits for the audio to reach the next marker) would otherwise
+/// grow with the request.
 struct Queue<Element> {
     private var elements: [Element] = []
     private var head = 0
 
+    /// How many elements it holds.
+    var count: Int { elements.count - head }
+    /// How many elements its storage holds, those taken included.
+    var storageCount: Int { elements.count }
+
     mutating func append(_ element: Element) {
         if head > 0 && head == elements.count {
             elements.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 1_024 && head * 2 >= elements.count {
+            elements.removeFirst(head)
             head = 0
         }
         elements.append(element)

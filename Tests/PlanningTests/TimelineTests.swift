@@ -38,3 +38,20 @@ import Testing
         #expect(long.marker.textRange == 0..<499_999)
     }
 }
+
+@Suite struct QueueTests {
+    @Test("a queue that is never empty, its reader one element behind, keeps only what it holds")
+    func neverEmpty() {
+        var queue = Queue<Int>()
+        queue.append(0)
+        var taken: [Int] = []
+        for next in 1...100_000 {
+            queue.append(next)
+            taken.append(queue.popFirst()!)
+            #expect(queue.storageCount <= 2_050, "storage grew to \(queue.storageCount) at \(next)")
+            if queue.storageCount > 2_050 { break }
+        }
+        #expect(taken == Array(0..<100_000))
+        #expect(queue.count == 1)
+    }
+}
