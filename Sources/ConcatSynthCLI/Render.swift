@@ -335,11 +335,13 @@ final class ConvertedPull {
     let renderer: Renderer
     private let resampler: StreamingResampler
     private var block: [Float]
-    private var markerOrder = MarkerSequence()
+    /// The markers reached and not yet taken; `nil` when nobody takes them, so that they do not pile up.
+    private var markerOrder: MarkerSequence?
     private(set) var isComplete = false
 
-    init(_ renderer: Renderer, sampleRate: Int, blockFrames: Int) throws {
+    init(_ renderer: Renderer, sampleRate: Int, blockFrames: Int, keepsMarkers: Bool = false) throws {
         self.renderer = renderer
+        markerOrder = keepsMarkers ? MarkerSequence() : nil
         resampler = try StreamingResampler(from: RenderFormat.sampleRate, to: sampleRate)
         block = [Float](repeating: 0, count: blockFrames)
     }
@@ -356,16 +358,16 @@ final class ConvertedPull {
             rendered?(frames)
             try resampler.convert(frames, to: consume)
         }
-        for marker in renderer.reachedMarkers { markerOrder.add(marker) }
+        if markerOrder != nil { for marker in renderer.reachedMarkers { markerOrder!.add(marker) } }
         if pulled.isComplete {
             try resampler.finish(to: consume)
             isComplete = true
         }
     }
 
-    /// The markers reached so far and not yet taken, in frame order, at the output rate.
+    /// The markers reached so far and not yet taken, in frame order, at the output rate (with `keepsMarkers`).
     func takeMarkers() -> [Marker] {
-        markerOrder.takeReady().map { $0.atSampleRate(resampler.targetRate) }
+        markerOrder?.takeReady().map { $0.atSampleRate(resampler.targetRate) } ?? []
     }
 }
 
@@ -421,7 +423,8 @@ struct RenderArguments {
             }
         }
         let writer = try AudioFileWriter(path: output ?? "-", format: format.file, sampleRate: format.sampleRate)
-        let chain = try ConvertedPull(renderer, sampleRate: format.sampleRate, blockFrames: 4_096)
+        let chain = try ConvertedPull(
+            renderer, sampleRate: format.sampleRate, blockFrames: 4_096, keepsMarkers: markerFile != nil)
         var rendered: [Float] = []
         var drawing = pictureFile.map { _ in RenderPicture() }
         while !chain.isComplete {

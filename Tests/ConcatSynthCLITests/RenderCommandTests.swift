@@ -290,6 +290,20 @@ enum VoiceOverFixture {
         #expect(markers == (try String(contentsOfFile: wholeMarkers, encoding: .utf8)))
     }
 
+    @Test("memory stays flat however long the text: 2 MB on standard input render in less than 32 MB")
+    func boundedMemory() throws {
+        let unit = "Good morning, double tap to open. Hello, nice to meet you! Thank you. Goodbye.\n"
+        let text = directory.file("long.txt")
+        try String(repeating: unit, count: 2_000_000 / unit.utf8.count).write(
+            toFile: text, atomically: true, encoding: .utf8)
+        // GNU time reports the peak resident memory of the command it runs (in KB).
+        let command = "/usr/bin/time -f %M \(concatSynth.path) render -o - - < \(text) > /dev/null"
+        let result = try Binary(path: "/bin/sh").run(["-c", command])
+        #expect(result.status == 0, "\(result.standardError)")
+        let kilobytes = try #require(result.standardError.split(separator: "\n").last.flatMap { Int($0) })
+        #expect(kilobytes < 32 * 1_024)
+    }
+
     @Test("--strict into a file names every word that falls back in a streamed text, and leaves no file")
     func strictIntoFile() throws {
         let output = directory.file("strict.wav")
