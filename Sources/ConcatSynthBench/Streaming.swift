@@ -134,7 +134,7 @@ struct LongInputMemoryBench {
         table.printHeader()
         var worst = 0.0
         let cases = [
-            ("SSML file (--file), a mark and a sentence each few words", ssmlFile, "--file \(quoted(ssmlFile))"),
+            ("SSML file (--file): one paragraph of sentences, marks and breaks", ssmlFile, "--file \(quoted(ssmlFile))"),
             ("plain text on standard input", textFile, "- < \(quoted(textFile))"),
         ]
         for (name, file, input) in cases {
