@@ -69,6 +69,17 @@ import Voicebank
         #expect(server.log.contains("characters: first chunk"))
     }
 
+    @Test("a Unix socket serves as a TCP port does")
+    func unixSocket() throws {
+        let socket = directory.file("tts.socket")
+        let server = try WyomingTestServer(pack: pack, address: "unix://\(socket)")
+        #expect(server.uri == "unix://\(socket)")
+        let output = directory.file("unix.raw")
+        let answer = try Driver.run(["synthesize", server.uri, output, "Good morning"])
+        #expect(answer["error"] == nil, "\(answer)")
+        #expect(try samples(atPath: output) == rendered("Good morning"))
+    }
+
     @Test("a voice by language, and an unknown voice is an error naming the pack's voices")
     func voiceSelection() throws {
         let server = try WyomingTestServer(pack: pack)
@@ -204,8 +215,9 @@ final class WyomingTestServer: Sendable {
         }
     }
 
-    init(pack: String) throws {
-        process = try Binary("concat-synth").start(["serve", "--bank", pack, "--uri", "tcp://127.0.0.1:0"])
+    /// - Parameter address: where to listen; a free port of the loopback interface by default.
+    init(pack: String, address: String = "tcp://127.0.0.1:0") throws {
+        process = try Binary("concat-synth").start(["serve", "--bank", pack, "--uri", address])
         let pipe = Pipe()
         process.standardError = pipe
         pipe.fileHandleForReading.readabilityHandler = { [standardError] in standardError.append($0.availableData) }
