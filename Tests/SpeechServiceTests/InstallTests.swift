@@ -5,18 +5,28 @@ import Testing
 /// `tools/install --user` into a temporary home, with the binaries this test run built, and `--uninstall`.
 @Suite struct InstallTests {
     let home = TemporaryDirectory("install-home")
+    /// SwiftPM's and clang's caches (the install builds the man page tool), kept out of the home under comparison.
+    let caches = TemporaryDirectory("install-caches")
     var environment: [String: String?] {
         [
-            "HOME": home.path, "XDG_CONFIG_HOME": nil, "XDG_DATA_HOME": nil, "PREFIX": nil, "SPEECHD_MODULE_DIR": nil,
-            "SPEECHD_CONFIG_DIR": nil, "CONCAT_SYNTH_BANK": nil,
+            "HOME": home.path, "XDG_CONFIG_HOME": nil, "XDG_DATA_HOME": nil, "XDG_CACHE_HOME": caches.path,
+            "PREFIX": nil, "SPEECHD_MODULE_DIR": nil, "SPEECHD_CONFIG_DIR": nil, "CONCAT_SYNTH_BANK": nil,
         ]
     }
 
     func install(_ arguments: [String]) throws -> RunResult {
         let binaries = URL(fileURLWithPath: Binary("sd_concat-synth").path).deletingLastPathComponent().path
         let arguments = arguments == ["--uninstall"] ? ["--user", "--uninstall"] : ["--user", "--binaries", binaries]
+        // The first install builds swift-argument-parser's generate-manual tool (about a minute on a busy machine).
         return try PrivateSpeechDispatcher.run(
-            "\(PrivateSpeechDispatcher.repository)/tools/install", arguments, environment)
+            "\(PrivateSpeechDispatcher.repository)/tools/install", arguments, environment, timeoutSeconds: 600)
+    }
+
+    /// A home that has run SwiftPM, which makes ~/.local/share/bin when it builds (the install builds the man page
+    /// tool with it); the install neither writes nor removes it.
+    func useSwiftPM() throws {
+        try FileManager.default.createDirectory(
+            atPath: home.file(".local/share/bin"), withIntermediateDirectories: true)
     }
 
     /// Every file and folder in the home, with each file's bytes.
@@ -39,6 +49,7 @@ import Testing
     func installAndUninstall() throws {
         try write("AudioOutputMethod \"pulse\"\n", to: ".config/speech-dispatcher/speechd.conf")
         try write("#!/bin/sh\n", to: ".local/bin/my-tool")
+        try useSwiftPM()
         let before = try tree()
 
         let installed = try install([])
@@ -47,10 +58,30 @@ import Testing
             ".local/bin/concat-synth", ".local/bin/voicebank", ".local/share/concat-synth/default.sqlite",
             ".local/libexec/speech-dispatcher-modules/sd_concat-synth",
             ".config/speech-dispatcher/modules/concat-synth.conf",
+            ".local/share/bash-completion/completions/concat-synth",
+            ".local/share/bash-completion/completions/voicebank",
+            ".local/share/zsh/site-functions/_concat-synth", ".local/share/zsh/site-functions/_voicebank",
+            ".local/share/fish/vendor_completions.d/concat-synth.fish",
+            ".local/share/fish/vendor_completions.d/voicebank.fish", ".local/share/man/man1/concat-synth.1",
+            ".local/share/man/man1/voicebank.1",
         ] {
             #expect(FileManager.default.fileExists(atPath: home.file(path)), "\(path)")
-            let isProgram = !path.hasSuffix(".sqlite") && !path.hasSuffix(".conf")
+            let isProgram = path.contains("/bin/") || path.contains("/libexec/")
             #expect(FileManager.default.isExecutableFile(atPath: home.file(path)) == isProgram, "\(path)")
+        }
+        // The completion scripts complete the subcommands, and man reads the installed pages.
+        for path in [
+            ".local/share/bash-completion/completions/concat-synth", ".local/share/zsh/site-functions/_concat-synth",
+            ".local/share/fish/vendor_completions.d/concat-synth.fish",
+        ] {
+            #expect(try String(contentsOfFile: home.file(path), encoding: .utf8).contains("render"), "\(path)")
+        }
+        for (tool, subcommand) in [("concat-synth", "render"), ("voicebank", "import")] {
+            let man = try PrivateSpeechDispatcher.run(
+                "/usr/bin/man", ["-l", home.file(".local/share/man/man1/\(tool).1")],
+                ["MANPAGER": "cat", "MANWIDTH": "120", "LC_ALL": "C.UTF-8"])
+            #expect(man.status == 0, "\(man.standardError)")
+            #expect(man.standardOutput.contains("\(tool) —") && man.standardOutput.contains(subcommand))
         }
         // The installed tools find the installed pack from their own folder, not the clone's.
         let rendered = try PrivateSpeechDispatcher.run(
@@ -69,6 +100,7 @@ import Testing
     func ownConfiguration() throws {
         let own = "VoicePack \"/srv/packs/mine.sqlite\"\n"
         try write(own, to: ".config/speech-dispatcher/modules/concat-synth.conf")
+        try useSwiftPM()
         let before = try tree()
         #expect(try install([]).status == 0)
         #expect(
