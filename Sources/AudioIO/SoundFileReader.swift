@@ -35,13 +35,32 @@ final class SoundFileReader {
     let format: SourceFormat
     let subtype: Int32
     private let handle: OpaquePointer
+    /// The bytes a reader made from memory reads; libsndfile holds only an unretained pointer to them.
+    private let memory: MemoryFile?
 
-    init(path: String) throws(AudioIOError) {
+    convenience init(path: String) throws(AudioIOError) {
         var info = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
             throw .unreadable(path: path, reason: libsndfileMessage(nil))
         }
+        try self.init(handle: handle, info: info, path: path, memory: nil)
+    }
+
+    /// Reads `bytes` as the contents of a file; `name` stands for its path in errors.
+    convenience init(bytes: [UInt8], name: String) throws(AudioIOError) {
+        let memory = MemoryFile(bytes)
+        var io = MemoryFile.virtualIO
+        var info = SF_INFO()
+        guard let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(memory).toOpaque())
+        else {
+            throw .unreadable(path: name, reason: libsndfileMessage(nil))
+        }
+        try self.init(handle: handle, info: info, path: name, memory: memory)
+    }
+
+    private init(handle: OpaquePointer, info: SF_INFO, path: String, memory: MemoryFile?) throws(AudioIOError) {
         self.handle = handle
+        self.memory = memory
         self.path = path
         self.subtype = info.format & Int32(SF_FORMAT_SUBMASK)
         self.format = SourceFormat(
@@ -149,4 +168,44 @@ func libsndfileMessage(_ handle: OpaquePointer?) -> String {
     var message = String(cString: sf_strerror(handle))
     while message.last == "." || message.last == " " { message.removeLast() }
     return message
+}
+
+/// A file's bytes in memory and a read position: what libsndfile's virtual I/O reads instead of a file.
+private final class MemoryFile {
+    let bytes: [UInt8]
+    var position = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    private static func from(_ userData: UnsafeMutableRawPointer?) -> MemoryFile {
+        Unmanaged<MemoryFile>.fromOpaque(userData!).takeUnretainedValue()
+    }
+
+    /// libsndfile's callbacks; C function pointers capture nothing, so each finds its file through `userData`.
+    static let virtualIO = SF_VIRTUAL_IO(
+        get_filelen: { userData in sf_count_t(from(userData).bytes.count) },
+        seek: { offset, whence, userData in
+            let file = from(userData)
+            let base: Int
+            switch whence {
+            case SEEK_CUR: base = file.position
+            case SEEK_END: base = file.bytes.count
+            default: base = 0
+            }
+            let (target, overflow) = base.addingReportingOverflow(Int(offset))
+            guard !overflow, (0...file.bytes.count).contains(target) else { return -1 }
+            file.position = target
+            return sf_count_t(target)
+        },
+        read: { destination, count, userData in
+            let file = from(userData)
+            let length = min(Int(max(count, 0)), file.bytes.count - file.position)
+            file.bytes.withUnsafeBytes { source in
+                destination!.copyMemory(from: source.baseAddress! + file.position, byteCount: length)
+            }
+            file.position += length
+            return sf_count_t(length)
+        },
+        write: { _, _, _ in 0 },
+        tell: { userData in sf_count_t(from(userData).position) })
 }
