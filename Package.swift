@@ -153,3 +153,19 @@ let package = Package(
             name: "VoicebankCLITests", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
     ]
 )
+
+// The libFuzzer targets (tools/fuzz), declared only when tools/fuzz asks for them: built without
+// `-sanitize=fuzzer` they have no entry point and would fail to link, and `swift build`/`swift test` should not
+// compile four more executables. Being targets of this package, they reach `package` declarations and the in-memory
+// test lookups that a separate package could only see through public library products.
+if Context.environment["CONCAT_SYNTH_FUZZ"] == "1" {
+    package.targets += [
+        .executableTarget(
+            name: "FuzzText", dependencies: ["SSML", "Planning", "Rendering", "SpeechCore", "SpeechTestSupport"],
+            path: "Fuzz/Targets/FuzzText"),
+        .executableTarget(name: "FuzzTranscript", dependencies: ["Voicebank"], path: "Fuzz/Targets/FuzzTranscript"),
+        .executableTarget(name: "FuzzAudio", dependencies: ["AudioIO"], path: "Fuzz/Targets/FuzzAudio"),
+        .executableTarget(
+            name: "FuzzPack", dependencies: ["ConcatSynth", "Rendering", "Voicebank"], path: "Fuzz/Targets/FuzzPack"),
+    ]
+}

@@ -16,7 +16,18 @@ public struct PreparedClip: Sendable {
     /// - Throws: `AudioIOError` naming the file: unreadable, empty, unsupported channel count or sample rate,
     ///   too long, truncated, a sample that is NaN or infinite, or a failed conversion.
     public init(path: String, converter: Converter = .best) throws(AudioIOError) {
-        let reader = try SoundFileReader(path: path)
+        try self.init(reader: SoundFileReader(path: path), converter: converter)
+    }
+
+    /// Reads `bytes` as the contents of an audio file, as `init(path:converter:)` reads a file; `name` stands for
+    /// its path in errors. For the fuzzer, which has no file.
+    ///
+    /// - Throws: what `init(path:converter:)` throws, naming `name`.
+    public init(bytes: [UInt8], name: String, converter: Converter = .best) throws(AudioIOError) {
+        try self.init(reader: SoundFileReader(bytes: bytes, name: name), converter: converter)
+    }
+
+    private init(reader: SoundFileReader, converter: Converter) throws(AudioIOError) {
         source = reader.format
         original = try reader.readOriginal()
         let mono = try reader.readMono()

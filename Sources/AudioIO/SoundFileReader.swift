@@ -35,13 +35,32 @@ final class SoundFileReader {
     let format: SourceFormat
     let subtype: Int32
     private let handle: OpaquePointer
+    /// The bytes a reader made from memory reads; libsndfile holds only an unretained pointer to them.
+    private let memory: MemoryFile?
 
-    init(path: String) throws(AudioIOError) {
+    convenience init(path: String) throws(AudioIOError) {
         var info = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
             throw .unreadable(path: path, reason: libsndfileMessage(nil))
         }
+        try self.init(handle: handle, info: info, path: path, memory: nil)
+    }
+
+    /// Reads `bytes` as the contents of a file; `name` stands for its path in errors.
+    convenience init(bytes: [UInt8], name: String) throws(AudioIOError) {
+        let memory = MemoryFile(bytes)
+        var io = MemoryFile.virtualIO
+        var info = SF_INFO()
+        guard let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(memory).toOpaque())
+        else {
+            throw .unreadable(path: name, reason: libsndfileMessage(nil))
+        }
+        try self.init(handle: handle, info: info, path: name, memory: memory)
+    }
+
+    private init(handle: OpaquePointer, info: SF_INFO, path: String, memory: MemoryFile?) throws(AudioIOError) {
         self.handle = handle
+        self.memory = memory
         self.path = path
         self.subtype = info.format & Int32(SF_FORMAT_SUBMASK)
         self.format = SourceFormat(
@@ -85,31 +104,22 @@ final class SoundFileReader {
     /// Reads every frame in the file's own sample type, interleaved.
     func readOriginal() throws(AudioIOError) -> OriginalPCM {
         let encoding = losslessEncoding
-        let sampleCount = format.frameCount * format.channelCount
-        var bytes = [UInt8](repeating: 0, count: sampleCount * encoding.byteCount)
-        try rewind()
-        let framesRead = bytes.withUnsafeMutableBytes { raw -> sf_count_t in
-            let frames = sf_count_t(format.frameCount)
-            switch encoding {
-            case .int16: return sf_readf_short(handle, raw.baseAddress!.assumingMemoryBound(to: Int16.self), frames)
-            case .int32: return sf_readf_int(handle, raw.baseAddress!.assumingMemoryBound(to: Int32.self), frames)
-            case .float32: return sf_readf_float(handle, raw.baseAddress!.assumingMemoryBound(to: Float.self), frames)
-            case .float64: return sf_readf_double(handle, raw.baseAddress!.assumingMemoryBound(to: Double.self), frames)
-            }
+        let bytes: [UInt8]
+        switch encoding {
+        case .int16: bytes = try readInterleaved(Int16(0)) { sf_readf_short($0, $1, $2) }.withUnsafeBytes { Array($0) }
+        case .int32: bytes = try readInterleaved(Int32(0)) { sf_readf_int($0, $1, $2) }.withUnsafeBytes { Array($0) }
+        case .float32:
+            bytes = try readInterleaved(Float(0)) { sf_readf_float($0, $1, $2) }.withUnsafeBytes { Array($0) }
+        case .float64:
+            bytes = try readInterleaved(Double(0)) { sf_readf_double($0, $1, $2) }.withUnsafeBytes { Array($0) }
         }
-        try checkComplete(framesRead)
         return OriginalPCM(encoding: encoding, channelCount: format.channelCount, bytes: bytes)
     }
 
     /// Reads every frame as Float in -1…1 and averages the channels to mono.
     func readMono() throws(AudioIOError) -> [Float] {
         let channelCount = format.channelCount
-        var interleaved = [Float](repeating: 0, count: format.frameCount * channelCount)
-        try rewind()
-        let framesRead = interleaved.withUnsafeMutableBufferPointer {
-            sf_readf_float(handle, $0.baseAddress!, sf_count_t(format.frameCount))
-        }
-        try checkComplete(framesRead)
+        let interleaved = try readInterleaved(Float(0)) { sf_readf_float($0, $1, $2) }
         guard channelCount > 1 else { return interleaved }
         let scale = 1 / Float(channelCount)
         return (0..<format.frameCount).map { frame in
@@ -119,18 +129,45 @@ final class SoundFileReader {
         }
     }
 
+    /// Samples per read: memory grows with the frames a file really holds, not with the frame count its header
+    /// claims (42 bytes of FLAC can claim an hour of 64 channels, which would be allocated before any read).
+    private static let blockSamples = 65_536
+
+    /// Every frame of the file, interleaved, read a block at a time with `read` (one of `sf_readf_*`).
+    ///
+    /// - Throws: `.unreadable` when libsndfile reports an error, `.truncated` when fewer frames come than the
+    ///   header says.
+    private func readInterleaved<Sample>(
+        _ zero: Sample, _ read: (OpaquePointer, UnsafeMutablePointer<Sample>, sf_count_t) -> sf_count_t
+    ) throws(AudioIOError) -> [Sample] {
+        try rewind()
+        let channelCount = format.channelCount
+        var samples: [Sample] = []
+        var block = [Sample](repeating: zero, count: max(channelCount, Self.blockSamples / channelCount * channelCount))
+        var framesRead = 0
+        while framesRead < format.frameCount {
+            let wanted = min(block.count / channelCount, format.frameCount - framesRead)
+            let got = Int(block.withUnsafeMutableBufferPointer { read(handle, $0.baseAddress!, sf_count_t(wanted)) })
+            guard got > 0 else { break }
+            samples += block[..<(got * channelCount)]
+            framesRead += got
+        }
+        try checkComplete(framesRead)
+        return samples
+    }
+
     private func rewind() throws(AudioIOError) {
         if sf_seek(handle, 0, SEEK_SET) < 0 {
             throw .unreadable(path: path, reason: libsndfileMessage(handle))
         }
     }
 
-    private func checkComplete(_ framesRead: sf_count_t) throws(AudioIOError) {
+    private func checkComplete(_ framesRead: Int) throws(AudioIOError) {
         if sf_error(handle) != Int32(SF_ERR_NO_ERROR) {
             throw .unreadable(path: path, reason: libsndfileMessage(handle))
         }
-        guard Int(framesRead) == format.frameCount else {
-            throw .truncated(path: path, expectedFrames: format.frameCount, readFrames: Int(framesRead))
+        guard framesRead == format.frameCount else {
+            throw .truncated(path: path, expectedFrames: format.frameCount, readFrames: framesRead)
         }
     }
 
@@ -149,4 +186,44 @@ func libsndfileMessage(_ handle: OpaquePointer?) -> String {
     var message = String(cString: sf_strerror(handle))
     while message.last == "." || message.last == " " { message.removeLast() }
     return message
+}
+
+/// A file's bytes in memory and a read position: what libsndfile's virtual I/O reads instead of a file.
+private final class MemoryFile {
+    let bytes: [UInt8]
+    var position = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    private static func from(_ userData: UnsafeMutableRawPointer?) -> MemoryFile {
+        Unmanaged<MemoryFile>.fromOpaque(userData!).takeUnretainedValue()
+    }
+
+    /// libsndfile's callbacks; C function pointers capture nothing, so each finds its file through `userData`.
+    static let virtualIO = SF_VIRTUAL_IO(
+        get_filelen: { userData in sf_count_t(from(userData).bytes.count) },
+        seek: { offset, whence, userData in
+            let file = from(userData)
+            let base: Int
+            switch whence {
+            case SEEK_CUR: base = file.position
+            case SEEK_END: base = file.bytes.count
+            default: base = 0
+            }
+            let (target, overflow) = base.addingReportingOverflow(Int(offset))
+            guard !overflow, (0...file.bytes.count).contains(target) else { return -1 }
+            file.position = target
+            return sf_count_t(target)
+        },
+        read: { destination, count, userData in
+            let file = from(userData)
+            let length = min(Int(max(count, 0)), file.bytes.count - file.position)
+            file.bytes.withUnsafeBytes { source in
+                destination!.copyMemory(from: source.baseAddress! + file.position, byteCount: length)
+            }
+            file.position += length
+            return sf_count_t(length)
+        },
+        write: { _, _, _ in 0 },
+        tell: { userData in sf_count_t(from(userData).position) })
 }

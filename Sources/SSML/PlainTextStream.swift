@@ -35,8 +35,8 @@ public final class PlainTextStream: @unchecked Sendable {
         self.init(source: source, start: start, pieceBytes: 65_536, read: read)
     }
 
-    /// - Parameter pieceBytes: how much is read before a piece is cut; tests make it small.
-    init(source: String, start: [UInt8], pieceBytes: Int, read: @escaping () throws -> [UInt8]) {
+    /// - Parameter pieceBytes: how much is read before a piece is cut; tests and the fuzzer make it small.
+    package init(source: String, start: [UInt8], pieceBytes: Int, read: @escaping () throws -> [UInt8]) {
         precondition(pieceBytes > 0, "a piece holds at least one byte")
         self.source = source
         self.read = read

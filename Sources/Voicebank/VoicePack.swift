@@ -87,6 +87,10 @@ public final class VoicePack {
         if applicationID != Schema.applicationID && !(applicationID == 0 && version == 0 && tableCount == 0) {
             throw .notAVoicePack(path: path, reason: "it is an SQLite database of another application")
         }
+        // SQLite's user_version is any 32-bit number; below 0 it would index the migrations from before the first.
+        guard version >= 0 else {
+            throw .notAVoicePack(path: path, reason: "its schema version is \(version), which no voicebank writes")
+        }
         guard version <= Schema.currentVersion else {
             throw .newerSchema(path: path, version: version, supported: Schema.currentVersion)
         }

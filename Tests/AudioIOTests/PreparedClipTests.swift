@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 
@@ -183,6 +184,33 @@ import Testing
             sampleRate: 1_000)
         #expect(throws: AudioIOError.unsupportedSampleRate(path: slow, sampleRate: 1_000)) {
             try PreparedClip(path: slow)
+        }
+    }
+
+    @Test("reads a file's bytes from memory exactly as it reads the file", arguments: formats)
+    func fromMemory(_ testCase: FormatCase) throws {
+        let directory = TemporaryDirectory()
+        let tone = Signal.sine(frequency: 440, sampleRate: testCase.sampleRate, frameCount: testCase.sampleRate / 10)
+        let path = try Fixture.write(
+            tone, to: directory.file(testCase.name), format: testCase.format, sampleRate: testCase.sampleRate)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+
+        let fromFile = try PreparedClip(path: path)
+        let fromMemory = try PreparedClip(bytes: bytes, name: "memory")
+
+        #expect(fromMemory.source == fromFile.source)
+        #expect(fromMemory.original == fromFile.original)
+        #expect(fromMemory.renderReady == fromFile.renderReady)
+    }
+
+    @Test("bytes that are no audio file are refused naming the input")
+    func fromMemoryRefused() throws {
+        let notAudio = Array("hello, not a sound".utf8)
+        #expect {
+            try PreparedClip(bytes: notAudio, name: "request body")
+        } throws: { error in
+            guard case .unreadable(let path, _) = error as? AudioIOError else { return false }
+            return path == "request body"
         }
     }
 }

@@ -92,6 +92,20 @@ struct TemporaryPack {
         }
     }
 
+    // Found by `tools/fuzz pack`: one byte of the header changed made user_version -436207616, and opening the pack
+    // indexed the migrations with it.
+    @Test("a pack whose schema version is below 0 is refused, read-only or not", arguments: [-1, -436_207_616])
+    func negativeSchemaVersion(_ version: Int) throws {
+        let temporary = try TemporaryPack()
+        try execute("PRAGMA user_version = \(version)", on: temporary.pack.path)
+        for access in [VoicePack.Access.readOnly, .readWrite] {
+            #expect(
+                throws: VoicebankError.notAVoicePack(
+                    path: temporary.pack.path, reason: "its schema version is \(version), which no voicebank writes")
+            ) { try VoicePack(path: temporary.pack.path, access: access) }
+        }
+    }
+
     @Test("a pack from a newer schema is refused, never misread")
     func newerSchema() throws {
         let temporary = try TemporaryPack()
