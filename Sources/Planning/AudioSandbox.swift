@@ -99,6 +99,10 @@ public struct AudioSandbox: Sendable {
         guard directories.contains(where: { resolved.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else {
             return .failure(.outside(source: source, resolved: resolved))
         }
+        // Opening a FIFO with no writer would block the render forever, and a folder or device is no recording.
+        guard Self.isRegularFile(resolved) else {
+            return .failure(.unreadable(source: source, reason: "\(resolved) is not a regular file"))
+        }
         switch measure(resolved) {
         case .success(let frameCount): return .success(AllowedFile(path: resolved, frameCount: frameCount))
         case .failure(let problem): return .failure(.unreadable(source: source, reason: problem.reason))
@@ -111,8 +115,12 @@ public struct AudioSandbox: Sendable {
         return String(cString: resolved)
     }
 
-    static func isDirectory(_ path: String) -> Bool {
+    static func isDirectory(_ path: String) -> Bool { fileType(path) == S_IFDIR }
+
+    static func isRegularFile(_ path: String) -> Bool { fileType(path) == S_IFREG }
+
+    private static func fileType(_ path: String) -> mode_t? {
         var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+        return stat(path, &status) == 0 ? status.st_mode & S_IFMT : nil
     }
 }

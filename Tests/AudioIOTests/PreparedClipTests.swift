@@ -151,6 +151,70 @@ import Testing
         #expect(stored == samples)
     }
 
+    @Test("an AIFF or WAV left unfinalized (sizes 0 or 0xFFFFFFFF, a recorder killed mid-write) reads all its frames")
+    func unfinalized() throws {
+        let directory = TemporaryDirectory()
+        let tone = Signal.sine(frequency: 1_000, sampleRate: 24_000, frameCount: 12_000)
+        let aiff = try Fixture.write(
+            tone, to: directory.file("take.aiff"), format: .init(.aiff, .pcm16), sampleRate: 24_000)
+        let wav = try Fixture.write(
+            tone, to: directory.file("take.wav"), format: .init(.wav, .pcm16), sampleRate: 24_000)
+        let expected = try PreparedClip(path: aiff).renderReady
+
+        // AIFF: the FORM size, COMM's frame count and the SSND size, all big-endian.
+        for size in [UInt32(0), .max] {
+            let path = directory.file("unfinalized-\(size).aiff")
+            try patch(aiff, to: path, size: size, bigEndian: true) { bytes in
+                [4, try #require(offset(of: "COMM", in: bytes)) + 10, try #require(offset(of: "SSND", in: bytes)) + 4]
+            }
+            let clip = try PreparedClip(path: path)
+            #expect(clip.source.frameCount == 12_000, "\(size)")
+            #expect(clip.renderReady == expected, "\(size)")
+        }
+        // WAV: the RIFF and data sizes, little-endian.
+        let path = directory.file("unfinalized.wav")
+        try patch(wav, to: path, size: .max, bigEndian: false) { bytes in
+            [4, try #require(offset(of: "data", in: bytes)) + 4]
+        }
+        #expect(try PreparedClip(path: path).renderReady == expected)
+    }
+
+    @Test("a header claiming 65535 or 0 channels is refused naming the file")
+    func absurdChannelCounts() throws {
+        let directory = TemporaryDirectory()
+        let wav = try Fixture.write(
+            [Float](repeating: 0.25, count: 100), to: directory.file("take.wav"), format: .init(.wav, .pcm16),
+            sampleRate: 24_000)
+        for channels in [UInt16.max, 0] {
+            let path = directory.file("\(channels)-channels.wav")
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: wav)))
+            let format = try #require(offset(of: "fmt ", in: bytes))
+            var patched = bytes
+            patched.replaceSubrange(
+                format + 10..<format + 12, with: withUnsafeBytes(of: channels.littleEndian, Array.init))
+            try Data(patched).write(to: URL(fileURLWithPath: path))
+            #expect { try PreparedClip(path: path) } throws: {
+                guard case .unreadable(path, _) = $0 as? AudioIOError else { return false }
+                return !"\($0)".contains("\n")
+            }
+        }
+    }
+
+    /// Copies `source` to `path` with `size` written over the 32-bit fields at the offsets `offsets` finds.
+    private func patch(
+        _ source: String, to path: String, size: UInt32, bigEndian: Bool, offsets: ([UInt8]) throws -> [Int]
+    ) throws {
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: source)))
+        let field = withUnsafeBytes(of: bigEndian ? size.bigEndian : size.littleEndian, Array.init)
+        for offset in try offsets(bytes) { bytes.replaceSubrange(offset..<offset + 4, with: field) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    private func offset(of chunk: String, in bytes: [UInt8]) -> Int? {
+        let id = Array(chunk.utf8)
+        return (0...(bytes.count - id.count)).first { bytes[$0..<$0 + id.count].elementsEqual(id) }
+    }
+
     @Test("names the file and the reason when it cannot be read")
     func errors() throws {
         let directory = TemporaryDirectory()
@@ -168,9 +232,12 @@ import Testing
             ($0 as? AudioIOError).map { "\($0)" }?.contains("notes.wav") == true
         }
 
-        let empty = try Fixture.write(
-            [Float](), to: directory.file("empty.wav"), format: .init(.wav, .pcm16), sampleRate: 24_000)
-        #expect(throws: AudioIOError.empty(path: empty)) { try PreparedClip(path: empty) }
+        for container in [AudioFileFormat.Container.wav, .aiff] {
+            let empty = try Fixture.write(
+                [Float](), to: directory.file("empty.\(container)"), format: .init(container, .pcm16),
+                sampleRate: 24_000)
+            #expect(throws: AudioIOError.empty(path: empty)) { try PreparedClip(path: empty) }
+        }
 
         let wide = try Fixture.write(
             [Float](repeating: 0, count: 65 * 10), to: directory.file("wide.wav"), format: .init(.wav, .pcm16),

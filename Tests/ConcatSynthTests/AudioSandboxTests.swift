@@ -64,6 +64,32 @@ import Voicebank
         }
     }
 
+    @Test("a FIFO or a folder in an allowed directory is refused before it is opened")
+    func notRegularFiles() throws {
+        let sandbox = try AudioSandbox(allowing: [allowed])
+        let fifo = directory.file("allowed/fifo.aiff")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        try FileManager.default.createDirectory(
+            atPath: directory.file("allowed/folder.aiff"), withIntermediateDirectories: true)
+        // Opening the FIFO to read it would block until a writer comes. This writer opens it and closes it at once,
+        // so a sandbox that reads it fails the test instead of hanging it; one that refuses it leaves the writer
+        // waiting, released by the reader opened at the end.
+        let writer = Thread {
+            let descriptor = open(fifo, O_WRONLY)
+            if descriptor >= 0 { close(descriptor) }
+        }
+        writer.start()
+        defer {
+            let descriptor = open(fifo, O_RDONLY | O_NONBLOCK)
+            if descriptor >= 0 { close(descriptor) }
+        }
+        for name in ["fifo.aiff", "folder.aiff"] {
+            let real = try #require(AudioSandbox.realPath(directory.file("allowed/\(name)")))
+            #expect(
+                sandbox.resolve(name) == .failure(.unreadable(source: name, reason: "\(real) is not a regular file")))
+        }
+    }
+
     @Test("only existing directories can be allowed")
     func badDirectory() {
         #expect(throws: ConcatSynthError.audioDirectory(directory.file("none"))) {
