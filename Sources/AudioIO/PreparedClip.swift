@@ -32,7 +32,7 @@ public struct PreparedClip: Sendable {
         original = try reader.readOriginal()
         let mono = try reader.readMono()
         // One NaN would spread through the sinc filter to every frame near it, and play as full-scale noise.
-        if let frame = FiniteSamples.firstNonFinite(in: mono) { throw .nonFiniteSample(path: path, frame: frame) }
+        if let frame = FiniteSamples.firstNonFinite(in: mono) { throw .nonFiniteSample(path: reader.path, frame: frame) }
         renderReady = try SampleRateConversion.convert(mono, from: reader.format.sampleRate, converter: converter)
         self.converter = converter
     }
