@@ -515,18 +515,14 @@ private struct TextCursor {
 
     /// Reads about `windowBytes` more of the run's text into tokens; `false` when it is all read.
     ///
-    /// A cut goes after an ASCII space and before an ASCII character, where no token, apostrophe rule or
-    /// Unicode normalisation reaches across.
+    /// Cuts where `PlainTextStream.isCut` allows, as a long text read a piece at a time is cut.
     mutating func readMoreText() -> Bool {
         guard let run, position < run.text.utf8.count else { return false }
         let utf8 = run.text.utf8
         var end = min(position + windowBytes, utf8.count)
         var index = utf8.index(utf8.startIndex, offsetBy: end)
         while index < utf8.endIndex {
-            let before = utf8[utf8.index(before: index)]
-            if utf8[index] < 0x80 && (before == 0x20 || before == 0x09 || before == 0x0A || before == 0x0D) {
-                break
-            }
+            if PlainTextStream.isCut(between: utf8[utf8.index(before: index)], and: utf8[index]) { break }
             index = utf8.index(after: index)
             end += 1
         }

@@ -95,10 +95,7 @@ public final class PlainTextStream: @unchecked Sendable {
     /// bytes, else the first such place after them; the whole buffer at the end of the input; 0 when there is
     /// none yet.
     private func cut() -> Int {
-        func isCut(_ index: Int) -> Bool {
-            let before = buffer[index - 1]
-            return buffer[index] < 0x80 && (before == 0x20 || before == 0x09 || before == 0x0A || before == 0x0D)
-        }
+        func isCut(_ index: Int) -> Bool { Self.isCut(between: buffer[index - 1], and: buffer[index]) }
         let limit = min(pieceBytes, buffer.count - 1)
         if limit >= 1, let index = (1...limit).reversed().first(where: isCut) { return index }
         if limit + 1 < buffer.count, let index = (limit + 1..<buffer.count).first(where: isCut) { return index }
@@ -117,6 +114,13 @@ public final class PlainTextStream: @unchecked Sendable {
             case .error: count += 1
             }
         }
+    }
+
+    /// Whether text may be cut between these two UTF-8 bytes and tokenized piece by piece as if whole: after an
+    /// ASCII space and before an ASCII character, where no token, apostrophe rule or Unicode normalisation reaches
+    /// across. The planner's windows cut a run the same way.
+    public static func isCut(between before: UInt8, and after: UInt8) -> Bool {
+        after < 0x80 && (before == 0x20 || before == 0x09 || before == 0x0A || before == 0x0D)
     }
 
     /// The offset of the first byte of `bytes` that does not begin or continue a valid UTF-8 sequence (the
