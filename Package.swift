@@ -96,7 +96,8 @@ let package = Package(
 
         // The speech-dispatcher module protocol over the library (issue 14); the module binary is a thin main.
         .target(
-            name: "SpeechService", dependencies: ["ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank"]),
+            name: "SpeechService",
+            dependencies: ["AudioIO", "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank"]),
         .executableTarget(
             name: "SpeechDispatcherModule",
             dependencies: ["SpeechService"],

@@ -148,13 +148,4 @@ public enum AudioBlock {
             }
         }
     }
-
-    /// Float samples as signed 16-bit, clipped to the 16-bit range and rounded to nearest.
-    public static func convert(_ samples: UnsafeBufferPointer<Float>, into out: UnsafeMutableBufferPointer<Int16>) {
-        precondition(out.count >= samples.count, "the 16-bit buffer is smaller than the float one")
-        for index in samples.indices {
-            let scaled = (samples[index] * 32_767).rounded()
-            out[index] = Int16(min(32_767, max(-32_768, scaled)))
-        }
-    }
 }

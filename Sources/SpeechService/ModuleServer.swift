@@ -1,3 +1,4 @@
+import AudioIO
 import Rendering
 import Synchronization
 
@@ -16,6 +17,9 @@ import Synchronization
 public final class ModuleServer: @unchecked Sendable {
     /// Frames per pull: 46 ms of audio, rendered in microseconds, so a STOP waits for no more than that.
     public static let pullFrameCount = 1024
+    /// Frames of a message's first pull: 12 ms of audio, all the server needs to start playing. At four times the
+    /// voice's speed a pull stretches four times its length of clip, and the first block waits for all of it.
+    public static let firstPullFrameCount = 256
 
     private let input: LineReader
     private let output: OutputChannel
@@ -306,21 +310,21 @@ struct MessageWorker {
             output.send(ModuleEvent.end.text)
             return false
         }
-        return proceed(isPauseRequested: false)
+        return proceed(isPauseRequested: false, frameCount: ModuleServer.firstPullFrameCount)
     }
 
     /// The cancellation of the message being rendered.
     var cancellation: Cancellation? { rendering?.cancellation }
 
     /// Renders one pull of the message and sends what it reached; returns whether more remains.
-    mutating func proceed(isPauseRequested: Bool) -> Bool {
+    mutating func proceed(isPauseRequested: Bool, frameCount: Int = ModuleServer.pullFrameCount) -> Bool {
         guard let rendering else { return false }
         // Checked before the pull, which would otherwise end the message as if it were complete.
         if rendering.cancellation.isCancelled { return finish(.stop) }
         let pull: RenderedPull
         do {
             pull = try floats.withUnsafeMutableBufferPointer { buffer throws(SpeechServiceError) in
-                try rendering.render(into: buffer)
+                try rendering.render(into: UnsafeMutableBufferPointer(rebasing: buffer[..<frameCount]))
             }
         } catch {
             print("error: \(error)", to: &standardError)
@@ -359,7 +363,7 @@ struct MessageWorker {
             let count = min(frames.upperBound - start, AudioBlock.maximumSampleCount - pendingCount)
             floats.withUnsafeBufferPointer { source in
                 pending.withUnsafeMutableBufferPointer { destination in
-                    AudioBlock.convert(
+                    PCM16.convert(
                         UnsafeBufferPointer(rebasing: source[start..<start + count]),
                         into: UnsafeMutableBufferPointer(rebasing: destination[pendingCount..<pendingCount + count]))
                 }

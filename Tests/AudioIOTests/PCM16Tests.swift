@@ -1,4 +1,5 @@
 import AudioIO
+import Glibc
 import Testing
 
 @Suite struct PCM16Tests {
@@ -20,5 +21,19 @@ import Testing
             bytes.withUnsafeMutableBytes { PCM16.convert(source, into: $0) }
         }
         #expect(bytes == [0, 0, 0xFF, 0x7F, 0x01, 0x80, 0x00, 0x20, 0xAA, 0xAA])
+    }
+
+    @Test("every step of 1/65536 and every tie rounds as C's lrintf does, into Int16 buffers too")
+    func agreesWithLibm() {
+        // Each tie k + 0.5 of the 16-bit scale, and a sweep finer than one 16-bit step.
+        let ties = (-32_768...32_767).map { (Float($0) + 0.5) / 32_767 }
+        let sweep = (-65_600...65_600).map { Float($0) / 65_536 }
+        let samples = ties + sweep
+        var out = [Int16](repeating: 0, count: samples.count)
+        samples.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer { PCM16.convert(source, into: $0) }
+        }
+        let expected = samples.map { Int16(lrintf(min(1, max(-1, $0)) * 32_767)) }
+        #expect(out == expected)
     }
 }

@@ -45,6 +45,27 @@ import Testing
         #expect(session.waitForExit() == 0)
     }
 
+    @Test(
+        "rate 0 is the voice's own normal speed: the Japanese voice's 400% plays its clips as recorded, +50 twice as fast"
+    )
+    func normalRate() throws {
+        let directory = TemporaryDirectory("sd-normal-rate")
+        let session = try ModuleSession(directory: directory)
+        _ = try session.initialize()
+        var lengths: [Int] = []
+        // `render` with no rate plays the clips as recorded; `--rate 8` is twice the voice's normal rate of 4.
+        for (rate, options) in [(0, [String]()), (50, ["--rate", "8"])] {
+            try session.speak("<speak>設定</speak>", settings: ["rate=\(rate)", "language=ja"])
+            let samples = Transcript(try session.messages(until: [702, 703])).samples
+            let expected = try reference(
+                "設定", options: ["--voice", "org.concatsynth.ja"] + options, directory: directory)
+            #expect(samples == expected.samples, "rate \(rate)")
+            lengths.append(samples.count)
+        }
+        #expect(lengths[0] > 10_000)
+        #expect(abs(lengths[0] - 2 * lengths[1]) <= 2)
+    }
+
     @Test("PCM containing the bytes 0x0A and 0x7D arrives unchanged through the escaping")
     func escapedBytes() throws {
         let directory = TemporaryDirectory("sd-escape")

@@ -1,3 +1,4 @@
+import AudioIO
 import Foundation
 import SpeechService
 import TestSupport
@@ -130,13 +131,17 @@ struct Transcript {
 }
 
 /// What `concat-synth render` makes of `request` with the default pack: Float32 samples and `<mark>` frames.
-func reference(_ request: String, directory: TemporaryDirectory) throws -> (samples: [Int16], marks: [(String, Int)]) {
+/// `options` go before the request (`--voice`, `--rate`).
+func reference(
+    _ request: String, options: [String] = [], directory: TemporaryDirectory
+) throws -> (samples: [Int16], marks: [(String, Int)]) {
     let markers = directory.file("reference-\(UUID().uuidString).jsonl")
-    let output = try Binary("concat-synth").runData(["render", "--lenient", "-o", "-", "--markers", markers, request])
+    let output = try Binary("concat-synth").runData(
+        ["render", "--lenient", "-o", "-", "--markers", markers] + options + [request])
     let floats = output.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     var samples = [Int16](repeating: 0, count: floats.count)
     floats.withUnsafeBufferPointer { source in
-        samples.withUnsafeMutableBufferPointer { AudioBlock.convert(source, into: $0) }
+        samples.withUnsafeMutableBufferPointer { PCM16.convert(source, into: $0) }
     }
     var marks: [(String, Int)] = []
     for line in try String(contentsOfFile: markers, encoding: .utf8).split(separator: "\n") {

@@ -147,16 +147,6 @@ import Testing
         #expect(Array(block[payloadStart..<payloadStart + 4]) == [0x7D, 0x2A, 0x7D, 0x5D])
     }
 
-    @Test("floats become 16-bit rounded, clipped")
-    func conversion() {
-        let floats: [Float] = [0, 0.5, -0.5, 1, -1, 2, -2, 0.25]
-        var out = [Int16](repeating: 0, count: floats.count)
-        floats.withUnsafeBufferPointer { source in
-            out.withUnsafeMutableBufferPointer { AudioBlock.convert(source, into: $0) }
-        }
-        #expect(out == [0, 16_384, -16_384, 32_767, -32_767, 32_767, -32_768, 8_192])
-    }
-
     @Test("the configuration names the pack; relative paths from its folder; other names ignored")
     func configuration() throws {
         let text = """
