@@ -56,6 +56,8 @@ public final class Synthesizer {
     public let voice: Voice
     private let planner: Planner<ClipIndex>
     private let reader = SSMLReader(sampleRate: RenderFormat.sampleRate)
+    /// The clips its renderers stretched, kept for the requests that follow (`StretchCache`).
+    public let stretchCache = StretchCache()
 
     /// - Parameter voice: the starting voice's identifier; `nil` for the pack's first voice. SSML's `<voice>`,
     ///   `<lang>` and `xml:lang` switch to other voices of the pack.
@@ -152,12 +154,12 @@ public final class Synthesizer {
     ) throws(ConcatSynthError) -> Renderer {
         Renderer(
             source: try SnapshotSource(try stream(request), pack: pack, audio: clipSource, report: report),
-            audio: clipSource)
+            audio: clipSource, stretchCache: stretchCache)
     }
 
     /// A renderer that pulls a collected plan's frames out of the pack's clips.
     public func renderer(for plan: RenderPlan) -> Renderer {
-        Renderer(plan: plan, audio: clipSource)
+        Renderer(plan: plan, audio: clipSource, stretchCache: stretchCache)
     }
 
     /// Clip ids are the pack's, so any voice's index reads any voice's clips.

@@ -82,6 +82,7 @@ public final class Renderer {
 
     private let source: TimedSegmentSource
     private let audio: ClipAudioSource
+    private let stretchCache: StretchCache?
     /// Raised by `cancel()`, from any thread.
     public let cancellation = Cancellation()
     /// The segment playing now, and the one it crossfades out of.
@@ -103,9 +104,12 @@ public final class Renderer {
     /// to come), in output order: what a picture of the render draws phrases, fallbacks, pauses and joins from.
     public private(set) var startedSegments: [TimedSegment] = []
 
-    public init(source: TimedSegmentSource, audio: ClipAudioSource) {
+    /// - Parameter stretchCache: where stretched clips are kept for the next segment, or the next request, that
+    ///   plays them at the same speed and pitch; `nil` stretches every segment afresh.
+    public init(source: TimedSegmentSource, audio: ClipAudioSource, stretchCache: StretchCache? = nil) {
         self.source = source
         self.audio = audio
+        self.stretchCache = stretchCache
         mixBuffer = .allocate(capacity: 1_024)
         stretchInput = .allocate(capacity: 1_024)
         reachedMarkers.reserveCapacity(64)
@@ -113,8 +117,8 @@ public final class Renderer {
     }
 
     /// Renders a collected plan.
-    public convenience init(plan: RenderPlan, audio: ClipAudioSource) {
-        self.init(source: RenderPlan.Replay(plan), audio: audio)
+    public convenience init(plan: RenderPlan, audio: ClipAudioSource, stretchCache: StretchCache? = nil) {
+        self.init(source: RenderPlan.Replay(plan), audio: audio, stretchCache: stretchCache)
     }
 
     deinit {
@@ -131,8 +135,9 @@ public final class Renderer {
 
     /// Fills up to `buffer.count` frames with the next frames of the request.
     ///
-    /// Allocates nothing once the first segments have started, but for a stretched segment's stretcher and an
-    /// `<audio>` file's samples when those segments start.
+    /// Allocates nothing once the first segments have started, but for a stretched segment's stretcher (and,
+    /// with a stretch cache, room for its stretched samples) and an `<audio>` file's samples when those segments
+    /// start.
     /// - Throws: what planning throws as it goes (`PlanningError`, a look-up's error), what the clip source
     ///   throws when a clip cannot be read, `AudioIOError` for an `<audio>` file that can no longer be read.
     public func render(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Pull {
@@ -175,7 +180,7 @@ public final class Renderer {
             }
             guard timed.segment.isSounding, timed.frameCount > 0 else { continue }
             if timed.overlapWithPrevious == 0 { outgoing = nil }
-            current = try Chain(timed)
+            current = try Chain(timed, audio: audio, stretchCache: stretchCache)
             startedSegments.append(timed)
             return true
         }
@@ -217,6 +222,19 @@ private struct Chain {
         case clip(ClipTake)
         case samples([Float])
         case silence
+
+        var isSilence: Bool {
+            if case .silence = self { return true }
+            return false
+        }
+    }
+
+    /// A stretch on its way into the cache: the segment's stretched frames so far, before fades and gain.
+    private struct Recording {
+        let cache: StretchCache
+        let key: StretchCache.Key
+        let version: UInt64
+        var samples: [Float]
     }
 
     let timed: TimedSegment
@@ -230,10 +248,12 @@ private struct Chain {
     /// Source frames handed to the stretcher so far.
     private var sourcePosition = 0
     private var isFlushed = false
+    private var recording: Recording?
 
-    init(_ timed: TimedSegment) throws {
+    init(_ timed: TimedSegment, audio: ClipAudioSource, stretchCache: StretchCache?) throws {
         self.timed = timed
         let segment = timed.segment
+        var source: Source
         switch segment.kind {
         case .phrase(let take), .fallback(let take): source = .clip(take)
         case .audio(let path): source = .samples(try PreparedClip(path: path).renderReady)
@@ -242,15 +262,29 @@ private struct Chain {
         gain = segment.gain
         fadeIn = timed.overlapWithPrevious > 0 ? 0 : segment.edgeFadeFrames
         fadeOut = timed.overlapWithNext > 0 ? 0 : segment.edgeFadeFrames
+        var stretcher: TimeStretcher?
         // Silence stretches to silence: its output length is the timeline's already.
-        if case .silence = source {
-            stretcher = nil
-        } else {
-            stretcher =
-                segment.isStretched
-                ? TimeStretcher(speed: segment.speed, pitch: Prosody.pitchFactor(semitones: segment.pitchSemitones))
-                : nil
+        if segment.isStretched && !source.isSilence {
+            var slot: Recording?
+            if case .clip(let take) = source, let stretchCache, let version = audio.samplesVersion,
+                timed.frameCount <= stretchCache.sampleCapacity
+            {
+                let key = StretchCache.Key(
+                    take: take, sourceFrameCount: segment.frameCount, speed: segment.speed,
+                    pitchSemitones: segment.pitchSemitones)
+                slot = Recording(cache: stretchCache, key: key, version: version, samples: [])
+            }
+            if let slot, let kept = slot.cache.samples(for: slot.key, version: slot.version) {
+                source = .samples(kept)
+            } else {
+                stretcher = TimeStretcher(
+                    speed: segment.speed, pitch: Prosody.pitchFactor(semitones: segment.pitchSemitones))
+                recording = slot
+                recording?.samples.reserveCapacity(timed.frameCount)
+            }
         }
+        self.source = source
+        self.stretcher = stretcher
     }
 
     /// Writes the segment's next `destination.count` output frames.
@@ -265,6 +299,7 @@ private struct Chain {
         }
         if let stretcher {
             try stretch(stretcher, into: destination, audio: audio, input: stretchInput)
+            if recording != nil { record(UnsafeBufferPointer(destination)) }
         } else {
             let read = try readSource(from: position, into: destination, audio: audio)
             if read < destination.count {
@@ -305,6 +340,14 @@ private struct Chain {
                 return
             }
         }
+    }
+
+    /// Adds stretched frames to the recording; a whole segment goes into the cache.
+    private mutating func record(_ frames: UnsafeBufferPointer<Float>) {
+        recording!.samples.append(contentsOf: frames)
+        guard recording!.samples.count == timed.frameCount else { return }
+        recording!.cache.insert(recording!.samples, for: recording!.key, version: recording!.version)
+        recording = nil
     }
 
     /// Copies source frames `start…` into `buffer`; returns how many there were.

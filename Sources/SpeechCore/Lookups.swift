@@ -16,4 +16,11 @@ public protocol ClipAudioSource: AnyObject {
     /// (fewer where the take ends).
     func readRenderReadyPCM(_ take: ClipTake, from start: Int, into buffer: UnsafeMutableBufferPointer<Float>) throws
         -> Int
+    /// A number that changes whenever what a take reads may have changed; `nil` when the source cannot tell, and
+    /// then nothing made from its samples is kept from one request to the next.
+    var samplesVersion: UInt64? { get }
+}
+
+extension ClipAudioSource {
+    public var samplesVersion: UInt64? { nil }
 }

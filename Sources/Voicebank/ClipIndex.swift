@@ -84,6 +84,7 @@ public final class ClipIndex {
     /// The takes of the phrase whose key is `key`, first imported first; empty when the voice has none.
     public func takes(forPhraseKey key: String) throws(VoicebankError) -> [ClipTake] {
         let statement = try takesByKey
+        defer { statement.reset() }
         try statement.bind(.text(key))
         var takes: [ClipTake] = []
         while try statement.step() { takes.append(try Self.take(statement, target: voice.loudness, pack: pack)) }
@@ -108,6 +109,7 @@ public final class ClipIndex {
     /// The voice's first phrase key (not a fallback's) that is `key` or sorts after it, in UTF-8 byte order.
     public func firstPhraseKey(atOrAfter key: String) throws(VoicebankError) -> String? {
         let statement = try firstKeyAtOrAfter
+        defer { statement.reset() }
         try statement.bind(.text(key))
         return try statement.step() ? statement.text(0) : nil
     }
@@ -245,4 +247,7 @@ extension VoicePack {
     }
 }
 
-extension ClipIndex: PhraseLookup, ClipAudioSource {}
+extension ClipIndex: PhraseLookup, ClipAudioSource {
+    /// The pack file's data version: any commit to it, through any connection, moves it.
+    public var samplesVersion: UInt64? { pack.database.dataVersion.map(UInt64.init) }
+}

@@ -229,6 +229,10 @@ final class Statement {
         return status == SQLITE_ROW
     }
 
+    /// Ends the statement's run before its last row: a statement left on a row keeps its read snapshot of the
+    /// pack, and a long-lived reader would go on seeing the pack as it was.
+    func reset() { sqlite3_reset(handle) }
+
     /// Steps to the end, for statements that return no rows.
     func run() throws(VoicebankError) {
         while try step() {}

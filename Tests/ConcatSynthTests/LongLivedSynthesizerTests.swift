@@ -1,3 +1,5 @@
+import Foundation
+import SpeechCore
 import SpeechTestSupport
 import TestSupport
 import Testing
@@ -38,5 +40,47 @@ import Voicebank
         fallbacks = []
         try render()
         #expect(fallbacks.isEmpty)
+    }
+
+    @Test(
+        "a clip replaced under its old id, through the synthesizer's own connection or another, plays anew, stretched or not",
+        arguments: [false, true])
+    func replacedClipPlaysAnew(throughOwnConnection: Bool) throws {
+        let temporary = TemporaryDirectory("long-lived-stretch")
+        let path = temporary.file("pack.sqlite")
+        let writer = try VoicePack(path: path, access: .create)
+        try writer.addVoice(Voice(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US"]))
+        let sorry = temporary.file("sorry.aiff")
+        let low = temporary.file("hello.aiff")
+        let high = temporary.file("high/hello.aiff")
+        try FileManager.default.createDirectory(atPath: temporary.file("high"), withIntermediateDirectories: true)
+        try Fixture.seedClip(at: sorry, seconds: 0.1, frequency: 300)
+        try Fixture.seedClip(at: low, seconds: 0.5, frequency: 200)
+        try Fixture.seedClip(at: high, seconds: 0.5, frequency: 600)
+        let first = try writer.importFiles(
+            [ImportRequest(path: sorry, isFallback: true), ImportRequest(path: low)], into: nil
+        ).imported
+
+        let pack = throughOwnConnection ? writer : try VoicePack(path: path, access: .readOnly)
+        let synthesizer = try Synthesizer(pack: pack)
+        // As recorded, and stretched (which keeps the stretch in the synthesizer's cache).
+        let requests = [SpeechRequest("hello"), SpeechRequest("hello", prosody: Prosody(rate: 2))]
+        func render(_ synthesizer: Synthesizer) throws -> [[Float]] {
+            try requests.map { try pullAll(try synthesizer.renderer(for: $0), blockSize: 512).samples }
+        }
+        let before = try render(synthesizer)
+        #expect(synthesizer.stretchCache.sampleCount > 0)
+
+        let removed = try writer.removeClips(phrases: ["hello"])
+        let replaced = try writer.importFiles([ImportRequest(path: high)], into: nil).imported
+        // Only a clip that comes back under the same id and length could be mistaken for the old one.
+        try #require(replaced.map(\.id) == removed.map(\.id))
+        try #require(replaced.map(\.frameCount) == first.filter { !$0.isFallback }.map(\.frameCount))
+        let after = try render(synthesizer)
+        let fresh = try render(Synthesizer(pack: VoicePack(path: path, access: .readOnly)))
+        for index in requests.indices {
+            #expect(after[index] != before[index], "\(requests[index].text), \(requests[index].prosody)")
+            #expect(after[index] == fresh[index], "\(requests[index].text), \(requests[index].prosody)")
+        }
     }
 }

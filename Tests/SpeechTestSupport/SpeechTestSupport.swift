@@ -25,6 +25,10 @@ public struct DictionaryLookup: PhraseLookup {
 public final class MemoryClips: ClipAudioSource {
     public var samples: [Int: [Float]]
     public private(set) var reads: [Int] = []
+    /// Every call to `readRenderReadyPCM`.
+    public private(set) var readCount = 0
+    /// Set it, and move it when `samples` change, to let a renderer keep stretched clips (`StretchCache`).
+    public var samplesVersion: UInt64?
 
     public init(_ samples: [Int: [Float]]) { self.samples = samples }
 
@@ -32,6 +36,7 @@ public final class MemoryClips: ClipAudioSource {
         throws
         -> Int
     {
+        readCount += 1
         if reads.last != take.clipID { reads.append(take.clipID) }
         let played = samples[take.clipID]![take.firstFrame..<(take.firstFrame + take.frameCount)]
         let clip = played.dropFirst(start).prefix(buffer.count)
