@@ -59,14 +59,15 @@ public final class ModuleServer: @unchecked Sendable {
             output.send("399-\(error.description)\n399 ERR CANT INIT MODULE\n")
             return 1
         }
-        let voiceCount = engine.voices.count
-        output.send(
-            "299-concat-synth: voice pack \(engine.packPath), \(voiceCount) voice\(voiceCount == 1 ? "" : "s")\n"
-                + "299 OK LOADED SUCCESSFULLY\n")
         let voices = engine.voices
         let rendering = RenderingThread(engine: engine, output: output)
         startThread { rendering.serve() }
         defer { rendering.shutDown() }
+        // INIT ends when the rendering thread has warmed up, so that even a message sent right after it is not slowed.
+        rendering.stopAndWait()
+        output.send(
+            "299-concat-synth: voice pack \(engine.packPath), \(voices.count) voice\(voices.count == 1 ? "" : "s")\n"
+                + "299 OK LOADED SUCCESSFULLY\n")
         while let line = input.readLine() {
             switch ModuleCommand(line) {
             case .initialize: output.send("399 ERR ALREADY INITIALIZED\n")
@@ -202,7 +203,8 @@ final class RenderingThread: @unchecked Sendable {
     private let lock = ConditionLock()
     // Guarded by `lock`.
     private var hasPending = false
-    private var isBusy = false
+    /// Busy from the start: the thread warms up before it serves (`MessageWorker.warmUp`).
+    private var isBusy = true
     private var isShuttingDown = false
     /// The cancellation of the message rendering here; `nil` when none is.
     private var cancellation: Cancellation?
@@ -263,8 +265,14 @@ final class RenderingThread: @unchecked Sendable {
         }
     }
 
-    /// The thread's loop: waits for a begun message, renders the rest of it, repeats until shut down.
+    /// The thread's loop: warms up, then waits for a begun message, renders the rest of it, repeats until shut
+    /// down.
     func serve() {
+        for rendering in engine.warmUpRenderings() { worker.warmUp(rendering) }
+        lock.withLock {
+            isBusy = false
+            lock.broadcast()
+        }
         while true {
             let shouldRender: Bool = lock.withLock {
                 while !hasPending && !isShuttingDown { lock.wait() }
@@ -311,6 +319,27 @@ struct MessageWorker {
             return false
         }
         return proceed(isPauseRequested: false, frameCount: ModuleServer.firstPullFrameCount)
+    }
+
+    /// Renders `rendering` as a message (at most 0.37 s of it) and converts and encodes its audio, sending nothing.
+    mutating func warmUp(_ rendering: any SpeechRendering) {
+        for _ in 0..<8 {
+            guard
+                let pull = try? floats.withUnsafeMutableBufferPointer({ buffer throws(SpeechServiceError) in
+                    try rendering.render(into: buffer)
+                })
+            else { return }
+            floats.withUnsafeBufferPointer { source in
+                pending.withUnsafeMutableBufferPointer { destination in
+                    PCM16.convert(UnsafeBufferPointer(rebasing: source[..<pull.frameCount]), into: destination)
+                    _ = AudioBlock.encode(
+                        UnsafeBufferPointer(rebasing: destination[..<pull.frameCount]),
+                        sampleRate: rendering.sampleRate,
+                        into: blockBytes)
+                }
+            }
+            if pull.isComplete { return }
+        }
     }
 
     /// The cancellation of the message being rendered.

@@ -17,6 +17,11 @@ public protocol SpeechEngine: AnyObject {
     ///
     /// - Throws: `SpeechServiceError.speechFailed` naming the request and why.
     func start(_ request: ModuleRequest) throws(SpeechServiceError) -> any SpeechRendering
+    /// Short messages that go through every stage a message does (planning, clip reads, the stretcher), one per
+    /// voice (the first 16), to be rendered and thrown away at start-up, so that the first real message finds the
+    /// code paged in, each voice's statements prepared and the rendering thread's memory made. Report nothing; a
+    /// voice whose message cannot be planned has none.
+    func warmUpRenderings() -> [any SpeechRendering]
 }
 
 /// One message being rendered, by pull.
@@ -122,6 +127,16 @@ public final class ConcatSynthEngine: SpeechEngine {
             return ConcatSynthRendering(renderer: renderer, voice: parameters.voice)
         } catch {
             throw .speechFailed(request: request.ssml, reason: error.description)
+        }
+    }
+
+    public func warmUpRenderings() -> [any SpeechRendering] {
+        voices.prefix(16).compactMap { voice in
+            let request = SpeechRequest(
+                "<speak>\(ModuleRequest.escaped(voice.name))</speak>", voice: voice.identifier,
+                prosody: Prosody(rate: 2 * normalRates[voice.identifier, default: 1]), isLenient: true)
+            guard let renderer = try? synthesizer.renderer(for: request) else { return nil }
+            return ConcatSynthRendering(renderer: renderer, voice: voice.identifier)
         }
     }
 
