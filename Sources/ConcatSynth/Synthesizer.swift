@@ -57,28 +57,31 @@ public final class Synthesizer {
     private let planner: Planner<ClipIndex>
     private let reader = SSMLReader(sampleRate: RenderFormat.sampleRate)
     /// The clips its renderers stretched, kept for the requests that follow (`StretchCache`).
-    public let stretchCache = StretchCache()
+    public let stretchCache: StretchCache
 
     /// - Parameter voice: the starting voice's identifier; `nil` for the pack's first voice. SSML's `<voice>`,
     ///   `<lang>` and `xml:lang` switch to other voices of the pack.
     /// - Throws: `ConcatSynthError.voicebank` when the pack has no such voice, or no voice at all.
     ///   `audioSandbox` says which files `<audio>` may play (none by default).
     ///   `takeChoice` says which take of a phrase plays.
+    ///   `stretchCacheCapacity` bounds the samples of stretched clips kept between requests; 0 keeps none.
     public convenience init(
         pack: VoicePack, voice identifier: String? = nil, audioSandbox: AudioSandbox = .closed,
-        takeChoice: TakeChoice = .rotate
+        takeChoice: TakeChoice = .rotate, stretchCacheCapacity: Int = StretchCache.standardSampleCapacity
     ) throws(ConcatSynthError) {
         try self.init(
-            pack: pack, voice: identifier, audioSandbox: audioSandbox, takeChoice: takeChoice, standInFallback: nil)
+            pack: pack, voice: identifier, audioSandbox: audioSandbox, takeChoice: takeChoice, standInFallback: nil,
+            stretchCacheCapacity: stretchCacheCapacity)
     }
 
     /// - Parameter standInFallback: planned for the words of a voice with no fallback clip, instead of the error;
     ///   for analysing a pack (coverage), never for rendering.
     init(
         pack: VoicePack, voice identifier: String?, audioSandbox: AudioSandbox, takeChoice: TakeChoice,
-        standInFallback: ClipTake?
+        standInFallback: ClipTake?, stretchCacheCapacity: Int = StretchCache.standardSampleCapacity
     ) throws(ConcatSynthError) {
         self.pack = pack
+        stretchCache = StretchCache(sampleCapacity: stretchCacheCapacity)
         do throws(VoicebankError) {
             let indexes = try pack.clipIndexes()
             guard let first = indexes.first else { throw VoicebankError.noVoice(path: pack.path) }
