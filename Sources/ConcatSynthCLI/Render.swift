@@ -105,7 +105,7 @@ struct RequestOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Speak faster or slower, keeping the pitch: a factor (2), a percentage (200%), or any SSML rate (+20%, fast). The same as wrapping the request in <prosody rate>; 1 is the voice's normal speed.",
+            "Speak faster or slower, keeping the pitch: a factor (2), a percentage (200%), or any SSML rate (+20%, fast). The same as wrapping the request in <prosody rate>: the voice's normal rate (1, unless the voice was made with another) plays the clips as recorded.",
             valueName: "rate"))
     var rate: String?
 
