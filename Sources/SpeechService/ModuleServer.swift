@@ -121,11 +121,13 @@ public final class ModuleServer: @unchecked Sendable {
         if (kind == .character || kind == .key) && message == "space" { message = " " }
         // A message still playing ends first (the server sends STOP before the next message, but need not wait).
         rendering.stopAndWait()
-        output.send("200 OK SPEAKING\n")
+        let reply = "200 OK SPEAKING\n"
         if kind == .soundIcon, let folder = soundIconFolder, let icon = Self.soundIcon(message, in: folder) {
+            output.send(reply)
             rendering.playIcon(icon, output: output)
         } else {
-            rendering.begin(ModuleRequest(message: message, kind: kind, settings: settings, voices: voices))
+            rendering.begin(
+                ModuleRequest(message: message, kind: kind, settings: settings, voices: voices), reply: reply)
         }
     }
 
@@ -218,8 +220,9 @@ final class RenderingThread: @unchecked Sendable {
         worker = MessageWorker(output: output)
     }
 
-    /// Speaks `request`: its first pull here, on the command thread, the rest on the rendering thread.
-    func begin(_ request: ModuleRequest) {
+    /// Answers SPEAK with `reply` and speaks `request`: its first pull here, on the command thread, the rest on the
+    /// rendering thread.
+    func begin(_ request: ModuleRequest, reply: String) {
         lock.withLock {
             precondition(!isBusy, "a message begins only after the last one ended")
             // Cleared here, on the command thread, so a PAUSE that follows this SPEAK is never lost to the reset.
@@ -227,7 +230,7 @@ final class RenderingThread: @unchecked Sendable {
             isBusy = true
         }
         // A STOP cannot come before this returns: the command thread that would read it is busy here.
-        let hasMore = worker.begin(request, engine: engine)
+        let hasMore = worker.begin(request, reply: reply, engine: engine)
         lock.withLock {
             if hasMore {
                 hasPending = true
@@ -292,6 +295,9 @@ final class RenderingThread: @unchecked Sendable {
 
 /// Renders one message into events: `701`, the `705` blocks with a `700` after the audio before each mark, then
 /// `702`, `703` or `704`. Its buffers are made once and reused for every message.
+///
+/// What a pull produces goes out in one write at the end of the pull: the server, and the thread that reads for it,
+/// wake once for a block and the marks and the end that come with it, and once for `200`, `701` and the first block.
 struct MessageWorker {
     let output: OutputChannel
     private var floats = [Float](repeating: 0, count: ModuleServer.pullFrameCount)
@@ -301,21 +307,28 @@ struct MessageWorker {
     private let blockBytes = UnsafeMutableRawBufferPointer.allocate(
         byteCount: AudioBlock.maximumEncodedByteCount(sampleCount: AudioBlock.maximumSampleCount), alignment: 8)
     private var hasSentAudio = false
+    /// Replies, events and blocks waiting for the write at the end of the pull.
+    private var outbox: [UInt8] = []
     private var rendering: (any SpeechRendering)?
     private var standardError = StandardErrorStream()
 
-    init(output: OutputChannel) { self.output = output }
+    init(output: OutputChannel) {
+        self.output = output
+        outbox.reserveCapacity(blockBytes.count + 4_096)
+    }
 
-    /// Sends `701 BEGIN`, plans `request` and renders its first pull; returns whether more remains.
-    mutating func begin(_ request: ModuleRequest, engine: any SpeechEngine) -> Bool {
-        output.send(ModuleEvent.begin.text)
+    /// Sends `reply` and `701 BEGIN`, plans `request` and renders its first pull; returns whether more remains.
+    mutating func begin(_ request: ModuleRequest, reply: String, engine: any SpeechEngine) -> Bool {
+        outbox.append(contentsOf: reply.utf8)
+        outbox.append(contentsOf: ModuleEvent.begin.text.utf8)
         pendingCount = 0
         hasSentAudio = false
         do {
             rendering = try engine.start(request)
         } catch {
             print("error: \(error)", to: &standardError)
-            output.send(ModuleEvent.end.text)
+            outbox.append(contentsOf: ModuleEvent.end.text.utf8)
+            flush()
             return false
         }
         return proceed(isPauseRequested: false, frameCount: ModuleServer.firstPullFrameCount)
@@ -347,6 +360,7 @@ struct MessageWorker {
 
     /// Renders one pull of the message and sends what it reached; returns whether more remains.
     mutating func proceed(isPauseRequested: Bool, frameCount: Int = ModuleServer.pullFrameCount) -> Bool {
+        defer { flush() }
         guard let rendering else { return false }
         // Checked before the pull, which would otherwise end the message as if it were complete.
         if rendering.cancellation.isCancelled { return finish(.stop) }
@@ -364,7 +378,7 @@ struct MessageWorker {
         for mark in pull.marks {
             append(position..<mark.frameOffset, rendering)
             send(rendering)
-            output.send(ModuleEvent.indexMark(mark.name).text)
+            outbox.append(contentsOf: ModuleEvent.indexMark(mark.name).text.utf8)
             position = mark.frameOffset
             if isPauseRequested && mark.name.hasPrefix("__spd_") {
                 // The server resumes from this mark with a new message.
@@ -380,9 +394,16 @@ struct MessageWorker {
     }
 
     private mutating func finish(_ event: ModuleEvent) -> Bool {
-        output.send(event.text)
+        outbox.append(contentsOf: event.text.utf8)
         rendering = nil
         return false
+    }
+
+    /// Writes what the outbox holds, if anything.
+    private mutating func flush() {
+        guard !outbox.isEmpty else { return }
+        outbox.withUnsafeBytes { output.send($0) }
+        outbox.removeAll(keepingCapacity: true)
     }
 
     /// Converts `frames` of the last pull to 16-bit into the pending block, sending each block that fills up.
@@ -403,7 +424,7 @@ struct MessageWorker {
         }
     }
 
-    /// Sends the pending samples as one `705` block, if there are any.
+    /// Puts the pending samples in the outbox as one `705` block, if there are any.
     private mutating func send(_ rendering: any SpeechRendering) {
         guard pendingCount > 0 else { return }
         let count = pendingCount
@@ -411,7 +432,7 @@ struct MessageWorker {
             AudioBlock.encode(
                 UnsafeBufferPointer(rebasing: samples[0..<count]), sampleRate: rendering.sampleRate, into: blockBytes)
         }
-        output.send(UnsafeRawBufferPointer(rebasing: blockBytes[0..<byteCount]))
+        outbox.append(contentsOf: UnsafeRawBufferPointer(rebasing: blockBytes[0..<byteCount]))
         pendingCount = 0
         hasSentAudio = true
     }
