@@ -190,3 +190,23 @@ import Testing
         )
     }
 }
+
+/// The engine the module speaks with, without a process.
+@Suite struct EngineTests {
+    @Test("the warm-up is a short message in each voice, and each renders to its end")
+    func warmUp() throws {
+        let engine = try ConcatSynthEngine(packPath: ModuleSession.defaultPack)
+        let renderings = engine.warmUpRenderings()
+        #expect(renderings.count == engine.voices.count)
+        for rendering in renderings {
+            var buffer = [Float](repeating: 0, count: ModuleServer.pullFrameCount)
+            var frames = 0
+            while true {
+                let pull = try buffer.withUnsafeMutableBufferPointer { try rendering.render(into: $0) }
+                frames += pull.frameCount
+                if pull.isComplete { break }
+            }
+            #expect(frames > 0)
+        }
+    }
+}
