@@ -140,7 +140,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "ConcatSynthCLITests",
-            dependencies: ["ConcatSynth", "SpeechCore", "Voicebank", "AudioIO", "Tokens", "TestSupport"]),
+            dependencies: [
+                "ConcatSynth", "CommandLineSupport", "SpeechCore", "Voicebank", "AudioIO", "Tokens", "TestSupport",
+            ]),
         .testTarget(
             name: "VoicebankTests", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
         .testTarget(name: "ConcatSynthBenchTests", dependencies: ["TestSupport"]),

@@ -330,18 +330,15 @@ final class Fallbacks {
 }
 
 /// The end of the pull chain both commands share: a renderer's blocks converted to the output rate as they come,
-/// and its markers, in frame order, at that rate.
+/// and the markers each pull reached, at that rate.
 final class ConvertedPull {
     let renderer: Renderer
     private let resampler: StreamingResampler
     private var block: [Float]
-    /// The markers reached and not yet taken; `nil` when nobody takes them, so that they do not pile up.
-    private var markerOrder: MarkerSequence?
     private(set) var isComplete = false
 
-    init(_ renderer: Renderer, sampleRate: Int, blockFrames: Int, keepsMarkers: Bool = false) throws {
+    init(_ renderer: Renderer, sampleRate: Int, blockFrames: Int) throws {
         self.renderer = renderer
-        markerOrder = keepsMarkers ? MarkerSequence() : nil
         resampler = try StreamingResampler(from: RenderFormat.sampleRate, to: sampleRate)
         block = [Float](repeating: 0, count: blockFrames)
     }
@@ -358,16 +355,16 @@ final class ConvertedPull {
             rendered?(frames)
             try resampler.convert(frames, to: consume)
         }
-        if markerOrder != nil { for marker in renderer.reachedMarkers { markerOrder!.add(marker) } }
         if pulled.isComplete {
             try resampler.finish(to: consume)
             isComplete = true
         }
     }
 
-    /// The markers reached so far and not yet taken, in frame order, at the output rate (with `keepsMarkers`).
-    func takeMarkers() -> [Marker] {
-        markerOrder?.takeReady().map { $0.atSampleRate(resampler.targetRate) } ?? []
+    /// The markers the last pull reached, in the order they completed, each with its place in frame order, at the
+    /// output rate.
+    var reachedMarkers: [(index: Int, marker: Marker)] {
+        renderer.reachedMarkers.map { ($0.index, $0.marker.atSampleRate(resampler.targetRate)) }
     }
 }
 
@@ -409,9 +406,11 @@ struct RenderArguments {
         // plans the request once more: those read the request whole.
         let (synthesizer, speechRequest, renderer, fallbacks) = try request.start(
             checkingFirst: output == nil || output == "-", readingWhole: joinReport)
-        var markerFile: PartialFile?
+        var markerFile: MarkerFile?
         if let markers {
-            do throws(FileError) { markerFile = try PartialFile(path: markers) } catch {
+            do throws(FileError) {
+                markerFile = try MarkerFile(path: markers, bytesPerFrame: format.bytesPerFrame)
+            } catch {
                 throw RequestError.unwritableMarkers(path: markers, reason: error.reason)
             }
         }
@@ -423,8 +422,7 @@ struct RenderArguments {
             }
         }
         let writer = try AudioFileWriter(path: output ?? "-", format: format.file, sampleRate: format.sampleRate)
-        let chain = try ConvertedPull(
-            renderer, sampleRate: format.sampleRate, blockFrames: 4_096, keepsMarkers: markerFile != nil)
+        let chain = try ConvertedPull(renderer, sampleRate: format.sampleRate, blockFrames: 4_096)
         var rendered: [Float] = []
         var drawing = pictureFile.map { _ in RenderPicture() }
         while !chain.isComplete {
@@ -438,11 +436,9 @@ struct RenderArguments {
                 drawing?.add(frames, pulledFrom: renderer)
             }
             if let markerFile {
-                var lines = ""
-                for marker in chain.takeMarkers() {
-                    lines += marker.jsonLine(bytesPerFrame: format.bytesPerFrame) + "\n"
+                do throws(FileError) { try markerFile.add(chain.reachedMarkers) } catch {
+                    throw RequestError.unwritableMarkers(path: markerFile.path, reason: error.reason)
                 }
-                try Self.write(lines, to: markerFile)
             }
         }
         if let error = fallbacks.error { throw error }
@@ -474,15 +470,6 @@ struct RenderArguments {
         }
     }
 
-    /// Appends marker lines to the markers file.
-    private static func write(_ lines: String, to file: PartialFile) throws {
-        var lines = lines
-        do {
-            try lines.withUTF8 { try file.write(UnsafeRawBufferPointer($0)) }
-        } catch let error as FileError {
-            throw RequestError.unwritableMarkers(path: file.path, reason: error.reason)
-        }
-    }
 }
 
 extension OutputEncoding: ExpressibleByArgument {}

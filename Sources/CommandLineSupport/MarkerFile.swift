@@ -1,0 +1,135 @@
+import SpeechCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A render's markers file (`--markers`): one JSON line per marker, in frame order, written as markers complete,
+/// and in place only when `commit()` renames it (a `PartialFile`).
+///
+/// A marker completes at its end, so a paragraph's marker, first in frame order, completes after every marker
+/// inside it. The markers that come after one still to come wait in memory, up to `memoryLimit` of them; past that,
+/// those that follow it without a gap go, as their lines, to an unnamed temporary file, and are copied after it when
+/// it comes. A book in one paragraph costs disk, not memory.
+///
+/// ```swift
+/// let markers = try MarkerFile(path: "out.markers", bytesPerFrame: 4)
+/// try markers.add([(index: 1, marker: hello), (index: 0, marker: sentence)])   // writes the sentence, then hello
+/// try markers.commit()
+/// ```
+public final class MarkerFile {
+    public var path: String { file.path }
+    /// How many markers wait in memory now.
+    var markersInMemory: Int { waiting.count }
+    private let file: PartialFile
+    private let bytesPerFrame: Int
+    private let memoryLimit: Int
+    /// Completed markers after the next one in frame order, by their place in it.
+    private var waiting: [Int: Marker] = [:]
+    /// The place in frame order of the next marker to write.
+    private var next = 0
+    /// The lines of the markers `next + 1 … spilledThrough`, while marker `next` has not come.
+    private var spill: UnsafeMutablePointer<FILE>?
+    private var spilledThrough: Int?
+
+    /// - Parameter memoryLimit: how many markers may wait in memory before those that can go to disk do.
+    /// - Throws: `FileError` when the file cannot be made.
+    public init(path: String, bytesPerFrame: Int, memoryLimit: Int = 8_192) throws(FileError) {
+        file = try PartialFile(path: path)
+        self.bytesPerFrame = bytesPerFrame
+        self.memoryLimit = memoryLimit
+    }
+
+    deinit { if let spill { fclose(spill) } }
+
+    /// Takes markers as they complete, each with its place in frame order (0, 1, 2, … over the whole request), and
+    /// writes every marker now in order.
+    ///
+    /// - Throws: `FileError` when the markers file or the temporary file cannot be written.
+    public func add(_ markers: some Sequence<(index: Int, marker: Marker)>) throws(FileError) {
+        for (index, marker) in markers { waiting[index] = marker }
+        var lines = ""
+        while let marker = waiting.removeValue(forKey: next) {
+            lines += marker.jsonLine(bytesPerFrame: bytesPerFrame) + "\n"
+            next += 1
+            if let through = spilledThrough {
+                try write(&lines)
+                try copySpill()
+                next = through + 1
+                spilledThrough = nil
+            }
+        }
+        try write(&lines)
+        if waiting.count > memoryLimit { try spillFollowers() }
+    }
+
+    /// Renames the file into place.
+    ///
+    /// - Throws: `FileError`; the file is removed.
+    public func commit() throws(FileError) { try file.commit() }
+
+    private func write(_ lines: inout String) throws(FileError) {
+        guard !lines.isEmpty else { return }
+        try write { try lines.withUTF8 { try file.write(UnsafeRawBufferPointer($0)) } }
+        lines = ""
+    }
+
+    /// Moves the waiting markers that follow the missing one (or the last spilled one) without a gap to the
+    /// temporary file.
+    private func spillFollowers() throws(FileError) {
+        if spill == nil {
+            guard let opened = tmpfile() else { throw spillError() }
+            spill = opened
+        }
+        var index = (spilledThrough ?? next) + 1
+        while let marker = waiting.removeValue(forKey: index) {
+            var line = marker.jsonLine(bytesPerFrame: bytesPerFrame) + "\n"
+            let written = line.withUTF8 { fwrite($0.baseAddress, 1, $0.count, spill) }
+            guard written == line.utf8.count else { throw spillError() }
+            spilledThrough = index
+            index += 1
+        }
+    }
+
+    /// Appends the temporary file's lines to the markers file and closes it.
+    private func copySpill() throws(FileError) {
+        guard let spill else { return }
+        defer {
+            fclose(spill)
+            self.spill = nil
+        }
+        guard fflush(spill) == 0 else { throw spillError() }
+        rewind(spill)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, spill) }
+            if count > 0 {
+                try write {
+                    try buffer.withUnsafeBytes { try file.write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                }
+            }
+            if count < buffer.count {
+                guard ferror(spill) == 0 else { throw spillError() }
+                return
+            }
+        }
+    }
+
+    /// Runs `body`, which throws only `PartialFile.write`'s `FileError` (typed throws inside `withUTF8`'s closure
+    /// are avoided: they have crashed this compiler).
+    private func write(_ body: () throws -> Void) throws(FileError) {
+        do {
+            try body()
+        } catch let error as FileError {
+            throw error
+        } catch {
+            throw FileError(path: path, reason: "\(error)")
+        }
+    }
+
+    private func spillError() -> FileError {
+        FileError(path: path, reason: "cannot keep markers in a temporary file: \(String(cString: strerror(errno)))")
+    }
+}
