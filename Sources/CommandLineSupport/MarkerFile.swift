@@ -79,10 +79,7 @@ public final class MarkerFile {
     /// Moves the waiting markers that follow the missing one (or the last spilled one) without a gap to the
     /// temporary file.
     private func spillFollowers() throws(FileError) {
-        if spill == nil {
-            guard let opened = tmpfile() else { throw spillError() }
-            spill = opened
-        }
+        if spill == nil { spill = try Self.unnamedTemporaryFile() }
         var index = (spilledThrough ?? next) + 1
         while let marker = waiting.removeValue(forKey: index) {
             var line = marker.jsonLine(bytesPerFrame: bytesPerFrame) + "\n"
@@ -91,6 +88,28 @@ public final class MarkerFile {
             spilledThrough = index
             index += 1
         }
+    }
+
+    /// A file in `$TMPDIR` (else `/tmp`) that has no name: nothing is left behind, however the process ends.
+    /// (C's `tmpfile()` would always use `/tmp`.)
+    private static func unnamedTemporaryFile() throws(FileError) -> UnsafeMutablePointer<FILE> {
+        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(directory)/.concat-synth-markers-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw FileError(
+                path: directory,
+                reason: "cannot make a temporary file for markers in \(directory) ($TMPDIR, else /tmp): \(reason)")
+        }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        guard let file = fdopen(descriptor, "w+") else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw FileError(
+                path: directory, reason: "cannot open a temporary file for markers in \(directory): \(reason)")
+        }
+        return file
     }
 
     /// Appends the temporary file's lines to the markers file and closes it.
