@@ -19,9 +19,11 @@ let folder: String = {
 }()
 let packPath = folder + "/pack.sqlite"
 
-/// Words the seed pack has, words it lacks (its fallback clip), a number, a break and prosody.
+/// Words the seed pack has, words it lacks (its fallback clip), a number, a break, and prosody that stretches a
+/// clip twice (the second time from the synthesizer's stretch cache).
 let request = SpeechRequest(
-    #"<speak>hello world <break time="20ms"/> <prosody rate="150%" pitch="+2st">hello 12 zebra</prosody></speak>"#)
+    #"<speak>hello world <break time="20ms"/> <prosody rate="150%" pitch="+2st">hello 12 zebra hello</prosody></speak>"#
+)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
