@@ -34,8 +34,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // SQLite is linked from Debian's static archive (the module map's `link ":libsqlite3.a"`; no pkgConfig, whose
+        // -lsqlite3 would load the shared library all the same): libsqlite3.so, linked with -z now, bound 1,596 symbols
+        // at every start, most of them its own functions called through its PLT, about 1.5 M of a short render's 13 M
+        // instructions (issue 6). The cost: a fix in Debian's libsqlite3 reaches the tools when they are rebuilt.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(
             name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(
