@@ -1,6 +1,24 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// How the installed executables (concat-synth, voicebank, sd_concat-synth) are linked in release builds, for a short
+/// process's start (issue 6: a `render` of one short request against espeak-ng's whole process):
+/// - `-static-stdlib`: the Swift runtime linked in, so tools/install's copies need no toolchain at run time, and
+///   the process starts ~1 ms sooner. The three libraries are what ArgumentParser's FoundationEssentials needs.
+/// - `--no-export-dynamic`: the toolchain's static-stdlib-args.lnk exports every symbol of the executable (10,836),
+///   which nothing looks up; the runtime's start-up `dladdr` scanned them all, and they made every start's symbol
+///   lookups slower.
+/// - `-L link`: its libstdc++.so is a linker script that links GCC's static libstdc++ instead of the shared one,
+///   whose 1,667 symbol bindings every start paid for (see the script).
+let releaseLinking: [LinkerSetting] = [
+    .unsafeFlags(
+        [
+            "-static-stdlib", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization",
+            "-Xlinker", "--no-export-dynamic", "-L", Context.packageDirectory + "/link",
+        ],
+        .when(configuration: .release))
+]
+
 let package = Package(
     name: "concat-synth",
     products: [
@@ -16,8 +34,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // SQLite is linked from Debian's static archive (the module map's `link ":libsqlite3.a"`; no pkgConfig, whose
+        // -lsqlite3 would load the shared library all the same): libsqlite3.so, linked with -z now, bound 1,596 symbols
+        // at every start, most of them its own functions called through its PLT, about 1.5 M of a short render's 13 M
+        // instructions (issue 6). The cost: a fix in Debian's libsqlite3 reaches the tools when they are rebuilt.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(
             name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(
@@ -28,12 +49,14 @@ let package = Package(
         .systemLibrary(name: "CUTF8Proc", providers: [.apt(["libutf8proc-dev"])]),
         // No pkgConfig: Debian's libsonic-dev ships no .pc file; the header is in /usr/include.
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
-        .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // No pkgConfig: its only flag is -lasound, and libasound is not linked but loaded by Playback when `say` opens a
+        // device (see shim.h), so that other commands do not load it at start.
+        .systemLibrary(name: "CAlsa", providers: [.apt(["libasound2-dev"])]),
 
         // The value types every stage shares (formats, clip takes, prosody, markers); no C, no I/O.
         .target(name: "SpeechCore"),
         .target(name: "AudioIO", dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CEbur128", "CSonic"]),
-        // Playback through ALSA, for `concat-synth say`; only that executable links libasound.
+        // Playback through ALSA, for `concat-synth say`; libasound is loaded when a device is opened.
         .target(name: "Playback", dependencies: ["CAlsa"]),
         .target(name: "Tokens", dependencies: ["CUTF8Proc"]),
         .target(name: "SSML", dependencies: ["SpeechCore"]),
@@ -67,12 +90,8 @@ let package = Package(
                 "Voicebank", "Verbalization", "CommandLineSupport", "ConcatSynth", "Planning", "SpeechCore", "Tokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // Like concat-synth: the Swift runtime linked in, so tools/install's copy needs no toolchain at run time.
-            linkerSettings: [
-                .unsafeFlags(
-                    ["-static-stdlib", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"],
-                    .when(configuration: .release))
-            ]),
+            // Like concat-synth (see releaseLinking).
+            linkerSettings: releaseLinking),
 
         .target(name: "TestSupport", dependencies: ["AudioIO", "CSQLite"], path: "Tests/TestSupport"),
         // In-memory phrases and clips for the planning and rendering tests, which link no SQLite.
@@ -86,13 +105,8 @@ let package = Package(
                 "Picture", "WyomingService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // The Swift runtime linked in: a release render's process starts ~1 ms sooner (issue 6). The three
-            // libraries are what ArgumentParser's FoundationEssentials needs linked statically.
-            linkerSettings: [
-                .unsafeFlags(
-                    ["-static-stdlib", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"],
-                    .when(configuration: .release))
-            ]),
+            // A release render's whole process is issue 6's latency target (see releaseLinking).
+            linkerSettings: releaseLinking),
 
         // The speech-dispatcher module protocol over the library (issue 14); the module binary is a thin main.
         .target(
@@ -101,13 +115,8 @@ let package = Package(
         .executableTarget(
             name: "SpeechDispatcherModule",
             dependencies: ["SpeechService"],
-            // Like concat-synth: the Swift runtime linked in, so the installed module needs no toolchain at run time
-            // and starts sooner (the server starts a module per voice switch after a crash, and at every start).
-            linkerSettings: [
-                .unsafeFlags(
-                    ["-static-stdlib", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"],
-                    .when(configuration: .release))
-            ]),
+            // Like concat-synth (see releaseLinking): the server starts a module at every start and after a crash.
+            linkerSettings: releaseLinking),
 
         // The benchmark of issue 6 (tools/bench); the test suite runs its --smoke mode.
         .executableTarget(
@@ -156,6 +165,17 @@ let package = Package(
             name: "VoicebankCLITests", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
     ]
 )
+
+// Release code of this package's own modules reaches generic types through their metadata accessors rather than
+// by mangled name (issue 6: a short render's whole process). By mangled name, the runtime demangles the name at the
+// first use and checks the generic requirements by looking each conformance up: a scan of all 4,534 conformance
+// records in the executable each time, six or so per short render (Dictionary<KeyBytes, …>, Set<ClipTake>,
+// [PlannerVoice<ClipIndex>], [Range<Int>], [String: OutputContainer]), about 1.1 M of wwdc-hello's 14.5 M instructions.
+let metadataByAccessor = ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]
+for target in package.targets where target.type == .regular || target.type == .executable {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [.unsafeFlags(metadataByAccessor, .when(configuration: .release))]
+}
 
 // The libFuzzer targets (tools/fuzz), declared only when tools/fuzz asks for them: built without
 // `-sanitize=fuzzer` they have no entry point and would fail to link, and `swift build`/`swift test` should not

@@ -1,7 +1,63 @@
 #pragma once
 #include <alsa/asoundlib.h>
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
+
+// libasound is opened when `say` opens its first device, not linked: concat-synth is one executable, and loading
+// and relocating libasound (789 symbol bindings, all at start since Debian links it with -z now) cost every
+// `render` about 0.3 ms of CPU (a C program that links it, against one that does not), though only `say` plays
+// sound. The pointers take their types from alsa-lib's own header, so a mismatch with it does not compile.
+struct concat_synth_alsa {
+    __typeof__(snd_pcm_open) *_Nonnull snd_pcm_open;
+    __typeof__(snd_pcm_set_params) *_Nonnull snd_pcm_set_params;
+    __typeof__(snd_pcm_writei) *_Nonnull snd_pcm_writei;
+    __typeof__(snd_pcm_recover) *_Nonnull snd_pcm_recover;
+    __typeof__(snd_pcm_drain) *_Nonnull snd_pcm_drain;
+    __typeof__(snd_pcm_drop) *_Nonnull snd_pcm_drop;
+    __typeof__(snd_pcm_close) *_Nonnull snd_pcm_close;
+    __typeof__(snd_strerror) *_Nonnull snd_strerror;
+    __typeof__(snd_lib_error_set_handler) *_Nonnull snd_lib_error_set_handler;
+};
+
+// Why libasound could not be loaded (dlerror's message), once concat_synth_alsa_load has returned NULL.
+static inline char *concat_synth_alsa_load_error(void) {
+    static char message[512];
+    return message;
+}
+
+// alsa-lib's functions, loaded on the first call (libasound.so.2, the soname Debian's libasound2 installs); NULL,
+// with concat_synth_alsa_load_error saying why, if the library or one of its functions is missing. Not thread-safe
+// on its first call: `say` opens its device from one thread.
+static inline const struct concat_synth_alsa *_Nullable concat_synth_alsa_load(void) {
+    static struct concat_synth_alsa alsa;
+    static int loaded = 0;
+    if (loaded) return &alsa;
+    void *library = dlopen("libasound.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        snprintf(concat_synth_alsa_load_error(), 512, "%s", dlerror());
+        return NULL;
+    }
+    void **slots[] = {
+        (void **)&alsa.snd_pcm_open, (void **)&alsa.snd_pcm_set_params, (void **)&alsa.snd_pcm_writei,
+        (void **)&alsa.snd_pcm_recover, (void **)&alsa.snd_pcm_drain, (void **)&alsa.snd_pcm_drop,
+        (void **)&alsa.snd_pcm_close, (void **)&alsa.snd_strerror, (void **)&alsa.snd_lib_error_set_handler,
+    };
+    const char *names[] = {
+        "snd_pcm_open", "snd_pcm_set_params", "snd_pcm_writei", "snd_pcm_recover", "snd_pcm_drain",
+        "snd_pcm_drop", "snd_pcm_close", "snd_strerror", "snd_lib_error_set_handler",
+    };
+    for (size_t index = 0; index < sizeof names / sizeof names[0]; index++) {
+        *slots[index] = dlsym(library, names[index]);
+        if (*slots[index] == NULL) {
+            snprintf(concat_synth_alsa_load_error(), 512, "libasound.so.2 has no %s", names[index]);
+            dlclose(library);
+            return NULL;
+        }
+    }
+    loaded = 1;
+    return &alsa;
+}
 
 // alsa-lib prints its own lines ("ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM x") to standard error.
 // The handler is variadic, which Swift cannot write: this one keeps the last message for the tool's one-line error.
@@ -19,8 +75,8 @@ static void concat_synth_alsa_keep_message(const char *file, int line, const cha
 }
 
 // Routes alsa-lib's messages to concat_synth_alsa_last_message instead of standard error.
-static inline void concat_synth_alsa_keep_messages(void) {
-    snd_lib_error_set_handler(concat_synth_alsa_keep_message);
+static inline void concat_synth_alsa_keep_messages(const struct concat_synth_alsa *_Nonnull alsa) {
+    alsa->snd_lib_error_set_handler(concat_synth_alsa_keep_message);
 }
 
 // alsa-lib's last message, or "" if none came since the last call; reading clears it.

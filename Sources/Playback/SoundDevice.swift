@@ -39,37 +39,44 @@ public final class SoundDevice {
     public let name: String
     /// Whether the device took Float32 (else 16-bit, converted here).
     public let isFloat: Bool
+    /// alsa-lib's functions, loaded when the first device opens (see CAlsa's shim.h).
+    private let alsa: UnsafePointer<concat_synth_alsa>
     private var handle: OpaquePointer?
     /// The 16-bit copy of a block, for a device that refused Float32.
     private var shorts = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 0)
 
-    /// - Throws: `PlaybackError.unopenable` or `.unplayable` with ALSA's reason.
+    /// - Throws: `PlaybackError.unopenable` or `.unplayable` with ALSA's reason, `.unopenable` if libasound cannot
+    ///   be loaded.
     public init(name: String, sampleRate: Int) throws(PlaybackError) {
         self.name = name
-        concat_synth_alsa_keep_messages()
+        guard let alsa = concat_synth_alsa_load() else {
+            throw .unopenable(device: name, reason: String(cString: concat_synth_alsa_load_error()))
+        }
+        self.alsa = alsa
+        concat_synth_alsa_keep_messages(alsa)
         var handle: OpaquePointer?
-        let opened = snd_pcm_open(&handle, name, SND_PCM_STREAM_PLAYBACK, 0)
-        guard opened == 0, let handle else { throw .unopenable(device: name, reason: Self.reason(opened)) }
+        let opened = alsa.pointee.snd_pcm_open(&handle, name, SND_PCM_STREAM_PLAYBACK, 0)
+        guard opened == 0, let handle else { throw .unopenable(device: name, reason: Self.reason(opened, alsa)) }
         self.handle = handle
         // 100 ms of buffer: playback starts with the first block, and Ctrl-C is heard to stop at once.
         let latency: UInt32 = 100_000
-        if snd_pcm_set_params(
+        if alsa.pointee.snd_pcm_set_params(
             handle, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(sampleRate), 1, latency)
             == 0
         {
             isFloat = true
             return
         }
-        let status = snd_pcm_set_params(
+        let status = alsa.pointee.snd_pcm_set_params(
             handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(sampleRate), 1, latency)
         guard status == 0 else {
-            throw .unplayable(device: name, sampleRate: sampleRate, reason: Self.reason(status))
+            throw .unplayable(device: name, sampleRate: sampleRate, reason: Self.reason(status, alsa))
         }
         isFloat = false
     }
 
     deinit {
-        if let handle { snd_pcm_close(handle) }
+        if let handle { _ = alsa.pointee.snd_pcm_close(handle) }
         shorts.deallocate()
     }
 
@@ -99,7 +106,7 @@ public final class SoundDevice {
     ) throws(PlaybackError) {
         var written = 0
         while written < frameCount {
-            let result = snd_pcm_writei(
+            let result = alsa.pointee.snd_pcm_writei(
                 handle, bytes + written * bytesPerFrame, snd_pcm_uframes_t(frameCount - written))
             if result >= 0 {
                 written += Int(result)
@@ -107,8 +114,8 @@ public final class SoundDevice {
                 if isInterrupted() { return }
             } else {
                 // An underrun (the renderer fell behind) or a suspend: ALSA restarts the stream and playback goes on.
-                let recovered = snd_pcm_recover(handle, Int32(result), 1)
-                guard recovered == 0 else { throw .writeFailed(device: name, reason: Self.reason(recovered)) }
+                let recovered = alsa.pointee.snd_pcm_recover(handle, Int32(result), 1)
+                guard recovered == 0 else { throw .writeFailed(device: name, reason: Self.reason(recovered, alsa)) }
             }
             if isInterrupted() { return }
         }
@@ -120,23 +127,23 @@ public final class SoundDevice {
     public func drain() throws(PlaybackError) {
         guard let handle else { return }
         self.handle = nil
-        let drained = snd_pcm_drain(handle)
-        snd_pcm_close(handle)
-        guard drained == 0 else { throw .writeFailed(device: name, reason: Self.reason(drained)) }
+        let drained = alsa.pointee.snd_pcm_drain(handle)
+        _ = alsa.pointee.snd_pcm_close(handle)
+        guard drained == 0 else { throw .writeFailed(device: name, reason: Self.reason(drained, alsa)) }
     }
 
     /// Stops at once, dropping what is buffered, and closes the device.
     public func drop() {
         guard let handle else { return }
         self.handle = nil
-        snd_pcm_drop(handle)
-        snd_pcm_close(handle)
+        _ = alsa.pointee.snd_pcm_drop(handle)
+        _ = alsa.pointee.snd_pcm_close(handle)
     }
 
     /// ALSA's message for `status`, after the message alsa-lib itself gave, if any ("Unknown PCM x").
-    private static func reason(_ status: Int32) -> String {
+    private static func reason(_ status: Int32, _ alsa: UnsafePointer<concat_synth_alsa>) -> String {
         let message = String(cString: concat_synth_alsa_last_message())
-        let reason = String(cString: snd_strerror(status))
+        let reason = alsa.pointee.snd_strerror(status).map { String(cString: $0) } ?? "error \(status)"
         return message.isEmpty ? reason : "\(message) (\(reason))"
     }
 }
