@@ -8,13 +8,13 @@ import PackageDescription
 /// - `--no-export-dynamic`: the toolchain's static-stdlib-args.lnk exports every symbol of the executable (10,836),
 ///   which nothing looks up; the runtime's start-up `dladdr` scanned them all, and they made every start's symbol
 ///   lookups slower.
-/// - `-L link`: its libstdc++.so is a linker script that links GCC's static libstdc++ instead of the shared one,
+/// - `-L tools/link`: its libstdc++.so is a linker script that links GCC's static libstdc++ instead of the shared one,
 ///   whose 1,667 symbol bindings every start paid for (see the script).
 let releaseLinking: [LinkerSetting] = [
     .unsafeFlags(
         [
             "-static-stdlib", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization",
-            "-Xlinker", "--no-export-dynamic", "-L", Context.packageDirectory + "/link",
+            "-Xlinker", "--no-export-dynamic", "-L", Context.packageDirectory + "/tools/link",
         ],
         .when(configuration: .release))
 ]
