@@ -59,7 +59,8 @@ let package = Package(
         .target(
             name: "CommandLineSupport",
             dependencies: [
-                "Voicebank", "SpeechCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Voicebank", "SpeechCore", "AudioIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "VoicebankCLI",
