@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "SpeechCore"),
         .target(name: "AudioIO", dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CEbur128", "CSonic"]),
         // Playback through ALSA, for `concat-synth say`; only that executable links libasound.
-        .target(name: "Playback", dependencies: ["CAlsa"]),
+        .target(name: "Playback", dependencies: ["CAlsa", "AudioIO"]),
         .target(name: "Tokens", dependencies: ["CUTF8Proc"]),
         .target(name: "SSML", dependencies: ["SpeechCore"]),
         .target(name: "Verbalization"),
