@@ -255,7 +255,9 @@ public final class AudioFileWriter {
             copied += read
         }
         guard copied == wavInfo.frames * sf_count_t(bytesPerFrame) else {
-            throw .unwritable(path: path, reason: "moving the first 4 GB into RF64 copied \(copied) bytes of \(wavInfo.frames) frames")
+            throw .unwritable(
+                path: path, reason: "moving the first 4 GB into RF64 copied \(copied) bytes of \(wavInfo.frames) frames"
+            )
         }
         isRF64 = true
     }

@@ -38,7 +38,9 @@ public final class PartialPath {
         guard let folder = opendir(directory.isEmpty ? "." : directory) else { return }
         defer { closedir(folder) }
         while let entry = readdir(folder) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard entryName.hasPrefix(prefix) else { continue }
             let digits = entryName.dropFirst(prefix.count)
             // Only a plain positive PID: kill(0) and kill(-1) would ask about whole process groups.

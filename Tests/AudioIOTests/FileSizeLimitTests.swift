@@ -49,7 +49,8 @@ import Testing
         let read = try PreparedClip(path: directory.file("grown.wav"))
         #expect(read.source.container.contains("RF64"), "\(read.source)")
         #expect(read.source.frameCount == samples.count)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["grown.wav", "plain.wav"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["grown.wav", "plain.wav"])
     }
 
     @Test("a WAV that reaches its limit exactly stays the plain WAV, byte for byte")
@@ -57,7 +58,9 @@ import Testing
         let plain = try write("plain.wav", .init(.wav, .float32), byteLimit: nil)
         #expect(Array(plain.prefix(4)) == Array("RIFF".utf8))
         #expect(try write("at.wav", .init(.wav, .float32), byteLimit: plain.count) == plain)
-        #expect(Array(try write("past.wav", .init(.wav, .float32), byteLimit: plain.count - 1).prefix(4)) == Array("RF64".utf8))
+        #expect(
+            Array(try write("past.wav", .init(.wav, .float32), byteLimit: plain.count - 1).prefix(4))
+                == Array("RF64".utf8))
     }
 
     @Test("an AIFF that would pass its limit stops with one line naming it, the limit and what to use, leaving nothing")

@@ -32,7 +32,9 @@ import Testing
             directory.file("out.jsonl"), "--file", request,
         ])
         try process.run()
-        let partials = [".out.jsonl.partial-\(process.processIdentifier)", ".out.wav.partial-\(process.processIdentifier)"]
+        let partials = [
+            ".out.jsonl.partial-\(process.processIdentifier)", ".out.wav.partial-\(process.processIdentifier)",
+        ]
         let deadline = Date().addingTimeInterval(30)
         while try names() != partials + ["long.ssml"] && Date() < deadline { usleep(10_000) }
         try #require(try names() == partials + ["long.ssml"])
@@ -63,7 +65,10 @@ import Testing
         #expect(result.status == 0, "\(result.standardError)")
         #expect(
             try names()
-                == [".other.wav.partial-\(dead)", ".out.wav.partial-\(live)", ".out.wav.partial-draft", "marks.jsonl", "out.wav"]
+                == [
+                    ".other.wav.partial-\(dead)", ".out.wav.partial-\(live)", ".out.wav.partial-draft", "marks.jsonl",
+                    "out.wav",
+                ]
                 .sorted())
     }
 }

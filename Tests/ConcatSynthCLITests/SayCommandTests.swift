@@ -58,7 +58,8 @@ import Testing
             Array($0.bindMemory(to: Float.self))
         }
         var expected = Data(count: floats.count * 2)
-        floats.withUnsafeBufferPointer { samples in expected.withUnsafeMutableBytes { PCM16.convert(samples, into: $0) } }
+        floats.withUnsafeBufferPointer { samples in expected.withUnsafeMutableBytes { PCM16.convert(samples, into: $0) }
+        }
         // Samples whose scaled value is a tie (n.5 with n even) are where rounding half away from zero would differ.
         #expect(floats.contains { ($0 * 32_767).rounded() != Float(PCM16.sample($0)) })
         #expect(try Data(contentsOf: URL(fileURLWithPath: home.file("s16.raw"))) == expected)
