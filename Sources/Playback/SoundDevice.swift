@@ -88,7 +88,7 @@ public final class SoundDevice {
             shorts.deallocate()
             shorts = .allocate(capacity: samples.count)
         }
-        PCM16.convert(samples, into: UnsafeMutableRawBufferPointer(shorts))
+        PCM16.convert(samples, into: shorts)
         try write(handle, UnsafeRawPointer(shorts.baseAddress!), samples.count, 2, isInterrupted)
     }
 
