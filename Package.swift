@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "SpeechCore"),
         .target(name: "AudioIO", dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CEbur128", "CSonic"]),
         // Playback through ALSA, for `concat-synth say`; libasound is loaded when a device is opened.
-        .target(name: "Playback", dependencies: ["CAlsa"]),
+        .target(name: "Playback", dependencies: ["CAlsa", "AudioIO"]),
         .target(name: "Tokens", dependencies: ["CUTF8Proc"]),
         .target(name: "SSML", dependencies: ["SpeechCore"]),
         .target(name: "Verbalization"),
@@ -82,7 +82,8 @@ let package = Package(
         .target(
             name: "CommandLineSupport",
             dependencies: [
-                "Voicebank", "SpeechCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Voicebank", "SpeechCore", "AudioIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "VoicebankCLI",

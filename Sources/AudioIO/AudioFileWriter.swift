@@ -69,10 +69,13 @@ public struct AudioFileFormat: Hashable, Sendable, CustomStringConvertible {
 
 /// Writes an audio file through libsndfile so that it appears whole or not at all.
 ///
-/// Frames go to a hidden temporary file beside `path`; `commit()` closes it and renames it into place.
-/// A writer released without `commit()` (an error, a cancelled render) removes the temporary file and
+/// Frames go to a hidden temporary file beside `path` (`PartialPath`); `commit()` closes it and renames it into
+/// place. A writer released without `commit()` (an error, a cancelled render) removes the temporary file and
 /// leaves whatever was at `path` untouched. The path `-` is standard output, for a format that needs no
 /// seeking back (`.raw`): frames go out as they are written. Owns the `SNDFILE*` and closes it in `deinit`.
+///
+/// WAV and AIFF keep their sizes in 32 bits. A WAV that would pass 4 GB becomes RF64 (EBU Tech 3306, 64-bit
+/// sizes) as it does; an AIFF stops with `AudioIOError.tooLargeForContainer` instead of wrapping its sizes round.
 ///
 /// ```swift
 /// let writer = try AudioFileWriter(path: "out.wav", format: .init(.wav, .float32), sampleRate: 22050)
@@ -82,12 +85,35 @@ public struct AudioFileFormat: Hashable, Sendable, CustomStringConvertible {
 public final class AudioFileWriter {
     public let path: String
     /// Where the frames go until `commit()`; `nil` for standard output.
-    private let temporaryPath: String?
+    private let partial: PartialPath?
     private var handle: OpaquePointer?
+    private let format: AudioFileFormat
+    private let sampleRate: Int
+    private let channelCount: Int
+    /// The most bytes the file may hold, for a container whose sizes are 32-bit.
+    private let byteLimit: Int?
+    /// The file's bytes so far (header and samples), counted while `byteLimit` applies.
+    private var byteCount = 0
+    /// Whether a WAV grew into RF64, which has no limit.
+    private var isRF64 = false
 
     /// - Throws: `AudioIOError.unwritable` with libsndfile's message when the file cannot be created.
-    public init(path: String, format: AudioFileFormat, sampleRate: Int, channelCount: Int = 1) throws(AudioIOError) {
+    public convenience init(
+        path: String, format: AudioFileFormat, sampleRate: Int, channelCount: Int = 1
+    ) throws(AudioIOError) {
+        try self.init(
+            path: path, format: format, sampleRate: sampleRate, channelCount: channelCount,
+            byteLimit: format.container.byteLimit)
+    }
+
+    /// `byteLimit` is the container's own; the tests give a smaller one to reach it without writing 4 GB.
+    init(path: String, format: AudioFileFormat, sampleRate: Int, channelCount: Int, byteLimit: Int?)
+        throws(AudioIOError)
+    {
         self.path = path
+        self.format = format
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channelCount)
@@ -96,32 +122,40 @@ public final class AudioFileWriter {
             throw .unwritable(path: path, reason: "libsndfile cannot write \(format) at \(sampleRate) Hz")
         }
         if path == "-" {
-            temporaryPath = nil
+            partial = nil
+            self.byteLimit = nil
             handle = sf_open_fd(STDOUT_FILENO, Int32(SFM_WRITE), &info, Int32(SF_FALSE))
         } else {
-            let slash = path.lastIndex(of: "/")
-            let directory = slash.map { String(path[...$0]) } ?? ""
-            let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-            let temporaryPath = "\(directory).\(name).partial-\(getpid())"
-            self.temporaryPath = temporaryPath
-            handle = sf_open(temporaryPath, Int32(SFM_WRITE), &info)
+            let partial = PartialPath(for: path)
+            self.partial = partial
+            self.byteLimit = byteLimit
+            handle = sf_open(partial.temporaryPath, Int32(SFM_WRITE), &info)
         }
         guard let handle else { throw .unwritable(path: path, reason: libsndfileMessage(nil)) }
         // No PEAK chunk: it would make identical renders differ by nothing but its timestamp.
         sf_command(handle, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
         // A sample past full scale saturates in an integer encoding instead of wrapping round to the other sign.
         sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        if self.byteLimit != nil, let partial {
+            // The header, which libsndfile writes when it opens the file.
+            var status = stat()
+            guard stat(partial.temporaryPath, &status) == 0 else {
+                throw .unwritable(path: path, reason: String(cString: strerror(errno)))
+            }
+            byteCount = Int(status.st_size)
+        }
     }
 
     deinit {
         if let handle {
             sf_close(handle)
-            if let temporaryPath { unlink(temporaryPath) }
+            if let partial { unlink(partial.temporaryPath) }
         }
     }
 
     /// Appends interleaved Float samples in -1…1.
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioIOError) {
+        try makeRoom(forSamples: samples.count)
         try check(sf_write_float(openHandle(), samples.baseAddress, sf_count_t(samples.count)), samples.count)
     }
 
@@ -131,16 +165,19 @@ public final class AudioFileWriter {
 
     /// Appends interleaved 16-bit samples.
     public func write(_ samples: [Int16]) throws(AudioIOError) {
+        try makeRoom(forSamples: samples.count)
         try check(sf_write_short(openHandle(), samples, sf_count_t(samples.count)), samples.count)
     }
 
     /// Appends interleaved 32-bit samples.
     public func write(_ samples: [Int32]) throws(AudioIOError) {
+        try makeRoom(forSamples: samples.count)
         try check(sf_write_int(openHandle(), samples, sf_count_t(samples.count)), samples.count)
     }
 
     /// Appends interleaved 64-bit float samples.
     public func write(_ samples: [Double]) throws(AudioIOError) {
+        try makeRoom(forSamples: samples.count)
         try check(sf_write_double(openHandle(), samples, sf_count_t(samples.count)), samples.count)
     }
 
@@ -149,19 +186,80 @@ public final class AudioFileWriter {
         let handle = try openHandle()
         self.handle = nil
         let status = sf_close(handle)
-        guard let temporaryPath else {
+        guard let partial else {
             guard status == 0 else { throw .unwritable(path: path, reason: String(cString: sf_error_number(status))) }
             return
         }
         guard status == 0 else {
-            unlink(temporaryPath)
+            unlink(partial.temporaryPath)
             throw .unwritable(path: path, reason: String(cString: sf_error_number(status)))
         }
-        guard rename(temporaryPath, path) == 0 else {
+        guard rename(partial.temporaryPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
-            unlink(temporaryPath)
+            unlink(partial.temporaryPath)
             throw .unwritable(path: path, reason: reason)
         }
+    }
+
+    /// Before `count` more samples: within a 32-bit container's limit, a WAV moved into RF64, or an error.
+    private func makeRoom(forSamples count: Int) throws(AudioIOError) {
+        guard let byteLimit, !isRF64, let bytesPerSample = format.encoding.bytesPerSample else { return }
+        let after = byteCount + count * bytesPerSample
+        if after > byteLimit {
+            guard format.container == .wav else {
+                throw .tooLargeForContainer(path: path, container: format.container.name, byteLimit: byteLimit)
+            }
+            try moveIntoRF64()
+            return
+        }
+        byteCount = after
+    }
+
+    /// Closes the WAV written so far, whole and under its limit, and copies its samples byte for byte into an RF64
+    /// file under the same hidden name, where the rest go. A WAV stays plain until then, rather than RF64 from
+    /// the start with libsndfile's `SFC_RF64_AUTO_DOWNGRADE`: that writes every WAV as WAVE_FORMAT_EXTENSIBLE,
+    /// which Asterisk's and Python's readers refuse. The copy needs as much free space again for a moment.
+    private func moveIntoRF64() throws(AudioIOError) {
+        guard let partial else { throw .unwritable(path: path, reason: "an RF64 file cannot be written to a pipe") }
+        let wav = try openHandle()
+        handle = nil
+        let closed = sf_close(wav)
+        guard closed == 0 else { throw .unwritable(path: path, reason: String(cString: sf_error_number(closed))) }
+        var wavInfo = SF_INFO()
+        guard let reader = sf_open(partial.temporaryPath, Int32(SFM_READ), &wavInfo) else {
+            throw .unwritable(path: path, reason: libsndfileMessage(nil))
+        }
+        defer { sf_close(reader) }
+        // The reader keeps the WAV's samples until it closes; the name is free for the RF64 file.
+        unlink(partial.temporaryPath)
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate)
+        info.channels = Int32(channelCount)
+        info.format = Int32(SF_FORMAT_RF64) | (format.libsndfileFormat & Int32(SF_FORMAT_SUBMASK))
+        guard let rf64 = sf_open(partial.temporaryPath, Int32(SFM_WRITE), &info) else {
+            throw .unwritable(path: path, reason: libsndfileMessage(nil))
+        }
+        handle = rf64
+        // No SFC_SET_ADD_PEAK_CHUNK here: libsndfile 1.2.0's RF64 writer has no PEAK chunk, and asking it to
+        // leave one out adds one.
+        sf_command(rf64, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        // Both keep little-endian samples in the same encoding, so the bytes move unchanged.
+        let bytesPerFrame = (format.encoding.bytesPerSample ?? 1) * channelCount
+        var buffer = [UInt8](repeating: 0, count: bytesPerFrame * 262_144)
+        var copied: sf_count_t = 0
+        while true {
+            let read = buffer.withUnsafeMutableBytes { sf_read_raw(reader, $0.baseAddress, sf_count_t($0.count)) }
+            if read <= 0 { break }
+            let written = buffer.withUnsafeBytes { sf_write_raw(rf64, $0.baseAddress, read) }
+            guard written == read else { throw .unwritable(path: path, reason: libsndfileMessage(rf64)) }
+            copied += read
+        }
+        guard copied == wavInfo.frames * sf_count_t(bytesPerFrame) else {
+            throw .unwritable(
+                path: path, reason: "moving the first 4 GB into RF64 copied \(copied) bytes of \(wavInfo.frames) frames"
+            )
+        }
+        isRF64 = true
     }
 
     private func openHandle() throws(AudioIOError) -> OpaquePointer {
@@ -172,6 +270,47 @@ public final class AudioFileWriter {
     private func check(_ written: sf_count_t, _ expected: Int) throws(AudioIOError) {
         guard Int(written) == expected else {
             throw .unwritable(path: path, reason: libsndfileMessage(handle))
+        }
+    }
+}
+
+extension AudioFileFormat.Container {
+    /// The most bytes a file may hold where the container keeps its sizes in 32 bits (RIFF's and AIFF's FORM size
+    /// count all but the first 8 bytes, so a pad byte after the samples still fits); `nil` where it does not:
+    /// CAF's sizes are 64-bit, FLAC, Ogg and MPEG are streams, and libsndfile writes an AU of over 2 GB with the
+    /// size AU keeps for "unknown" (0xFFFFFFFF), which readers take to mean "to the end of the file".
+    var byteLimit: Int? {
+        switch self {
+        case .wav, .aiff: return Int(UInt32.max)
+        case .caf, .flac, .ogg, .au, .mpeg, .raw: return nil
+        }
+    }
+
+    /// The container's name in messages.
+    var name: String {
+        switch self {
+        case .wav: return "WAV"
+        case .aiff: return "AIFF"
+        case .caf: return "CAF"
+        case .flac: return "FLAC"
+        case .ogg: return "Ogg"
+        case .au: return "AU"
+        case .mpeg: return "MPEG"
+        case .raw: return "raw"
+        }
+    }
+}
+
+extension AudioFileFormat.Encoding {
+    /// Bytes a sample takes; `nil` for a compressed codec.
+    var bytesPerSample: Int? {
+        switch self {
+        case .pcmS8, .pcmU8, .ulaw, .alaw: return 1
+        case .pcm16: return 2
+        case .pcm24: return 3
+        case .pcm32, .float32: return 4
+        case .float64: return 8
+        case .vorbis, .opus, .mp3: return nil
         }
     }
 }

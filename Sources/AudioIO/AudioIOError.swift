@@ -18,6 +18,8 @@ public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
     case conversionFailed(reason: String)
     /// libsndfile could not create or write the output file.
     case unwritable(path: String, reason: String)
+    /// The audio would pass the most bytes the container's 32-bit sizes hold (AIFF's 4 GB).
+    case tooLargeForContainer(path: String, container: String, byteLimit: Int)
     /// The output file name's extension picks no container this writer knows.
     case unknownOutputExtension(path: String)
     /// The extension names a format this machine's libsndfile was built without (MP3, Opus).
@@ -56,6 +58,9 @@ public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
             return "sample-rate conversion failed: \(reason)"
         case .unwritable(let path, let reason):
             return "cannot write audio file \(path): \(reason)"
+        case .tooLargeForContainer(let path, let container, let byteLimit):
+            return
+                "cannot write audio file \(path): an \(container) file holds at most \(byteLimit) bytes (its sizes are 32-bit) and this audio is longer; expected .wav (RF64 past 4 GB), .caf or .flac, which have no such limit"
         case .unknownOutputExtension(let path):
             return
                 "cannot tell the output format of \(path); expected a name ending in \(RenderOutputFormat.acceptedExtensions.joined(separator: ", "))"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioIO
 import Voicebank
 
 #if canImport(Glibc)
@@ -149,28 +150,25 @@ public func writeFileWhole(atPath path: String, _ bytes: UnsafeRawBufferPointer)
     try file.commit()
 }
 
-/// A file written piece by piece under a hidden name beside `path` and renamed into place by `commit()`, so it
-/// appears whole or not at all; dropped uncommitted, it is removed.
+/// A file written piece by piece under a hidden name beside `path` (`PartialPath`) and renamed into place by
+/// `commit()`, so it appears whole or not at all; dropped uncommitted, it is removed.
 public final class PartialFile {
     public let path: String
-    private let temporaryPath: String
+    private let partial: PartialPath
     private var descriptor: Int32
 
     /// - Throws: `FileError` with the system's reason.
     public init(path: String) throws(FileError) {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         self.path = path
-        temporaryPath = "\(directory).\(name).partial-\(getpid())"
-        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        partial = PartialPath(for: path)
+        descriptor = open(partial.temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
     }
 
     deinit {
         guard descriptor >= 0 else { return }
         close(descriptor)
-        unlink(temporaryPath)
+        unlink(partial.temporaryPath)
     }
 
     /// - Throws: `FileError` with the system's reason.
@@ -188,9 +186,9 @@ public final class PartialFile {
     public func commit() throws(FileError) {
         let closed = close(descriptor)
         descriptor = -1
-        guard closed == 0, rename(temporaryPath, path) == 0 else {
+        guard closed == 0, rename(partial.temporaryPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
-            unlink(temporaryPath)
+            unlink(partial.temporaryPath)
             throw FileError(path: path, reason: reason)
         }
     }

@@ -406,6 +406,13 @@ struct RenderArguments {
         // plans the request once more: those read the request whole.
         let (synthesizer, speechRequest, renderer, fallbacks) = try request.start(
             checkingFirst: output == nil || output == "-", readingWhole: joinReport)
+        let files = [output, markers, picture].compactMap { $0 }.filter { $0 != "-" }
+        if !files.isEmpty {
+            // Ctrl-C, SIGTERM, a closed terminal or pipe: no hidden partial file stays behind; SIGKILL's, the next
+            // render of the same name removes.
+            PartialPath.removeOnSignals(brokenPipe: true)
+            for file in files { PartialPath.removeAbandoned(beside: file) }
+        }
         var markerFile: MarkerFile?
         if let markers {
             do throws(FileError) {

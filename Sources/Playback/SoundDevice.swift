@@ -1,3 +1,4 @@
+import AudioIO
 import CAlsa
 
 #if canImport(Glibc)
@@ -37,7 +38,7 @@ public enum PlaybackError: Error, Equatable, Sendable, CustomStringConvertible {
 /// ```
 public final class SoundDevice {
     public let name: String
-    /// Whether the device took Float32 (else 16-bit, converted here).
+    /// Whether the device took Float32 (else 16-bit, converted here by `PCM16`, the conversion of every 16-bit output).
     public let isFloat: Bool
     /// alsa-lib's functions, loaded when the first device opens (see CAlsa's shim.h).
     private let alsa: UnsafePointer<concat_synth_alsa>
@@ -94,9 +95,7 @@ public final class SoundDevice {
             shorts.deallocate()
             shorts = .allocate(capacity: samples.count)
         }
-        for index in samples.indices {
-            shorts[index] = Int16((max(-1, min(1, samples[index])) * 32_767).rounded())
-        }
+        PCM16.convert(samples, into: shorts)
         try write(handle, UnsafeRawPointer(shorts.baseAddress!), samples.count, 2, isInterrupted)
     }
 

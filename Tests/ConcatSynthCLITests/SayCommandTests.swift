@@ -1,3 +1,4 @@
+import AudioIO
 import Foundation
 import TestSupport
 import Testing
@@ -38,6 +39,30 @@ import Testing
         let rendered = try concatSynth.runData(["render", "-o", "-"] + arguments)
         #expect(try Data(contentsOf: URL(fileURLWithPath: home.file("capture.raw"))) == rendered)
         #expect(!FileManager.default.fileExists(atPath: home.file("default.raw")))
+    }
+
+    @Test("a device that refuses Float32 gets 16-bit samples, render's samples converted by PCM16")
+    func sixteenBitDevice() throws {
+        // A `linear` plugin takes integer PCM only and hands the slave S16_LE; the `file` plugin before it records
+        // what the player sends, in the format the player settled on.
+        let configuration = """
+            pcm.s16only {
+                type file; file "\(home.file("s16.raw"))"; format "raw"
+                slave.pcm { type linear; slave { pcm "null"; format S16_LE } }
+            }
+            """
+        try configuration.write(toFile: home.file(".asoundrc"), atomically: true, encoding: .utf8)
+        let said = try concatSynth.run(["say", "--device", "s16only", request], environment: ["HOME": home.path])
+        #expect(said.status == 0, "\(said.standardError)")
+        let floats = try concatSynth.runData(["render", "-o", "-", request]).withUnsafeBytes {
+            Array($0.bindMemory(to: Float.self))
+        }
+        var expected = Data(count: floats.count * 2)
+        floats.withUnsafeBufferPointer { samples in expected.withUnsafeMutableBytes { PCM16.convert(samples, into: $0) }
+        }
+        // Samples whose scaled value is a tie (n.5 with n even) are where rounding half away from zero would differ.
+        #expect(floats.contains { ($0 * 32_767).rounded() != Float(PCM16.sample($0)) })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: home.file("s16.raw"))) == expected)
     }
 
     @Test("a device that does not exist is a one-line error naming it and ALSA's reason")
