@@ -22,9 +22,15 @@ public final class PartialPath {
 
     public init(for path: String) {
         self.path = path
-        let (directory, name) = Self.split(path)
-        temporaryPath = "\(directory)\(Self.prefix(of: name))\(getpid())"
+        temporaryPath = Self.temporaryPath(for: path)
         slot = PartialPathTable.track(temporaryPath)
+    }
+
+    /// This process's hidden name for `path`, untracked: for what a signal handler cannot remove (a folder being
+    /// filled), which `abandoned(beside:)` finds once its process is gone.
+    public static func temporaryPath(for path: String) -> String {
+        let (directory, name) = split(path)
+        return "\(directory)\(prefix(of: name))\(getpid())"
     }
 
     deinit { PartialPathTable.untrack(slot) }
@@ -33,10 +39,17 @@ public final class PartialPath {
     /// with SIGKILL, which no handler sees, leaves one behind. A name whose process still runs (or runs under
     /// another user) is kept: it may be a render writing it now.
     public static func removeAbandoned(beside path: String) {
+        for abandoned in abandoned(beside: path) { unlink(abandoned) }
+    }
+
+    /// The hidden names `.name.partial-PID` beside `path` whose process no longer exists (see
+    /// `removeAbandoned(beside:)`), as paths.
+    public static func abandoned(beside path: String) -> [String] {
         let (directory, name) = split(path)
         let prefix = prefix(of: name)
-        guard let folder = opendir(directory.isEmpty ? "." : directory) else { return }
+        guard let folder = opendir(directory.isEmpty ? "." : directory) else { return [] }
         defer { closedir(folder) }
+        var found: [String] = []
         while let entry = readdir(folder) {
             let entryName = withUnsafeBytes(of: entry.pointee.d_name) {
                 String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
@@ -47,8 +60,9 @@ public final class PartialPath {
             guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let processID = Int32(digits),
                 processID > 0, processID != getpid()
             else { continue }
-            if kill(processID, 0) == -1 && errno == ESRCH { unlink(directory + entryName) }
+            if kill(processID, 0) == -1 && errno == ESRCH { found.append(directory + entryName) }
         }
+        return found
     }
 
     /// Makes SIGINT, SIGTERM and SIGHUP (and SIGPIPE with `brokenPipe`) remove every partial file this process is

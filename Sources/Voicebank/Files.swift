@@ -1,3 +1,5 @@
+import AudioIO
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -120,13 +122,9 @@ enum Files {
         }
     }
 
-    /// `folder/.name.partial-PID` for `folder/name`.
-    static func hiddenSibling(of path: String) -> String {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        return "\(directory).\(name).partial-\(getpid())"
-    }
+    /// `folder/.name.partial-PID` for `folder/name`: the hidden name every file or folder is made under until it is
+    /// whole (`PartialPath`'s rule).
+    static func hiddenSibling(of path: String) -> String { PartialPath.temporaryPath(for: path) }
 
     static func fileSize(_ path: String) -> Int? {
         var status = stat()

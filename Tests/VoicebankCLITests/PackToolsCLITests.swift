@@ -230,6 +230,30 @@ extension PackToolsCLITests {
         #expect(try voicebank.run(["export", "--bank", bank]).status == 64)
     }
 
+    @Test("an export removes the hidden folder a killed export of the same folder left, and keeps a running one's")
+    func exportRemovesAbandonedStaging() throws {
+        _ = try variedPack()
+        let exported = directory.file("exported")
+        // A process that has ended: its PID names no process now.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let dead = directory.file(".exported.partial-\(ended.processIdentifier)")
+        let live = directory.file(".exported.partial-\(getpid())")
+        for staging in [dead, live] {
+            try FileManager.default.createDirectory(
+                atPath: staging + "/com.example.ann", withIntermediateDirectories: true)
+            try "half".write(toFile: staging + "/com.example.ann/001.aiff", atomically: false, encoding: .utf8)
+        }
+
+        let result = try voicebank.run(["export", "--bank", bank, exported])
+
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: dead))
+        #expect(FileManager.default.fileExists(atPath: live + "/com.example.ann/001.aiff"))
+    }
+
     @Test("an export that fails part way leaves no folder and no partial files")
     func exportFailure() throws {
         let pack = try variedPack()
