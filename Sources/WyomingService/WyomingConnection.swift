@@ -284,8 +284,13 @@ final class WyomingConnection: ChannelInboundHandler {
         if let error = error as? WyomingError {
             fail(error, context: context)
         } else {
-            // The connection itself failed (reset by the client, say): nobody is left to tell.
-            service.log("\(name) closed: \(error)")
+            // The connection itself failed (reset by the client, say): nobody is left to tell. A client that closes
+            // with audio still unread resets the connection, so this is how most hang-ups mid-request arrive.
+            if speaking != nil {
+                logGoneMidRequest(reason: "\(error)")
+            } else {
+                service.log("\(name) closed: \(error)")
+            }
             stopSpeaking()
             isOpen = false
             context.close(promise: nil)
@@ -293,14 +298,19 @@ final class WyomingConnection: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if isOpen, let request = speaking {
-            service.log(
-                "\(name) went away while voice \(request.voice) spoke; \(Self.format(Double(request.frameCount) / Double(WyomingAudio.rate), 3)) s of audio sent, render cancelled"
-            )
-        }
+        if isOpen && speaking != nil { logGoneMidRequest(reason: nil) }
         isOpen = false
         stopSpeaking()
         context.fireChannelInactive()
+    }
+
+    /// The request's one log line when its client goes before its audio ends: the render is cancelled.
+    private func logGoneMidRequest(reason: String?) {
+        guard let request = speaking else { return }
+        let sent = Self.format(Double(request.frameCount) / Double(WyomingAudio.rate), 3)
+        service.log(
+            "\(name) went away while voice \(request.voice) spoke\(reason.map { " (\($0))" } ?? ""); \(sent) s of audio sent, render cancelled"
+        )
     }
 
     /// Cancels the render in progress and drops what is queued; the job ends when its running step returns.

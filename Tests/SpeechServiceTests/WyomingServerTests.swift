@@ -147,12 +147,14 @@ import Voicebank
         #expect(server.log.contains("closed: "))
     }
 
-    @Test("a client that goes mid-request has its render cancelled, and the server goes on")
-    func disconnect() throws {
+    @Test(
+        "a client that goes mid-request, by closing or by a reset, has its render cancelled and logged so; the server goes on",
+        arguments: [false, true])
+    func disconnect(byReset: Bool) throws {
         let server = try WyomingTestServer(pack: pack)
         // About 13 minutes of audio: far more than the socket buffers hold, so the render waits for the client.
         let long = String(repeating: "Good morning. Double tap to open. ", count: 500)
-        let answer = try Driver.run(["hangup", server.uri, long])
+        let answer = try Driver.run(["hangup", server.uri, long] + (byReset ? ["--reset"] : []))
         #expect(answer["hung_up"] as? Bool == true)
         let output = directory.file("after.raw")
         let served = try Driver.run(["synthesize", server.uri, output, "Hello"])

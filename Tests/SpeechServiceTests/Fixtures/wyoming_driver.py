@@ -7,12 +7,15 @@ Used by Tests/SpeechServiceTests and tools/bench. Prints one JSON object on stan
   stream URI OUT_PREFIX [--voice NAME] CHUNK...        one OUT_PREFIX-N.raw per audio-start … audio-stop
   load URI --clients N --requests M [--voice NAME] TEXT
   raw URI                                              sends standard input as it is, reads events until the server closes
-  hangup URI TEXT                                      asks for TEXT, reads the first chunk, and disconnects
+  hangup URI TEXT [--reset]                            asks for TEXT, reads the first chunk, and disconnects
+                                                       (with --reset, by a TCP reset: SO_LINGER of 0)
 """
 
 import argparse
 import asyncio
 import json
+import socket
+import struct
 import sys
 import time
 
@@ -172,6 +175,9 @@ async def hangup(args):
             event = await asyncio.wait_for(client.read_event(), TIMEOUT)
             if event is None or AudioChunk.is_type(event.type):
                 break
+        if args.reset:
+            client._writer.get_extra_info("socket").setsockopt(
+                socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     print(json.dumps({"hung_up": event is not None}))
 
 
@@ -197,6 +203,7 @@ def main():
     command = commands.add_parser("hangup")
     command.add_argument("uri")
     command.add_argument("text")
+    command.add_argument("--reset", action="store_true")
     command = commands.add_parser("raw")
     command.add_argument("uri")
     for command in commands.choices.values():
