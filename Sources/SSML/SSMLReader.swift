@@ -34,7 +34,8 @@ public struct SSMLReader: Sendable {
         return document
     }
 
-    /// The request's events, read as they are pulled, after one pass over the whole request that checks it.
+    /// The request's events, read as they are pulled, after one pass over the whole request that checks it (and
+    /// keeps them, for a short request).
     ///
     /// Strict mode throws: the first XML error of a malformed request (even when an invalid value comes
     /// before it), else the first invalid value. Lenient mode (what a screen reader, which cannot afford
@@ -93,9 +94,14 @@ public struct SSMLReader: Sendable {
 
         if bytes[first] != Byte.lessThan { return .success(.plainText(start: start)) }
 
-        if let error = check(bytes, start: start, isLenient: isLenient, context: context) {
+        switch check(bytes, start: start, isLenient: isLenient, context: context) {
+        case .failure(let error):
             return readMalformed(bytes, start: start, error: error, isLenient: isLenient, context: context)
                 .map { .stream($0) }
+        case .success(let read?):
+            return .success(.stream(read))
+        case .success(nil):
+            break
         }
         return .success(
             .stream(
@@ -104,24 +110,40 @@ public struct SSMLReader: Sendable {
                     builder: EventBuilder(sampleRate: sampleRate, isLenient: isLenient, context: context))))
     }
 
-    /// The first pass: the error that stops the request from being spoken as SSML, if any. It keeps no events.
+    /// Requests of up to this many bytes keep the events of the first pass instead of reading the markup again as
+    /// they are pulled: a screen reader's message, a few hundred bytes, is read once. A longer request (a book in
+    /// one `<speak>`) is read twice and holds only a window of its events.
+    static let keptEventsByteLimit = 16_384
+
+    /// The first pass: fails with the error that stops the request from being spoken as SSML, if any; else the
+    /// request's events read already when it is short (`keptEventsByteLimit`), `nil` when it is to be read again.
     private func check(
         _ bytes: UnsafeBufferPointer<UInt8>, start: Int, isLenient: Bool, context: SpeechContext
-    ) -> SSMLError? {
+    ) -> Result<SSMLEventStream?, SSMLError> {
         var scanner = XMLScanner(bytes: bytes, start: start)
         var builder = EventBuilder(sampleRate: sampleRate, isLenient: isLenient, context: context)
-        var discarded: [SSMLEvent] = []
+        let isKept = bytes.count <= Self.keptEventsByteLimit
+        var events: [SSMLEvent] = []
+        var warnings: [SSMLWarning] = []
         do throws(SSMLError) {
             while let token = try scanner.next() {
                 builder.handle(token)
-                builder.takeReady(into: &discarded)
-                discarded.removeAll(keepingCapacity: true)
-                builder.dropWarnings()
+                builder.takeReady(into: &events)
+                if isKept {
+                    builder.takeWarnings(into: &warnings)
+                } else {
+                    events.removeAll(keepingCapacity: true)
+                    builder.dropWarnings()
+                }
             }
         } catch {
-            return error
+            return .failure(error)
         }
-        return builder.firstError
+        if let error = builder.firstError { return .failure(error) }
+        guard isKept else { return .success(nil) }
+        builder.finish(into: &events)
+        builder.takeWarnings(into: &warnings)
+        return .success(SSMLEventStream(events: events, warnings: warnings))
     }
 
     /// Strict: the error. Lenient: the text with the markup dropped, unless something refused is in it.

@@ -28,6 +28,31 @@ import Testing
         #expect(events.filter { if case .mark = $0 { true } else { false } }.count == 3_000)
     }
 
+    @Test("a short request keeps the events and warnings of its first pass: the same as reading it again")
+    func shortRequestReadOnce() throws {
+        let request = longRequest(20, ending: #"<break time="fast"/></p></speak>"#)
+        func drained(_ stream: SSMLEventStream) throws -> (events: [SSMLEvent], warnings: [String]) {
+            var events: [SSMLEvent] = []
+            while let event = try stream.next() { events.append(event) }
+            var warnings: [String] = []
+            while let warning = stream.nextWarning() {
+                warnings.append("\(warning.line):\(warning.column) \(warning.message)")
+            }
+            return (events, warnings)
+        }
+        let kept = try SSMLReader().events(request, lenient: true)
+        // Whitespace after the root element takes the same request past the limit, so it is read again as pulled.
+        let padded = request + String(repeating: " ", count: SSMLReader.keptEventsByteLimit)
+        let streamed = try SSMLReader().events(padded, lenient: true)
+        #expect(kept.heldEventCount > 20 * 7)
+        #expect(streamed.heldEventCount == 0)
+        let keptRead = try drained(kept)
+        let streamedRead = try drained(streamed)
+        #expect(keptRead.events == streamedRead.events)
+        #expect(keptRead.warnings == streamedRead.warnings)
+        #expect(keptRead.warnings.count == 1)
+    }
+
     @Test("a request malformed at its very end is refused before any event is read")
     func malformedAtTheEnd() {
         #expect(throws: SSMLError.self) { try SSMLReader().events(longRequest(2_000, ending: "<break time=\"1s\">")) }
