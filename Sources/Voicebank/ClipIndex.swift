@@ -218,9 +218,8 @@ extension VoicePack {
     ///
     /// - Throws: what `body` throws, or `VoicebankError.sqlite` when the transaction cannot begin.
     public func reading<Result>(_ body: () throws -> Result) throws -> Result {
-        guard sqlite3_get_autocommit(database.handle) != 0 else { return try body() }
-        try database.execute("BEGIN")
-        defer { sqlite3_exec(database.handle, "COMMIT", nil, nil, nil) }
+        let isReading = try beginReading()
+        defer { if isReading { endReading() } }
         return try body()
     }
 
@@ -229,13 +228,18 @@ extension VoicePack {
     /// Returns `false`, and starts nothing, when a transaction is open already.
     public func beginReading() throws(VoicebankError) -> Bool {
         guard sqlite3_get_autocommit(database.handle) != 0 else { return false }
-        try database.execute("BEGIN")
+        if readTransaction == nil { readTransaction = (try database.prepare("BEGIN"), try database.prepare("COMMIT")) }
+        let begin = readTransaction!.begin
+        defer { begin.reset() }
+        try begin.run()
         return true
     }
 
     /// Ends the read transaction `beginReading()` started.
     public func endReading() {
-        sqlite3_exec(database.handle, "COMMIT", nil, nil, nil)
+        guard let commit = readTransaction?.commit else { return }
+        _ = try? commit.run()
+        commit.reset()
     }
 
     /// A clip index of every voice, in the pack's order, read with one query of the voices.

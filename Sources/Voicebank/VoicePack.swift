@@ -28,6 +28,9 @@ public final class VoicePack {
 
     public let path: String
     let database: Database
+    /// `BEGIN` and `COMMIT` of `beginReading()`, prepared at its first use: a long-lived reader runs both for every
+    /// request, and `sqlite3_exec` would parse them again each time.
+    var readTransaction: (begin: Statement, commit: Statement)?
 
     /// Opens (or with `.create` makes) the pack at `path`, upgrading an older schema.
     ///
