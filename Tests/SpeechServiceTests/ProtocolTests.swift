@@ -140,6 +140,24 @@ import Testing
         #expect(decoded == samples)
     }
 
+    @Test("the escaping agrees with escaping byte by byte, escapes at every place of a run and at every length")
+    func escapingAgreesByteByByte() {
+        // Two bytes in three to escape, in a sequence that puts them at every offset of the encoder's 16-byte runs.
+        var state: UInt32 = 1
+        let bytes: [UInt8] = (0..<4_000).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return [0x0A, 0x7D, UInt8(truncatingIfNeeded: state >> 24)][Int(state >> 8) % 3]
+        }
+        for count in Array(0...40) + [1_999] {
+            let samples = (0..<count).map { Int16(bitPattern: UInt16(bytes[2 * $0]) | UInt16(bytes[2 * $0 + 1]) << 8) }
+            let block = AudioBlock.encode(samples, sampleRate: 22_050)
+            let payloadStart = block.firstIndex(of: 0)! + 1
+            let payload = Array(block[payloadStart..<(block.count - "\n705 AUDIO\n".utf8.count)])
+            let expected = bytes.prefix(2 * count).flatMap { $0 == 0x0A || $0 == 0x7D ? [0x7D, $0 ^ 0x20] : [$0] }
+            #expect(payload == expected, "\(count) samples")
+        }
+    }
+
     @Test("the escape turns 0x0A into 7D 2A and 0x7D into 7D 5D")
     func escapeBytes() {
         let block = AudioBlock.encode([Int16(bitPattern: 0x7D0A)], sampleRate: 16_000)
