@@ -14,7 +14,12 @@ public struct ModuleRequest: Equatable, Sendable {
     /// on, is spelled with SSML's `<say-as interpret-as="characters">` (how the engine spells: each character a
     /// token of its own); a `KEY`'s name is spoken with `_` read as a space (`shift_a` → "shift a").
     public init(message: String, kind: MessageKind, settings: ModuleSettings, voices: [ModuleVoice]) {
-        let parameters = EngineParameters(settings, voices: voices)
+        self.init(
+            message: message, kind: kind, settings: settings, parameters: EngineParameters(settings, voices: voices))
+    }
+
+    /// The same, with the parameters `settings` give worked out already.
+    public init(message: String, kind: MessageKind, settings: ModuleSettings, parameters: EngineParameters) {
         switch kind {
         case .character:
             ssml = Self.spelledCharacter(message)

@@ -26,6 +26,9 @@ public final class ModuleServer: @unchecked Sendable {
     private let openEngine: () throws(SpeechServiceError) -> any SpeechEngine
     private let soundIconFolder: String?
     private var settings = ModuleSettings()
+    /// What `settings` make of the pack's voices, worked out again only when a `SET` changes them: the server sends
+    /// every key before every message, nearly always the same.
+    private var parameters: EngineParameters?
     private var standardError = StandardErrorStream()
 
     /// - Parameters:
@@ -89,9 +92,11 @@ public final class ModuleServer: @unchecked Sendable {
                 output.send(Self.voiceList(voices, language: language, variant: variant))
             case .set:
                 guard let lines = readBlock(reply: "203 OK RECEIVING SETTINGS") else { return 0 }
+                let previous = settings
                 for line in lines where !settings.apply(line: line) {
                     print("note: SET \(line) ignored", to: &standardError)
                 }
+                if settings != previous { parameters = nil }
                 output.send("203 OK SETTINGS RECEIVED\n")
             case .speak(let kind):
                 guard let lines = readBlock(reply: "202 OK RECEIVING MESSAGE") else { return 0 }
@@ -126,8 +131,10 @@ public final class ModuleServer: @unchecked Sendable {
             output.send(reply)
             rendering.playIcon(icon, output: output)
         } else {
+            let parameters = self.parameters ?? EngineParameters(settings, voices: voices)
+            self.parameters = parameters
             rendering.begin(
-                ModuleRequest(message: message, kind: kind, settings: settings, voices: voices), reply: reply)
+                ModuleRequest(message: message, kind: kind, settings: settings, parameters: parameters), reply: reply)
         }
     }
 
@@ -296,38 +303,49 @@ final class RenderingThread: @unchecked Sendable {
 /// Renders one message into events: `701`, the `705` blocks with a `700` after the audio before each mark, then
 /// `702`, `703` or `704`. Its buffers are made once and reused for every message.
 ///
-/// What a pull produces goes out in one write at the end of the pull: the server, and the thread that reads for it,
-/// wake once for a block and the marks and the end that come with it, and once for `200`, `701` and the first block.
+/// What the pulls produce is gathered and written in few writes: `200`, `701` and the first block together at once,
+/// then up to `batchByteCount` bytes at a time, the last with the end. Every write wakes the server's reading
+/// thread, which on a busy machine then runs on the module's own core: a message rendered in a fraction of a
+/// millisecond went out in a dozen writes and as many switches between the two. Nothing waits longer than
+/// `batchWait` (and one pull), so a message rendered slowly, a long stretch never heard before, still streams:
+/// the first block alone plays for 12 ms.
 struct MessageWorker {
+    /// The most bytes gathered for one write: under a pipe's 64 KiB, so that a write into a pipe the server has
+    /// emptied never stops half way.
+    static let batchByteCount = 48 * 1_024
+    /// The longest gathered bytes wait for a write, in nanoseconds.
+    static let batchWait: UInt64 = 1_000_000
+
     let output: OutputChannel
     private var floats = [Float](repeating: 0, count: ModuleServer.pullFrameCount)
     private var pending = [Int16](repeating: 0, count: AudioBlock.maximumSampleCount)
     private var pendingCount = 0
-    // Allocated once for the life of the process (one worker per module process), never freed.
-    private let blockBytes = UnsafeMutableRawBufferPointer.allocate(
-        byteCount: AudioBlock.maximumEncodedByteCount(sampleCount: AudioBlock.maximumSampleCount), alignment: 8)
     private var hasSentAudio = false
-    /// Replies, events and blocks waiting for the write at the end of the pull.
-    private var outbox: [UInt8] = []
+    /// Replies, events and blocks waiting for a write.
+    private let outbox = Outbox(
+        byteCount: batchByteCount + AudioBlock.maximumEncodedByteCount(sampleCount: AudioBlock.maximumSampleCount))
+    /// Whether the message's first write (its `200`, `701` and first block) has gone; what follows it may be
+    /// batched, and is dropped when the message stops.
+    private var hasWritten = false
+    /// When the outbox was last written, from `monotonicNanoseconds()`.
+    private var lastWrite: UInt64 = 0
     private var rendering: (any SpeechRendering)?
     private var standardError = StandardErrorStream()
 
-    init(output: OutputChannel) {
-        self.output = output
-        outbox.reserveCapacity(blockBytes.count + 4_096)
-    }
+    init(output: OutputChannel) { self.output = output }
 
     /// Sends `reply` and `701 BEGIN`, plans `request` and renders its first pull; returns whether more remains.
     mutating func begin(_ request: ModuleRequest, reply: String, engine: any SpeechEngine) -> Bool {
-        outbox.append(contentsOf: reply.utf8)
-        outbox.append(contentsOf: ModuleEvent.begin.text.utf8)
+        outbox.append(reply)
+        outbox.append(ModuleEvent.begin.text)
         pendingCount = 0
         hasSentAudio = false
+        hasWritten = false
         do {
             rendering = try engine.start(request)
         } catch {
             print("error: \(error)", to: &standardError)
-            outbox.append(contentsOf: ModuleEvent.end.text.utf8)
+            outbox.append(ModuleEvent.end.text)
             flush()
             return false
         }
@@ -345,12 +363,12 @@ struct MessageWorker {
             floats.withUnsafeBufferPointer { source in
                 pending.withUnsafeMutableBufferPointer { destination in
                     PCM16.convert(UnsafeBufferPointer(rebasing: source[..<pull.frameCount]), into: destination)
-                    _ = AudioBlock.encode(
-                        UnsafeBufferPointer(rebasing: destination[..<pull.frameCount]),
-                        sampleRate: rendering.sampleRate,
-                        into: blockBytes)
+                    outbox.appendBlock(
+                        UnsafeBufferPointer(rebasing: destination[..<pull.frameCount]), sampleRate: rendering.sampleRate
+                    )
                 }
             }
+            outbox.removeAll()
             if pull.isComplete { return }
         }
     }
@@ -358,12 +376,26 @@ struct MessageWorker {
     /// The cancellation of the message being rendered.
     var cancellation: Cancellation? { rendering?.cancellation }
 
-    /// Renders one pull of the message and sends what it reached; returns whether more remains.
+    /// Renders one pull of the message and sends what it reached when it is due; returns whether more remains.
     mutating func proceed(isPauseRequested: Bool, frameCount: Int = ModuleServer.pullFrameCount) -> Bool {
-        defer { flush() }
+        let hasMore = pull(isPauseRequested: isPauseRequested, frameCount: frameCount)
+        if !hasMore || !hasWritten || outbox.count >= Self.batchByteCount
+            || monotonicNanoseconds() - lastWrite >= Self.batchWait
+        {
+            flush()
+        }
+        return hasMore
+    }
+
+    /// Renders one pull of the message into the outbox; returns whether more remains.
+    private mutating func pull(isPauseRequested: Bool, frameCount: Int) -> Bool {
         guard let rendering else { return false }
         // Checked before the pull, which would otherwise end the message as if it were complete.
-        if rendering.cancellation.isCancelled { return finish(.stop) }
+        if rendering.cancellation.isCancelled {
+            // The server stops at once: the audio and marks not yet written would only be read to be thrown away.
+            if hasWritten { outbox.removeAll() }
+            return finish(.stop)
+        }
         let pull: RenderedPull
         do {
             pull = try floats.withUnsafeMutableBufferPointer { buffer throws(SpeechServiceError) in
@@ -378,7 +410,7 @@ struct MessageWorker {
         for mark in pull.marks {
             append(position..<mark.frameOffset, rendering)
             send(rendering)
-            outbox.append(contentsOf: ModuleEvent.indexMark(mark.name).text.utf8)
+            outbox.append(ModuleEvent.indexMark(mark.name).text)
             position = mark.frameOffset
             if isPauseRequested && mark.name.hasPrefix("__spd_") {
                 // The server resumes from this mark with a new message.
@@ -394,7 +426,7 @@ struct MessageWorker {
     }
 
     private mutating func finish(_ event: ModuleEvent) -> Bool {
-        outbox.append(contentsOf: event.text.utf8)
+        outbox.append(event.text)
         rendering = nil
         return false
     }
@@ -402,8 +434,10 @@ struct MessageWorker {
     /// Writes what the outbox holds, if anything.
     private mutating func flush() {
         guard !outbox.isEmpty else { return }
-        outbox.withUnsafeBytes { output.send($0) }
-        outbox.removeAll(keepingCapacity: true)
+        output.send(outbox.bytes)
+        outbox.removeAll()
+        hasWritten = true
+        lastWrite = monotonicNanoseconds()
     }
 
     /// Converts `frames` of the last pull to 16-bit into the pending block, sending each block that fills up.
@@ -428,12 +462,53 @@ struct MessageWorker {
     private mutating func send(_ rendering: any SpeechRendering) {
         guard pendingCount > 0 else { return }
         let count = pendingCount
-        let byteCount = pending.withUnsafeBufferPointer { samples in
-            AudioBlock.encode(
-                UnsafeBufferPointer(rebasing: samples[0..<count]), sampleRate: rendering.sampleRate, into: blockBytes)
+        pending.withUnsafeBufferPointer { samples in
+            outbox.appendBlock(UnsafeBufferPointer(rebasing: samples[0..<count]), sampleRate: rendering.sampleRate)
         }
-        outbox.append(contentsOf: UnsafeRawBufferPointer(rebasing: blockBytes[0..<byteCount]))
         pendingCount = 0
         hasSentAudio = true
+    }
+}
+
+/// Bytes gathered for one write, in memory of its own: an audio block is encoded where it is written from.
+final class Outbox {
+    private var storage: UnsafeMutableRawBufferPointer
+    private(set) var count = 0
+
+    /// Room for `byteCount` bytes to begin with; it grows when more come (a message's marks have no limit).
+    init(byteCount: Int) { storage = .allocate(byteCount: byteCount, alignment: 16) }
+
+    deinit { storage.deallocate() }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The bytes gathered, valid until the next change.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: storage[..<count]) }
+
+    func append(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            reserve(utf8.count).copyMemory(from: UnsafeRawBufferPointer(utf8))
+            count += utf8.count
+        }
+    }
+
+    /// Adds the `705` event of `samples` (`AudioBlock.encode`).
+    func appendBlock(_ samples: UnsafeBufferPointer<Int16>, sampleRate: Int) {
+        let free = reserve(AudioBlock.maximumEncodedByteCount(sampleCount: samples.count))
+        count += AudioBlock.encode(samples, sampleRate: sampleRate, into: free)
+    }
+
+    func removeAll() { count = 0 }
+
+    /// The room after the gathered bytes, at least `byteCount` of it.
+    private func reserve(_ byteCount: Int) -> UnsafeMutableRawBufferPointer {
+        if storage.count - count < byteCount {
+            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * (count + byteCount), alignment: 16)
+            grown.copyMemory(from: bytes)
+            storage.deallocate()
+            storage = grown
+        }
+        return UnsafeMutableRawBufferPointer(rebasing: storage[count...])
     }
 }

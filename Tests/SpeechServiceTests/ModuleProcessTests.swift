@@ -66,6 +66,51 @@ import Testing
         #expect(abs(lengths[0] - 2 * lengths[1]) <= 2)
     }
 
+    @Test("a message rendered at once goes out in fewer writes than it has audio blocks")
+    func batchedWrites() throws {
+        let directory = TemporaryDirectory("sd-batched-writes")
+        let configuration = directory.file("concat-synth.conf")
+        try "VoicePack \"\(ModuleSession.defaultPack)\"\n".write(
+            toFile: configuration, atomically: false, encoding: .utf8)
+        // The module's output is a socket that keeps each write a record of its own, so the test counts them.
+        var sockets: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &sockets) == 0)
+        defer { close(sockets[0]) }
+        let process = try Binary("sd_concat-synth").start([configuration])
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle(fileDescriptor: sockets[1], closeOnDealloc: true)
+        try process.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+        func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+        var record = [UInt8](repeating: 0, count: 1 << 20)
+        /// The records up to the one that holds `text`.
+        func records(through text: String) throws -> [[UInt8]] {
+            var records: [[UInt8]] = []
+            while true {
+                let count = recv(sockets[0], &record, record.count, 0)
+                try #require(count > 0, "the module's output ended before \(text)")
+                records.append(Array(record[..<count]))
+                if String(decoding: records.last!, as: UTF8.self).contains(text) { return records }
+            }
+        }
+        send("INIT\n")
+        _ = try records(through: "299 OK")
+        send("AUDIO\naudio_output_method=server\n.\n")
+        _ = try records(through: "203 OK")
+        send("SPEAK\n")
+        _ = try records(through: "202 OK")
+        send("<speak>hello <break time=\"10s\"/> hello</speak>\n.\n")
+        let writes = try records(through: "702 END")
+        let blocks = String(decoding: writes.joined(), as: UTF8.self).components(separatedBy: "705 AUDIO\n").count - 1
+        #expect(blocks > 40)
+        // One write per block, as before, would be blocks + 1.
+        #expect(writes.count < blocks, "\(writes.count) writes for \(blocks) blocks")
+    }
+
     @Test("PCM containing the bytes 0x0A and 0x7D arrives unchanged through the escaping")
     func escapedBytes() throws {
         let directory = TemporaryDirectory("sd-escape")
