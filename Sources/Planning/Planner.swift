@@ -30,7 +30,9 @@ public struct PlannerVoice<Lookup: PhraseLookup> {
 /// each with the speed, pitch and volume it is spoken at.
 public struct Planner<Lookup: PhraseLookup> {
     /// The pack's voices, in the pack's order.
-    public var voices: [PlannerVoice<Lookup>]
+    public let voices: [PlannerVoice<Lookup>]
+    /// Each voice's look-ups, shared by the plans of this planner and its copies (`RememberedLookup`).
+    let rememberedLookups: [RememberedLookup<Lookup>]
     /// The index in `voices` of the voice that speaks where the request names none.
     public var startingVoice: Int
     /// Which `<audio>` files may play.
@@ -44,6 +46,7 @@ public struct Planner<Lookup: PhraseLookup> {
     ) {
         precondition(!voices.isEmpty, "a planner needs at least one voice")
         self.voices = voices
+        rememberedLookups = voices.map { RememberedLookup($0.lookup) }
         self.startingVoice = voices.firstIndex { $0.voice.identifier == startingVoice } ?? 0
         self.audioSandbox = audioSandbox
         self.takeChoice = takeChoice
@@ -92,7 +95,8 @@ public final class PlanStream<Lookup: PhraseLookup> {
     private var numberWords: [String: [Token]?] = [:]
     /// How many numbers are remembered at most, so that a text of endless different numbers stays small.
     private static var rememberedNumbers: Int { 4_096 }
-    /// Each voice's look-ups so far, by voice index: a long text asks for the same phrases again and again.
+    /// Each voice's look-ups, by voice index, once this plan has asked its first: a long text, and a long-lived
+    /// reader's requests, ask for the same phrases again and again.
     private var lookups: [RememberedLookup<Lookup>?]
     /// The text run being matched, a window of its tokens at a time.
     private var text: TextCursor?
@@ -196,7 +200,8 @@ public final class PlanStream<Lookup: PhraseLookup> {
 
     private func lookup(_ index: Int) -> RememberedLookup<Lookup> {
         if let remembered = lookups[index] { return remembered }
-        let remembered = RememberedLookup(planner.voices[index].lookup)
+        let remembered = planner.rememberedLookups[index]
+        remembered.beginPlan()
         lookups[index] = remembered
         return remembered
     }
@@ -549,20 +554,34 @@ extension Token {
     }
 }
 
-/// A voice's phrase look-ups, each asked of the pack once per plan and remembered for the rest of it.
+/// A voice's phrase look-ups, each asked of the pack once and remembered: for the rest of a plan, and for the plans
+/// after it while the lookup's `phrasesVersion` stays the same.
 ///
-/// A plan reads one snapshot of the pack (`VoicePack.reading`), so the answers cannot change while it lasts.
-/// It remembers at most `capacity` answers of each kind and starts afresh when full, so that a text with no end
-/// of different words keeps a bounded memory.
+/// A plan reads one snapshot of the pack (`VoicePack.reading`), so the answers cannot change while it lasts; the
+/// next plan keeps them only if it reads the same version of the pack. It remembers at most `capacity` answers of
+/// each kind and starts afresh when full, so that a text with no end of different words keeps a bounded memory.
 final class RememberedLookup<Lookup: PhraseLookup>: PhraseLookup {
     let lookup: Lookup
     let capacity: Int
     private var firstKeys: [KeyBytes: String?] = [:]
     private var takesByKey: [KeyBytes: [ClipTake]] = [:]
+    /// The version the answers were given under; `nil` when they were given for one plan only.
+    private var version: UInt64?
 
     init(_ lookup: Lookup, capacity: Int = 65_536) {
         self.lookup = lookup
         self.capacity = capacity
+    }
+
+    /// Called when a plan first looks up its voice's phrases: the answers are kept only if the lookup reads the
+    /// version of the phrases they were given under.
+    func beginPlan() {
+        let current = lookup.phrasesVersion
+        if current == nil || current != version {
+            firstKeys.removeAll(keepingCapacity: true)
+            takesByKey.removeAll(keepingCapacity: true)
+        }
+        version = current
     }
 
     func firstPhraseKey(atOrAfter key: String) throws -> String? {

@@ -8,6 +8,14 @@ public protocol PhraseLookup {
     func firstPhraseKey(atOrAfter key: String) throws -> String?
     /// The takes whose phrase key is `key`, in a fixed order (a pack: first imported first).
     func takes(forPhraseKey key: String) throws -> [ClipTake]
+    /// A number that names what the look-ups read now: answers given under one version hold for every plan under
+    /// the same one, so a planner keeps them from one request to the next. `nil` when the lookup cannot tell, and
+    /// then answers are kept for one plan only.
+    var phrasesVersion: UInt64? { get }
+}
+
+extension PhraseLookup {
+    public var phrasesVersion: UInt64? { nil }
 }
 
 /// Where the renderer gets a clip's samples: a clip index reads them from the voice pack.

@@ -228,15 +228,32 @@ extension VoicePack {
     /// Returns `false`, and starts nothing, when a transaction is open already.
     public func beginReading() throws(VoicebankError) -> Bool {
         guard sqlite3_get_autocommit(database.handle) != 0 else { return false }
-        if readTransaction == nil { readTransaction = (try database.prepare("BEGIN"), try database.prepare("COMMIT")) }
-        let begin = readTransaction!.begin
-        defer { begin.reset() }
+        if readTransaction == nil {
+            readTransaction = (
+                try database.prepare("BEGIN"), try database.prepare("PRAGMA data_version"),
+                try database.prepare("COMMIT")
+            )
+        }
+        let (begin, read, _) = readTransaction!
+        defer {
+            begin.reset()
+            read.reset()
+        }
         try begin.run()
+        do {
+            // A read takes the snapshot now rather than at the first look-up, so the data version is the snapshot's.
+            try read.run()
+        } catch {
+            endReading()
+            throw error
+        }
+        readingVersion = database.dataVersion
         return true
     }
 
     /// Ends the read transaction `beginReading()` started.
     public func endReading() {
+        readingVersion = nil
         guard let commit = readTransaction?.commit else { return }
         _ = try? commit.run()
         commit.reset()
@@ -254,4 +271,8 @@ extension VoicePack {
 extension ClipIndex: PhraseLookup, ClipAudioSource {
     /// The pack file's data version: any commit to it, through any connection, moves it.
     public var samplesVersion: UInt64? { pack.database.dataVersion.map(UInt64.init) }
+
+    /// The data version of the snapshot `VoicePack.beginReading()` holds; `nil` outside one, where each look-up
+    /// reads the pack as it is at that moment.
+    public var phrasesVersion: UInt64? { pack.readingVersion.map(UInt64.init) }
 }

@@ -28,9 +28,11 @@ public final class VoicePack {
 
     public let path: String
     let database: Database
-    /// `BEGIN` and `COMMIT` of `beginReading()`, prepared at its first use: a long-lived reader runs both for every
-    /// request, and `sqlite3_exec` would parse them again each time.
-    var readTransaction: (begin: Statement, commit: Statement)?
+    /// The statements of `beginReading()` and `endReading()`, prepared at the first: a long-lived reader runs them
+    /// for every request, and `sqlite3_exec` would parse them again each time.
+    var readTransaction: (begin: Statement, read: Statement, commit: Statement)?
+    /// The data version of the snapshot a read begun by `beginReading()` holds; `nil` outside one.
+    var readingVersion: UInt32?
 
     /// Opens (or with `.create` makes) the pack at `path`, upgrading an older schema.
     ///

@@ -9,8 +9,10 @@ import Voicebank
 
 /// A synthesizer kept open between requests, as a server or a speech-dispatcher module keeps one.
 @Suite struct LongLivedSynthesizerTests {
-    @Test("a synthesizer kept open speaks the clips another program imported after its last request")
-    func seesLaterImports() throws {
+    @Test(
+        "a synthesizer kept open speaks the clips imported after its last request, by another program or through its own connection",
+        arguments: [false, true])
+    func seesLaterImports(throughOwnConnection: Bool) throws {
         let temporary = TemporaryDirectory("long-lived")
         let path = temporary.file("pack.sqlite")
         let writer = try VoicePack(path: path, access: .create)
@@ -23,7 +25,8 @@ import Voicebank
         }
         _ = try writer.importFiles(requests, into: nil)
 
-        let synthesizer = try Synthesizer(pack: VoicePack(path: path, access: .readOnly))
+        let synthesizer = try Synthesizer(
+            pack: throughOwnConnection ? writer : VoicePack(path: path, access: .readOnly))
         var fallbacks: [String] = []
         func render() throws {
             let renderer = try synthesizer.renderer(for: SpeechRequest("hello world")) { note in

@@ -116,3 +116,42 @@ import Testing
         #expect(try clips("no no no", .first) == [21, 21, 21])
     }
 }
+
+/// A lookup that counts the questions it is asked and says which version of its phrases it reads.
+private final class CountingLookup: PhraseLookup {
+    let phrases = DictionaryLookup(["hello": [1], "good morning": [2]])
+    var questions = 0
+    var phrasesVersion: UInt64?
+
+    func firstPhraseKey(atOrAfter key: String) throws -> String? {
+        questions += 1
+        return try phrases.firstPhraseKey(atOrAfter: key)
+    }
+
+    func takes(forPhraseKey key: String) throws -> [ClipTake] {
+        questions += 1
+        return try phrases.takes(forPhraseKey: key)
+    }
+}
+
+@Suite struct RememberedLookupTests {
+    @Test("the plans of one planner ask the lookup once while its version stays; a new version, or none, asks again")
+    func keptAcrossPlans() throws {
+        let lookup = CountingLookup()
+        let voice = VoiceSettings(identifier: "com.example.ann", name: "Ann", primaryLanguages: ["en-US"])
+        let planner = Planner(voices: [PlannerVoice(voice: voice, lookup: lookup, fallbacks: [])])
+        let document = try SSMLReader().read("hello, good morning")
+        func questions(_ version: UInt64?) throws -> Int {
+            lookup.phrasesVersion = version
+            let before = lookup.questions
+            #expect(try planner.plan(document).segments.count == 2)
+            return lookup.questions - before
+        }
+        let first = try questions(7)
+        #expect(first > 0)
+        #expect(try questions(7) == 0)
+        #expect(try questions(8) == first)
+        #expect(try questions(nil) == first)
+        #expect(try questions(nil) == first)
+    }
+}
