@@ -1,3 +1,7 @@
+#if arch(x86_64)
+    import _Builtin_intrinsics.intel
+#endif
+
 /// Float samples to 16-bit PCM: the one conversion for every 16-bit output (the speech-dispatcher module's audio
 /// blocks, the Wyoming server's audio chunks, a sound device that refuses Float32).
 ///
@@ -24,15 +28,49 @@ public enum PCM16 {
     /// `samples.count` values. Allocates nothing.
     public static func convert(_ samples: UnsafeBufferPointer<Float>, into out: UnsafeMutableBufferPointer<Int16>) {
         precondition(out.count >= samples.count, "a 16-bit buffer too small for its samples")
-        for index in samples.indices { out[index] = sample(samples[index]) }
+        guard let destination = out.baseAddress else { return }
+        convert(samples, into: UnsafeMutableRawPointer(destination))
     }
 
     /// Writes `samples` as little-endian 16-bit integers at the start of `bytes`, which holds at least
     /// `2 × samples.count` bytes. Allocates nothing.
     public static func convert(_ samples: UnsafeBufferPointer<Float>, into bytes: UnsafeMutableRawBufferPointer) {
         precondition(bytes.count >= samples.count * 2, "a 16-bit buffer too small for its samples")
-        for index in samples.indices {
-            bytes.storeBytes(of: sample(samples[index]).littleEndian, toByteOffset: index * 2, as: Int16.self)
+        guard let destination = bytes.baseAddress else { return }
+        if Int16(1).littleEndian == 1 {
+            convert(samples, into: destination)
+        } else {
+            for index in samples.indices {
+                destination.storeBytes(of: sample(samples[index]).littleEndian, toByteOffset: index * 2, as: Int16.self)
+            }
+        }
+    }
+
+    /// Native-endian samples at `destination`.
+    private static func convert(_ samples: UnsafeBufferPointer<Float>, into destination: UnsafeMutableRawPointer) {
+        guard let source = samples.baseAddress else { return }
+        var index = 0
+        #if arch(x86_64)
+            // Eight at a time with SSE2, which every x86-64 has: NaN zeroed, clipped, scaled, converted with the
+            // processor's rounding (to nearest, ties to even, as `lrintf`) and packed to 16 bits, 16 instructions
+            // for eight samples where the compiler's vector loop of `sample` took 38.
+            let one = _mm_set1_ps(1)
+            let minusOne = _mm_set1_ps(-1)
+            let scale = _mm_set1_ps(32_767)
+            @inline(__always) func scaled(_ values: __m128) -> __m128i {
+                let numbers = _mm_and_ps(values, _mm_cmpord_ps(values, values))
+                return _mm_cvtps_epi32(_mm_mul_ps(_mm_min_ps(_mm_max_ps(numbers, minusOne), one), scale))
+            }
+            while index + 8 <= samples.count {
+                let packed = _mm_packs_epi32(
+                    scaled(_mm_loadu_ps(source + index)), scaled(_mm_loadu_ps(source + index + 4)))
+                destination.storeBytes(of: packed, toByteOffset: index * 2, as: __m128i.self)
+                index += 8
+            }
+        #endif
+        while index < samples.count {
+            destination.storeBytes(of: sample(source[index]), toByteOffset: index * 2, as: Int16.self)
+            index += 1
         }
     }
 }

@@ -23,6 +23,20 @@ import Testing
         #expect(bytes == [0, 0, 0xFF, 0x7F, 0x01, 0x80, 0x00, 0x20, 0xAA, 0xAA])
     }
 
+    @Test(
+        "a buffer converts each sample as one sample converts, NaN and infinities too, in the vector loop and after it")
+    func bufferAgreesWithSample() {
+        let values: [Float] = [.nan, .infinity, -.infinity, 0.5, -0.5, 2, -2, -0.0, 1e-9, -1, 1, .nan, 0.25]
+        for count in 0...values.count {
+            let samples = Array(values.prefix(count))
+            var out = [Int16](repeating: 0x55, count: count + 1)
+            samples.withUnsafeBufferPointer { source in
+                out.withUnsafeMutableBufferPointer { PCM16.convert(source, into: $0) }
+            }
+            #expect(out == samples.map(PCM16.sample) + [0x55], "\(count) samples")
+        }
+    }
+
     @Test("every step of 1/65536 and every tie rounds as C's lrintf does, into Int16 buffers too")
     func agreesWithLibm() {
         // Each tie k + 0.5 of the 16-bit scale, and a sweep finer than one 16-bit step.
