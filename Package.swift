@@ -161,7 +161,9 @@ let package = Package(
             dependencies: [
                 "SpeechService", "WyomingService", "AudioIO", "Voicebank", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
-            ]),
+            ],
+            // The Wyoming tests' Python client, run from the source tree.
+            exclude: ["Fixtures/wyoming_driver.py"]),
         .testTarget(
             name: "VoicebankCLITests", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
     ]
