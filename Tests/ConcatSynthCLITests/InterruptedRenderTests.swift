@@ -51,6 +51,13 @@ import Testing
         return (process, open)
     }
 
+    /// Ends a render a failed expectation left running (20 minutes of work).
+    func stop(_ process: Process) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     /// Whether `name` is how `/proc` shows a file opened with `O_TMPFILE`: no name in its folder.
     func isUnnamed(_ name: String) -> Bool { name.hasPrefix("#") && name.hasSuffix(" (deleted)") }
 
@@ -61,6 +68,7 @@ import Testing
         let folder = directory.file("out")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let (process, open) = try startLongRender(in: folder)
+        defer { stop(process) }
         try #require(open.count == 3 && open.allSatisfy(isUnnamed), "\(open)")
         #expect(try names(in: folder) == [])
 
@@ -78,6 +86,7 @@ import Testing
         let folder = directory.file("out")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let (process, open) = try startLongRender(in: folder)
+        defer { stop(process) }
         try #require(open.count == 3, "\(open)")
 
         kill(process.processIdentifier, SIGKILL)
@@ -109,6 +118,7 @@ import Testing
         guard let fuse = ScratchMount.fuseView(of: folder, in: directory) else { return }
         defer { fuse.unmount() }
         let (process, open) = try startLongRender(in: fuse.path)
+        defer { stop(process) }
         let id = process.processIdentifier
         let hidden = [".out.jsonl.partial-\(id)", ".out.svg.partial-\(id)", ".out.wav.partial-\(id)"]
         try #require(open == hidden)
@@ -131,6 +141,7 @@ import Testing
         guard let fuse = ScratchMount.fuseView(of: folder, in: directory) else { return }
         defer { fuse.unmount() }
         let (process, open) = try startLongRender(in: fuse.path)
+        defer { stop(process) }
         let killed = process.processIdentifier
         try #require(open.count == 3)
         kill(killed, SIGKILL)
