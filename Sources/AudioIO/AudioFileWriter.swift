@@ -69,9 +69,9 @@ public struct AudioFileFormat: Hashable, Sendable, CustomStringConvertible {
 
 /// Writes an audio file through libsndfile so that it appears whole or not at all.
 ///
-/// Frames go to a hidden temporary file beside `path` (`PartialPath`); `commit()` closes it and renames it into
-/// place. A writer released without `commit()` (an error, a cancelled render) removes the temporary file and
-/// leaves whatever was at `path` untouched. The path `-` is standard output, for a format that needs no
+/// Frames go to a file in `path`'s folder that has no name yet, or a hidden one where the file system refuses
+/// unnamed files (`PendingFile`); `commit()` closes it and puts it in place. A writer released without `commit()`
+/// (an error, a cancelled render) leaves nothing and whatever was at `path` untouched. The path `-` is standard output, for a format that needs no
 /// seeking back (`.raw`): frames go out as they are written. Owns the `SNDFILE*` and closes it in `deinit`.
 ///
 /// WAV and AIFF keep their sizes in 32 bits. A WAV that would pass 4 GB becomes RF64 (EBU Tech 3306, 64-bit
@@ -85,7 +85,7 @@ public struct AudioFileFormat: Hashable, Sendable, CustomStringConvertible {
 public final class AudioFileWriter {
     public let path: String
     /// Where the frames go until `commit()`; `nil` for standard output.
-    private let partial: PartialPath?
+    private let file: PendingFile?
     private var handle: OpaquePointer?
     private let format: AudioFileFormat
     private let sampleRate: Int
@@ -122,36 +122,41 @@ public final class AudioFileWriter {
             throw .unwritable(path: path, reason: "libsndfile cannot write \(format) at \(sampleRate) Hz")
         }
         if path == "-" {
-            partial = nil
+            file = nil
             self.byteLimit = nil
             handle = sf_open_fd(STDOUT_FILENO, Int32(SFM_WRITE), &info, Int32(SF_FALSE))
         } else {
-            let partial = PartialPath(for: path)
-            self.partial = partial
+            let file: PendingFile
+            // 0666 less the umask, as libsndfile's own sf_open made it.
+            do { file = try PendingFile(path: path, mode: 0o666) } catch {
+                throw .unwritable(path: path, reason: error.reason)
+            }
+            self.file = file
             self.byteLimit = byteLimit
-            handle = sf_open(partial.temporaryPath, Int32(SFM_WRITE), &info)
+            // The descriptor stays the `PendingFile`'s, which links it into place after libsndfile is done.
+            handle = sf_open_fd(file.descriptor, Int32(SFM_WRITE), &info, Int32(SF_FALSE))
         }
         guard let handle else { throw .unwritable(path: path, reason: libsndfileMessage(nil)) }
         // No PEAK chunk: it would make identical renders differ by nothing but its timestamp.
         sf_command(handle, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
         // A sample past full scale saturates in an integer encoding instead of wrapping round to the other sign.
         sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
-        if self.byteLimit != nil, let partial {
+        if self.byteLimit != nil, let file {
             // The header, which libsndfile writes when it opens the file.
             var status = stat()
-            guard stat(partial.temporaryPath, &status) == 0 else {
+            guard fstat(file.descriptor, &status) == 0 else {
                 throw .unwritable(path: path, reason: String(cString: strerror(errno)))
             }
             byteCount = Int(status.st_size)
         }
     }
 
-    deinit {
-        if let handle {
-            sf_close(handle)
-            if let partial { unlink(partial.temporaryPath) }
-        }
-    }
+    /// Whether the file is written under a hidden name beside `path`, which SIGKILL would leave behind (a file
+    /// system that refuses unnamed files); `false` for standard output.
+    public var hasHiddenName: Bool { file?.hasHiddenName ?? false }
+
+    // The `PendingFile`, released after this, removes what it holds.
+    deinit { if let handle { sf_close(handle) } }
 
     /// Appends interleaved Float samples in -1…1.
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioIOError) {
@@ -181,24 +186,13 @@ public final class AudioFileWriter {
         try check(sf_write_double(openHandle(), samples, sf_count_t(samples.count)), samples.count)
     }
 
-    /// Finishes the file and moves it to `path`, replacing what was there.
+    /// Finishes the file and puts it at `path`, replacing what was there.
     public func commit() throws(AudioIOError) {
         let handle = try openHandle()
         self.handle = nil
         let status = sf_close(handle)
-        guard let partial else {
-            guard status == 0 else { throw .unwritable(path: path, reason: String(cString: sf_error_number(status))) }
-            return
-        }
-        guard status == 0 else {
-            unlink(partial.temporaryPath)
-            throw .unwritable(path: path, reason: String(cString: sf_error_number(status)))
-        }
-        guard rename(partial.temporaryPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(partial.temporaryPath)
-            throw .unwritable(path: path, reason: reason)
-        }
+        guard status == 0 else { throw .unwritable(path: path, reason: String(cString: sf_error_number(status))) }
+        do { try file?.commit() } catch { throw .unwritable(path: path, reason: error.reason) }
     }
 
     /// Before `count` more samples: within a 32-bit container's limit, a WAV moved into RF64, or an error.
@@ -215,28 +209,31 @@ public final class AudioFileWriter {
         byteCount = after
     }
 
-    /// Closes the WAV written so far, whole and under its limit, and copies its samples byte for byte into an RF64
-    /// file under the same hidden name, where the rest go. A WAV stays plain until then, rather than RF64 from
+    /// Closes the WAV written so far, whole and under its limit, and copies its samples byte for byte into a new RF64
+    /// file in the same place (`PendingFile.startOver()`), where the rest go. A WAV stays plain until then, rather than RF64 from
     /// the start with libsndfile's `SFC_RF64_AUTO_DOWNGRADE`: that writes every WAV as WAVE_FORMAT_EXTENSIBLE,
     /// which Asterisk's and Python's readers refuse. The copy needs as much free space again for a moment.
     private func moveIntoRF64() throws(AudioIOError) {
-        guard let partial else { throw .unwritable(path: path, reason: "an RF64 file cannot be written to a pipe") }
+        guard let file else { throw .unwritable(path: path, reason: "an RF64 file cannot be written to a pipe") }
         let wav = try openHandle()
         handle = nil
         let closed = sf_close(wav)
         guard closed == 0 else { throw .unwritable(path: path, reason: String(cString: sf_error_number(closed))) }
+        let wavDescriptor: Int32
+        do { wavDescriptor = try file.startOver() } catch { throw .unwritable(path: path, reason: error.reason) }
+        defer { close(wavDescriptor) }
+        // libsndfile reads from where the descriptor stands.
+        lseek(wavDescriptor, 0, SEEK_SET)
         var wavInfo = SF_INFO()
-        guard let reader = sf_open(partial.temporaryPath, Int32(SFM_READ), &wavInfo) else {
+        guard let reader = sf_open_fd(wavDescriptor, Int32(SFM_READ), &wavInfo, Int32(SF_FALSE)) else {
             throw .unwritable(path: path, reason: libsndfileMessage(nil))
         }
         defer { sf_close(reader) }
-        // The reader keeps the WAV's samples until it closes; the name is free for the RF64 file.
-        unlink(partial.temporaryPath)
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channelCount)
         info.format = Int32(SF_FORMAT_RF64) | (format.libsndfileFormat & Int32(SF_FORMAT_SUBMASK))
-        guard let rf64 = sf_open(partial.temporaryPath, Int32(SFM_WRITE), &info) else {
+        guard let rf64 = sf_open_fd(file.descriptor, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
             throw .unwritable(path: path, reason: libsndfileMessage(nil))
         }
         handle = rf64

@@ -6,7 +6,9 @@ import Synchronization
     import Darwin
 #endif
 
-/// The hidden name a file is written under until it is whole: `folder/.name.partial-PID` for `folder/name`.
+/// The hidden name a file has until it is whole: `folder/.name.partial-PID` for `folder/name`. A `PendingFile` has it
+/// only for the instant between linking its unnamed file and renaming it into place, or all along where the file
+/// system refuses unnamed files; a folder being filled (an export) has it all along.
 ///
 /// While one exists it is tracked, so that `PartialPath.removeOnSignals` can remove it when a signal ends the
 /// process; a name left by a process that could not remove it (SIGKILL, a crash, a power cut) is removed by
@@ -78,7 +80,8 @@ public final class PartialPath {
     /// Makes SIGINT, SIGTERM and SIGHUP (and SIGPIPE with `brokenPipe`) remove every partial file this process is
     /// writing and then end the process by that signal, so the shell reports 128 + its number (130 for Ctrl-C)
     /// and a shell loop stops on Ctrl-C as it should. A signal the parent set to be ignored (`nohup`) stays ignored.
-    /// SIGKILL cannot be caught: what it leaves, the next `removeAbandoned(beside:)` removes.
+    /// SIGKILL cannot be caught: what it leaves, the next `removeAbandoned(beside:)` removes. An unnamed file
+    /// (`PendingFile`) needs no removing.
     public static func removeOnSignals(brokenPipe: Bool) {
         PartialPathTable.prepare()
         let signals = [SIGINT, SIGTERM, SIGHUP] + (brokenPipe ? [SIGPIPE] : [])

@@ -141,7 +141,7 @@ public func readFile(atPath path: String) throws(FileError) -> [UInt8] {
     }
 }
 
-/// Writes `bytes` to a hidden file beside `path` and renames it into place, so the file appears whole or not at all.
+/// Writes `bytes` to a file that appears at `path` whole or not at all (`PartialFile`).
 ///
 /// - Throws: `FileError` with the system's reason; nothing is left behind.
 public func writeFileWhole(atPath path: String, _ bytes: UnsafeRawBufferPointer) throws(FileError) {
@@ -150,47 +150,38 @@ public func writeFileWhole(atPath path: String, _ bytes: UnsafeRawBufferPointer)
     try file.commit()
 }
 
-/// A file written piece by piece under a hidden name beside `path` (`PartialPath`) and renamed into place by
-/// `commit()`, so it appears whole or not at all; dropped uncommitted, it is removed.
+/// A file written piece by piece, unnamed (or under a hidden name where the file system refuses unnamed files) until
+/// `commit()` puts it at `path` (`PendingFile`), so it appears whole or not at all; dropped uncommitted, it leaves
+/// nothing.
 public final class PartialFile {
     public let path: String
-    private let partial: PartialPath
-    private var descriptor: Int32
+    private let file: PendingFile
 
     /// - Throws: `FileError` with the system's reason.
     public init(path: String) throws(FileError) {
         self.path = path
-        partial = PartialPath(for: path)
-        descriptor = open(partial.temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
+        do { file = try PendingFile(path: path, mode: 0o644) } catch {
+            throw FileError(path: path, reason: error.reason)
+        }
     }
 
-    deinit {
-        guard descriptor >= 0 else { return }
-        close(descriptor)
-        unlink(partial.temporaryPath)
-    }
+    /// Whether the file is written under a hidden name beside `path`, which SIGKILL would leave behind.
+    public var hasHiddenName: Bool { file.hasHiddenName }
 
     /// - Throws: `FileError` with the system's reason.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
         do {
-            try FileDescriptor(rawValue: descriptor).write(bytes)
+            try FileDescriptor(rawValue: file.descriptor).write(bytes)
         } catch {
             throw FileError(path: path, reason: error.reason)
         }
     }
 
-    /// Renames the file into place.
+    /// Puts the file in place, replacing what was there.
     ///
-    /// - Throws: `FileError` with the system's reason; the partial file is removed.
+    /// - Throws: `FileError` with the system's reason; the file is removed.
     public func commit() throws(FileError) {
-        let closed = close(descriptor)
-        descriptor = -1
-        guard closed == 0, rename(partial.temporaryPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(partial.temporaryPath)
-            throw FileError(path: path, reason: reason)
-        }
+        do { try file.commit() } catch { throw FileError(path: path, reason: error.reason) }
     }
 }
 

@@ -7,7 +7,7 @@ import SpeechCore
 #endif
 
 /// A render's markers file (`--markers`): one JSON line per marker, in frame order, written as markers complete,
-/// and in place only when `commit()` renames it (a `PartialFile`).
+/// and in place only when `commit()` puts it there (a `PartialFile`).
 ///
 /// A marker completes at its end, so a paragraph's marker, first in frame order, completes after every marker
 /// inside it. The markers that come after one still to come wait in memory, up to `memoryLimit` of them; past that,
@@ -65,7 +65,10 @@ public final class MarkerFile {
         if waiting.count > memoryLimit { try spillFollowers() }
     }
 
-    /// Renames the file into place.
+    /// Whether the file is written under a hidden name beside `path`, which SIGKILL would leave behind.
+    public var hasHiddenName: Bool { file.hasHiddenName }
+
+    /// Puts the file in place, replacing what was there.
     ///
     /// - Throws: `FileError`; the file is removed.
     public func commit() throws(FileError) { try file.commit() }

@@ -406,12 +406,11 @@ struct RenderArguments {
         // plans the request once more: those read the request whole.
         let (synthesizer, speechRequest, renderer, fallbacks) = try request.start(
             checkingFirst: output == nil || output == "-", readingWhole: joinReport)
-        let files = [output, markers, picture].compactMap { $0 }.filter { $0 != "-" }
-        if !files.isEmpty {
-            // Ctrl-C, SIGTERM, a closed terminal or pipe: no hidden partial file stays behind; SIGKILL's, the next
-            // render of the same name removes.
+        if [output, markers, picture].contains(where: { $0 != nil && $0 != "-" }) {
+            // A file is unnamed until it is whole, but a hidden name may stand for a moment as it is put in place, or
+            // all along where the file system refuses unnamed files: Ctrl-C, SIGTERM, a closed terminal or pipe
+            // remove it; the process still ends by the signal.
             PartialPath.removeOnSignals(brokenPipe: true)
-            PartialPath.removeAbandoned(beside: files)
         }
         var markerFile: MarkerFile?
         if let markers {
@@ -429,6 +428,16 @@ struct RenderArguments {
             }
         }
         let writer = try AudioFileWriter(path: output ?? "-", format: format.file, sampleRate: format.sampleRate)
+        // SIGKILL leaves a hidden name only where a file system refused unnamed files: there, and only there, the
+        // hidden names of dead processes are removed as before, as listing a folder costs about 3 ms per 1,000
+        // files. A folder is on one file system, so every render into it takes the same path. Where files are
+        // unnamed, a render leaves a hidden name only if killed in the instant between linking its file and
+        // renaming it into place; what older versions left stays, for `find DIR -name '.*.partial-*' -delete`.
+        let hiddenNames = [
+            writer.hasHiddenName ? output : nil, markerFile?.hasHiddenName == true ? markers : nil,
+            pictureFile?.hasHiddenName == true ? picture : nil,
+        ]
+        PartialPath.removeAbandoned(beside: hiddenNames.compactMap { $0 })
         let chain = try ConvertedPull(renderer, sampleRate: format.sampleRate, blockFrames: 4_096)
         var rendered: [Float] = []
         var drawing = pictureFile.map { _ in RenderPicture() }

@@ -11,9 +11,10 @@ import Testing
     /// An odd number of frames, in blocks that do not divide it.
     let samples = Signal.sine(frequency: 440, amplitude: 0.7, sampleRate: 22_050, frameCount: 3_001)
 
-    /// Writes `samples` in blocks of 500 frames and returns the file's bytes.
-    func write(_ name: String, _ format: AudioFileFormat, byteLimit: Int?) throws -> [UInt8] {
-        let path = directory.file(name)
+    /// Writes `samples` in blocks of 500 frames to `folder` (the test's directory by default) and returns the
+    /// file's bytes.
+    func write(_ name: String, _ format: AudioFileFormat, byteLimit: Int?, in folder: String? = nil) throws -> [UInt8] {
+        let path = "\(folder ?? directory.path)/\(name)"
         let writer = try AudioFileWriter(
             path: path, format: format, sampleRate: 22_050, channelCount: 1, byteLimit: byteLimit)
         for start in stride(from: 0, to: samples.count, by: 500) {
@@ -51,6 +52,26 @@ import Testing
         #expect(read.source.frameCount == samples.count)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["grown.wav", "plain.wav"])
+    }
+
+    @Test("a WAV becomes RF64 the same way where the file system refuses unnamed files (FUSE), leaving no hidden file")
+    func wavBecomesRF64UnderHiddenName() throws {
+        let source = directory.file("source")
+        try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
+        guard let fuse = ScratchMount.fuseView(of: source, in: directory) else { return }
+        defer { fuse.unmount() }
+        do {
+            let probe = try AudioFileWriter(
+                path: "\(fuse.path)/probe.wav", format: .init(.wav, .pcm16), sampleRate: 22_050)
+            try #require(probe.hasHiddenName)
+        }
+        let plain = try write("plain.wav", .init(.wav, .pcm16), byteLimit: nil)
+
+        let grown = try write("grown.wav", .init(.wav, .pcm16), byteLimit: plain.count / 2, in: fuse.path)
+
+        #expect(Array(grown.prefix(4)) == Array("RF64".utf8))
+        #expect(try dataChunk(grown) == dataChunk(plain))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fuse.path) == ["grown.wav"])
     }
 
     @Test("a WAV that reaches its limit exactly stays the plain WAV, byte for byte")

@@ -8,6 +8,8 @@ public final class ScratchMount: @unchecked Sendable {
     /// The mount point.
     public let path: String
     private var isMounted = true
+    /// The process serving a FUSE file system, which ends at the unmount.
+    private var daemon: Process?
 
     private init(path: String) { self.path = path }
 
@@ -36,6 +38,43 @@ public final class ScratchMount: @unchecked Sendable {
         return view
     }
 
+    /// `folder` seen through bindfs, a FUSE file system, on a fresh folder inside `directory`. Debian 12's libfuse
+    /// (3.14) answers no tmpfile request, so there `open` with `O_TMPFILE` fails with EOPNOTSUPP, as on NFS: a real
+    /// file system that refuses unnamed files. `nil`, with a notice, where bindfs is missing or cannot mount.
+    public static func fuseView(of folder: String, in directory: TemporaryDirectory, label: String = #function)
+        -> ScratchMount?
+    {
+        let point = directory.file("fuse")
+        try? FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
+        // In the foreground (-f), as this process's child: a daemon left behind would hold the pipe through which
+        // Foundation learns that a child ended, and waiting for the mount command would never end.
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/bindfs")
+        daemon.arguments = ["-f", folder, point]
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = FileHandle.nullDevice
+        do { try daemon.run() } catch {
+            print("notice: \(label) skipped: cannot run bindfs: \(error)")
+            return nil
+        }
+        let mount = ScratchMount(path: point)
+        mount.daemon = daemon
+        // Mounted once the point's device is no longer its parent folder's.
+        var parent = stat()
+        var status = stat()
+        let deadline = Date().addingTimeInterval(10)
+        while stat(directory.path, &parent) == 0, stat(point, &status) == 0, status.st_dev == parent.st_dev {
+            guard daemon.isRunning, Date() < deadline else {
+                print(
+                    "notice: \(label) skipped: bindfs \(folder) \(point) did not mount; run the tests as root to cover it"
+                )
+                return nil
+            }
+            usleep(5_000)
+        }
+        return mount
+    }
+
     /// Unmounts now; released values unmount themselves.
     public func unmount() {
         guard isMounted else { return }
@@ -46,6 +85,10 @@ public final class ScratchMount: @unchecked Sendable {
         process.arguments = ["--lazy", path]
         try? process.run()
         process.waitUntilExit()
+        if let daemon {
+            if daemon.isRunning { daemon.terminate() }
+            daemon.waitUntilExit()
+        }
     }
 
     private static func run(_ arguments: [String], label: String) -> Bool {
