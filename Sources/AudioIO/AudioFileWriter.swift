@@ -71,8 +71,8 @@ public struct AudioFileFormat: Hashable, Sendable, CustomStringConvertible {
 ///
 /// Frames go to a file in `path`'s folder that has no name yet, or a hidden one where the file system refuses
 /// unnamed files (`PendingFile`); `commit()` closes it and puts it in place. A writer released without `commit()`
-/// (an error, a cancelled render) leaves nothing and whatever was at `path` untouched. The path `-` is standard output, for a format that needs no
-/// seeking back (`.raw`): frames go out as they are written. Owns the `SNDFILE*` and closes it in `deinit`.
+/// (an error, a cancelled render) leaves nothing and whatever was at `path` untouched. The path `-` is standard
+/// output, for a format that needs no seeking back (`.raw`): frames go out as they are written. Owns the `SNDFILE*` and closes it in `deinit`.
 ///
 /// WAV and AIFF keep their sizes in 32 bits. A WAV that would pass 4 GB becomes RF64 (EBU Tech 3306, 64-bit
 /// sizes) as it does; an AIFF stops with `AudioIOError.tooLargeForContainer` instead of wrapping its sizes round.
@@ -209,10 +209,11 @@ public final class AudioFileWriter {
         byteCount = after
     }
 
-    /// Closes the WAV written so far, whole and under its limit, and copies its samples byte for byte into a new RF64
-    /// file in the same place (`PendingFile.startOver()`), where the rest go. A WAV stays plain until then, rather than RF64 from
-    /// the start with libsndfile's `SFC_RF64_AUTO_DOWNGRADE`: that writes every WAV as WAVE_FORMAT_EXTENSIBLE,
-    /// which Asterisk's and Python's readers refuse. The copy needs as much free space again for a moment.
+    /// Closes the WAV written so far, whole and under its limit, and copies its samples byte for byte into a new
+    /// RF64 file in the same place (`PendingFile.startOver()`), where the rest go. A WAV stays plain until then,
+    /// rather than RF64 from the start with libsndfile's `SFC_RF64_AUTO_DOWNGRADE`: that writes every WAV as
+    /// WAVE_FORMAT_EXTENSIBLE, which Asterisk's and Python's readers refuse. The copy needs as much free space again
+    /// for a moment.
     private func moveIntoRF64() throws(AudioIOError) {
         guard let file else { throw .unwritable(path: path, reason: "an RF64 file cannot be written to a pipe") }
         let wav = try openHandle()

@@ -52,6 +52,18 @@ import Testing
     }
 
     /// Ends a render a failed expectation left running (20 minutes of work).
+    /// `startLongRender` into a bindfs view of a fresh folder, a file system that refuses unnamed files; `nil` where
+    /// FUSE cannot mount here (`ScratchMount.fuseView` says so).
+    func startLongRenderOnFUSE(label: String = #function) throws
+        -> (fuse: ScratchMount, process: Process, openFiles: [String])?
+    {
+        let folder = directory.file("fuse-source")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        guard let fuse = ScratchMount.fuseView(of: folder, in: directory, label: label) else { return nil }
+        let (process, open) = try startLongRender(in: fuse.path)
+        return (fuse, process, open)
+    }
+
     func stop(_ process: Process) {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
@@ -113,12 +125,11 @@ import Testing
         "where the file system refuses unnamed files (FUSE), files are written under hidden names, which a signal removes"
     )
     func signalRemovesHiddenFiles() throws {
-        let folder = directory.file("fuse-source")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        guard let fuse = ScratchMount.fuseView(of: folder, in: directory) else { return }
-        defer { fuse.unmount() }
-        let (process, open) = try startLongRender(in: fuse.path)
-        defer { stop(process) }
+        guard let (fuse, process, open) = try startLongRenderOnFUSE() else { return }
+        defer {
+            stop(process)
+            fuse.unmount()
+        }
         let id = process.processIdentifier
         let hidden = [".out.jsonl.partial-\(id)", ".out.svg.partial-\(id)", ".out.wav.partial-\(id)"]
         try #require(open == hidden)
@@ -136,12 +147,11 @@ import Testing
         "where the file system refuses unnamed files (FUSE), SIGKILL leaves the hidden files, which the next render of the same names removes, keeping a live process's"
     )
     func abandonedHiddenFiles() throws {
-        let folder = directory.file("fuse-source")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        guard let fuse = ScratchMount.fuseView(of: folder, in: directory) else { return }
-        defer { fuse.unmount() }
-        let (process, open) = try startLongRender(in: fuse.path)
-        defer { stop(process) }
+        guard let (fuse, process, open) = try startLongRenderOnFUSE() else { return }
+        defer {
+            stop(process)
+            fuse.unmount()
+        }
         let killed = process.processIdentifier
         try #require(open.count == 3)
         kill(killed, SIGKILL)
