@@ -1,3 +1,5 @@
+import SpeechCore
+
 /// Turns the scanner's tokens into events, element by element, following SPEC.md's SSML table.
 ///
 /// Invalid attribute values are warnings in lenient mode (the attribute is ignored); in strict mode the
@@ -8,6 +10,8 @@ struct EventBuilder {
     let isLenient: Bool
     /// The context of the root element: the request's own prosody.
     let requestContext: SpeechContext
+    /// Every text run is spelled, whatever `say-as` the markup gives (speech-dispatcher's spelling mode).
+    let isSpelling: Bool
     private(set) var warnings: [SSMLWarning] = []
     private(set) var firstError: SSMLError?
     private var elements: [ElementFrame] = []
@@ -15,10 +19,18 @@ struct EventBuilder {
     private var sinks: [EventSink] = [EventSink()]
     private var lastBreakTime: (value: String, frames: Int)?
 
-    init(sampleRate: Int, isLenient: Bool, context: SpeechContext = SpeechContext()) {
+    init(sampleRate: Int, isLenient: Bool, context: SpeechContext = SpeechContext(), isSpelling: Bool = false) {
         self.sampleRate = sampleRate
         self.isLenient = isLenient
+        self.isSpelling = isSpelling
         self.requestContext = context
+    }
+
+    /// The context of a request spoken with `prosody`, spelled when `isSpelling`.
+    static func context(of prosody: Prosody, isSpelling: Bool) -> SpeechContext {
+        var context = SpeechContext(prosody)
+        if isSpelling { context.sayAs = SayAs(interpretAs: .characters) }
+        return context
     }
 
     mutating func handle(_ token: XMLToken) {
@@ -114,7 +126,8 @@ struct EventBuilder {
                 }
                 context.volumeDecibels += decibels
             case "say-as":
-                context.sayAs = readSayAs(tag)
+                let sayAs = readSayAs(tag)
+                if !isSpelling { context.sayAs = sayAs }
             case "sub":
                 if let alias = readAlias(tag) {
                     role = .sub(alias: alias)

@@ -3,12 +3,16 @@
 /// Tags (`<` then a name, `/` or `!`, up to the next `>`), comments and processing instructions are
 /// dropped; CDATA content is kept; the five built-in entities and character references are decoded; a `<`
 /// or `&` that starts nothing is kept as text. `<!DOCTYPE` and other entity references (in text or inside
-/// a tag) are refused here too, so lenient mode never reads what strict mode refuses.
+/// a tag) are refused here too, so lenient mode never reads what strict mode refuses; unless `isRefusing` is off,
+/// the last resort of a caller that must speak something: then a `<!DOCTYPE` is dropped like any other tag and an
+/// entity reference is kept as its characters, never expanded.
 enum MarkupStripper {
     /// The text of the request from `start` on, or `nil` when it is empty or whitespace only.
     ///
-    /// - Throws: `SSMLError.doctypeRefused`, `.entityRefused`.
-    static func text(of bytes: UnsafeBufferPointer<UInt8>, start: Int) throws(SSMLError) -> CharacterData? {
+    /// - Throws: `SSMLError.doctypeRefused`, `.entityRefused`, only when `isRefusing`.
+    static func text(of bytes: UnsafeBufferPointer<UInt8>, start: Int, isRefusing: Bool = true) throws(SSMLError)
+        -> CharacterData?
+    {
         var locator = Locator(bytes: bytes, origin: start)
         var run = RunBuilder()
         var offset = start
@@ -30,7 +34,7 @@ enum MarkupStripper {
                     if !isWhitespace { hasNonWhitespace = true }
                     run.appendVerbatim(contentStart..<contentEnd, isWhitespace: isWhitespace, locator: &locator)
                     offset = min(contentEnd + 3, count)
-                } else if bytesHavePrefix(bytes, "<!DOCTYPE", at: offset, ignoringCase: true) {
+                } else if isRefusing && bytesHavePrefix(bytes, "<!DOCTYPE", at: offset, ignoringCase: true) {
                     let position = locator.position(at: offset)
                     throw SSMLError.doctypeRefused(line: position.line, column: position.column)
                 } else if bytesHavePrefix(bytes, "<?", at: offset) {
@@ -42,7 +46,9 @@ enum MarkupStripper {
                     // A tag ends at its `>`, or just before a `<` that starts the next one.
                     var tagEnd = offset + 1
                     while tagEnd < count && bytes[tagEnd] != Byte.greaterThan && bytes[tagEnd] != Byte.lessThan {
-                        if bytes[tagEnd] == Byte.ampersand, case .refused(let name) = readReference(bytes, at: tagEnd) {
+                        if isRefusing, bytes[tagEnd] == Byte.ampersand,
+                            case .refused(let name) = readReference(bytes, at: tagEnd)
+                        {
                             let position = locator.position(at: tagEnd)
                             throw SSMLError.entityRefused(name: name, line: position.line, column: position.column)
                         }
@@ -59,8 +65,12 @@ enum MarkupStripper {
                     run.appendReplacement(scalar, from: offset..<end, locator: &locator)
                     offset = end
                 case .refused(let name):
-                    let position = locator.position(at: offset)
-                    throw SSMLError.entityRefused(name: name, line: position.line, column: position.column)
+                    guard !isRefusing else {
+                        let position = locator.position(at: offset)
+                        throw SSMLError.entityRefused(name: name, line: position.line, column: position.column)
+                    }
+                    run.appendVerbatim(offset..<offset + 1, isWhitespace: false, locator: &locator)
+                    offset += 1
                 case .malformed:
                     run.appendVerbatim(offset..<offset + 1, isWhitespace: false, locator: &locator)
                     offset += 1

@@ -10,7 +10,7 @@
 /// let text = PlainTextStream(source: "standard input", start: firstBytes) { try input.read() }
 /// while let run = try text.nextRun(context: SpeechContext(), isLenient: true) { … }
 /// ```
-public final class PlainTextStream: @unchecked Sendable {
+public final class PlainTextStream {
     /// The input as errors name it: a path, or "standard input".
     public let source: String
     private let read: () throws -> [UInt8]

@@ -50,12 +50,16 @@ public struct SSMLReader: Sendable {
     /// - Throws: `SSMLError.malformed` (including an empty request), `.invalidValue` and `.unexpectedRoot`
     ///   in strict mode only; `.doctypeRefused` and `.entityRefused` in both modes.
     /// - Parameter prosody: the request's own rate, pitch and volume, as if it were wrapped in `<prosody>`.
-    public func events(_ request: String, lenient: Bool = false, prosody: Prosody = .normal) throws(SSMLError)
-        -> SSMLEventStream
-    {
+    /// - Parameter spelling: every text run spelled one character at a time, as if each were wrapped in
+    ///   `<say-as interpret-as="characters">` (speech-dispatcher's spelling mode); markup, marks and breaks stay.
+    public func events(
+        _ request: String, lenient: Bool = false, prosody: Prosody = .normal, spelling: Bool = false
+    ) throws(SSMLError) -> SSMLEventStream {
         var request = request
-        let context = SpeechContext(prosody)
-        let result = request.withUTF8 { bytes in events(bytes, isLenient: lenient, context: context) }
+        let context = EventBuilder.context(of: prosody, isSpelling: spelling)
+        let result = request.withUTF8 { bytes in
+            events(bytes, isLenient: lenient, context: context, isSpelling: spelling)
+        }
         switch try result.get() {
         case .stream(let stream):
             return stream
@@ -73,8 +77,28 @@ public struct SSMLReader: Sendable {
         case plainText(start: Int)
     }
 
+    /// Plain text taken as it is, even when it starts with `<` or holds `&`: one run, or none for a text of only
+    /// whitespace (which speaks nothing, as `<speak></speak>` does). Its source range covers `text` itself.
+    ///
+    /// - Parameter spelling: the run spelled one character at a time (`say-as characters`).
+    public func events(plainText text: String, prosody: Prosody = .normal, spelling: Bool = false) -> SSMLEventStream {
+        guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else { return SSMLEventStream() }
+        let context = EventBuilder.context(of: prosody, isSpelling: spelling)
+        return SSMLEventStream(events: [.text(TextRun(text: text, sourceRange: 0..<text.utf16.count, context: context))]
+        )
+    }
+
+    /// The text of a request that even lenient reading refuses (a `<!DOCTYPE`, an entity of its own): the markup
+    /// dropped as lenient reading drops it, a `<!DOCTYPE` with the other tags, and entity references kept as their
+    /// characters, never expanded. The last resort of a caller that cannot afford silence.
+    public static func textOfRefusedMarkup(_ request: String) -> String {
+        var request = request
+        let text = request.withUTF8 { bytes in try? MarkupStripper.text(of: bytes, start: 0, isRefusing: false) }
+        return (text ?? nil)?.text ?? ""
+    }
+
     private func events(
-        _ bytes: UnsafeBufferPointer<UInt8>, isLenient: Bool, context: SpeechContext
+        _ bytes: UnsafeBufferPointer<UInt8>, isLenient: Bool, context: SpeechContext, isSpelling: Bool
     ) -> Result<Reading, SSMLError> {
         let hasByteOrderMark = bytesHavePrefix(bytes, "\u{FEFF}", at: 0)
         let start = hasByteOrderMark ? 3 : 0
@@ -94,7 +118,7 @@ public struct SSMLReader: Sendable {
 
         if bytes[first] != Byte.lessThan { return .success(.plainText(start: start)) }
 
-        switch check(bytes, start: start, isLenient: isLenient, context: context) {
+        switch check(bytes, start: start, isLenient: isLenient, context: context, isSpelling: isSpelling) {
         case .failure(let error):
             return readMalformed(bytes, start: start, error: error, isLenient: isLenient, context: context)
                 .map { .stream($0) }
@@ -107,7 +131,8 @@ public struct SSMLReader: Sendable {
             .stream(
                 SSMLEventStream(
                     markup: bytes, start: start,
-                    builder: EventBuilder(sampleRate: sampleRate, isLenient: isLenient, context: context))))
+                    builder: EventBuilder(
+                        sampleRate: sampleRate, isLenient: isLenient, context: context, isSpelling: isSpelling))))
     }
 
     /// Requests of up to this many bytes keep the events of the first pass instead of reading the markup again as
@@ -118,10 +143,11 @@ public struct SSMLReader: Sendable {
     /// The first pass: fails with the error that stops the request from being spoken as SSML, if any; else the
     /// request's events read already when it is short (`keptEventsByteLimit`), `nil` when it is to be read again.
     private func check(
-        _ bytes: UnsafeBufferPointer<UInt8>, start: Int, isLenient: Bool, context: SpeechContext
+        _ bytes: UnsafeBufferPointer<UInt8>, start: Int, isLenient: Bool, context: SpeechContext, isSpelling: Bool
     ) -> Result<SSMLEventStream?, SSMLError> {
         var scanner = XMLScanner(bytes: bytes, start: start)
-        var builder = EventBuilder(sampleRate: sampleRate, isLenient: isLenient, context: context)
+        var builder = EventBuilder(
+            sampleRate: sampleRate, isLenient: isLenient, context: context, isSpelling: isSpelling)
         let isKept = bytes.count <= Self.keptEventsByteLimit
         var events: [SSMLEvent] = []
         var warnings: [SSMLWarning] = []
