@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "CommandLineSupport",
             dependencies: [
-                "Voicebank", "SpeechCore", "AudioIO",
+                "ConcatSynth", "SpeechCore", "AudioIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -159,7 +159,7 @@ let package = Package(
         .testTarget(
             name: "SpeechServiceTests",
             dependencies: [
-                "SpeechService", "WyomingService", "AudioIO", "Voicebank", "TestSupport",
+                "SpeechService", "WyomingService", "ConcatSynth", "AudioIO", "Voicebank", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             // The Wyoming tests' Python client, run from the source tree.

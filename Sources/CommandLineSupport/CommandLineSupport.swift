@@ -1,6 +1,6 @@
 import ArgumentParser
 import AudioIO
-import Voicebank
+import ConcatSynth
 
 #if canImport(Glibc)
     import Glibc
@@ -20,16 +20,12 @@ public struct BankOptions: ParsableArguments {
     public init() {}
 
     /// `--bank`, else `$CONCAT_SYNTH_BANK`, else the default pack.
-    public var path: String { VoicePackLocation.resolve(bank) }
-
-    public func open(_ access: VoicePack.Access) throws -> VoicePack {
-        try VoicePack(path: path, access: access)
-    }
+    public var path: String { PackLocation.resolve(bank) }
 
     /// The sentence both tools' `--help` ends with.
     public static let discussion = """
-        With no --bank, the commands use $\(VoicePackLocation.environmentVariable) if set, else the default \
-        pack (\(VoicePackLocation.defaultPackPath)).
+        With no --bank, the commands use $\(PackLocation.environmentVariable) if set, else the default \
+        pack (\(PackLocation.defaultPackPath)).
         """
 }
 

@@ -17,17 +17,28 @@ public enum ConcatSynthError: Error, Equatable, CustomStringConvertible {
     case fallbackInStrictMode(voice: String, words: [String])
     /// An `<audio>` file allowed while planning could not be read when its turn came.
     case audio(AudioIOError)
+    /// An error of no stage of the engine's own, such as one a library user's `PhraseLookup` or `ClipAudioSource`
+    /// threw: its description, reported as it is.
+    case other(String)
 
-    /// The error a planning or rendering step threw, as one of these cases.
-    init(_ error: any Error) {
+    /// The error a planning or rendering step threw, as one of these cases; one of no stage of the engine's own is
+    /// `.other`, reported as it is, never a crash.
+    public init(_ error: any Error) {
+        self = ConcatSynthError(engineError: error) ?? .other(String(describing: error))
+    }
+
+    /// The error an engine stage threw (the SSML reader, planning, the voice pack, audio files) as one of these
+    /// cases; `nil` for an error of anything else.
+    public init?(engineError error: any Error) {
         switch error {
         case let error as ConcatSynthError: self = error
         case let error as VoicebankError: self = .voicebank(error)
         case let error as AudioIOError: self = .audio(error)
         case let error as PlainTextError: self = .text(error)
+        case let error as SSMLError: self = .ssml(error)
         case PlanningError.noFallbackClip(let voice, let words): self = .noFallbackClip(voice: voice, words: words)
         case PlanningError.audioDirectory(let path): self = .audioDirectory(path)
-        default: preconditionFailure("planning and rendering throw only the errors of their stages: \(error)")
+        default: return nil
         }
     }
 
@@ -43,6 +54,7 @@ public enum ConcatSynthError: Error, Equatable, CustomStringConvertible {
             return
                 "voice \(voice) has no clip for \(words.map { "\"\($0)\"" }.joined(separator: ", ")); --strict accepts only requests the voice's clips cover"
         case .audio(let error): return error.description
+        case .other(let description): return description
         }
     }
 }

@@ -69,16 +69,29 @@ public struct CoverageReport: Equatable, Sendable, CustomStringConvertible {
 /// clip is analysed as if it had one, so that its missing words are listed rather than an error.
 ///
 /// ```swift
-/// let coverage = try CoverageAnalyzer(pack: pack, voice: "com.example.ann")
+/// let coverage = try CoverageAnalyzer(bank: "ann.sqlite", voice: "com.example.ann")
 /// print(try coverage.analyze([("text 1", "Hello Bob, good morning")]))
 /// // text 1: hello | [bob] | good morning
 /// ```
 public final class CoverageAnalyzer {
     private let synthesizer: Synthesizer
-    public var voice: Voice { synthesizer.voice }
+    public var voice: VoiceSettings { synthesizer.voice }
+
+    /// Opens the pack at `bank` read-only (as `Synthesizer.init(bank:)` finds it).
+    ///
+    /// - Throws: `ConcatSynthError.voicebank` when the pack cannot be opened, has no such voice, or no voice.
+    public convenience init(bank: String? = nil, voice identifier: String? = nil) throws(ConcatSynthError) {
+        let pack: VoicePack
+        do throws(VoicebankError) {
+            pack = try VoicePack(path: PackLocation.resolve(bank), access: .readOnly)
+        } catch {
+            throw .voicebank(error)
+        }
+        try self.init(pack: pack, voice: identifier)
+    }
 
     /// - Throws: `ConcatSynthError.voicebank` when the pack has no such voice, or no voice at all.
-    public init(pack: VoicePack, voice identifier: String? = nil) throws(ConcatSynthError) {
+    package init(pack: VoicePack, voice identifier: String? = nil) throws(ConcatSynthError) {
         // A stand-in take for a voice without a fallback clip: planned, never rendered.
         synthesizer = try Synthesizer(
             pack: pack, voice: identifier, audioSandbox: .closed, takeChoice: .first,

@@ -5,67 +5,68 @@ import SSML
 import SpeechCore
 import Voicebank
 
-/// What to say and how: the text or SSML, the voice to start with, and the request's own rate, pitch and
-/// volume (as if the request were wrapped in `<prosody>`).
-///
-/// ```swift
-/// SpeechRequest("Hello", prosody: Prosody(rate: 2, pitchSemitones: -2))
-/// ```
-public struct SpeechRequest: Equatable, Sendable {
-    /// SSML, or plain text when it does not start with `<`.
-    public var text: String
-    /// Plain text read a piece at a time (a long file or a pipe), spoken instead of `text` as it is read.
-    public var plainText: PlainTextStream?
-    /// The identifier of the voice to start with; `nil` for the synthesizer's.
-    public var voice: String?
-    public var prosody: Prosody
-    /// Speak malformed SSML's text with a warning, and ignore bad attribute values: what a screen reader,
-    /// which cannot afford silence, wants.
-    public var isLenient: Bool
-
-    public init(_ text: String, voice: String? = nil, prosody: Prosody = .normal, isLenient: Bool = false) {
-        self.text = text
-        self.voice = voice
-        self.prosody = prosody
-        self.isLenient = isLenient
-    }
-
-    /// Plain text read as it is spoken: memory stays small however long the text. Invalid UTF-8 in strict
-    /// mode stops the request at the piece that holds it, after the audio of the pieces before.
-    public init(plainText: PlainTextStream, voice: String? = nil, prosody: Prosody = .normal, isLenient: Bool = false) {
-        self.init("", voice: voice, prosody: prosody, isLenient: isLenient)
-        self.plainText = plainText
-    }
-
-    public static func == (left: SpeechRequest, right: SpeechRequest) -> Bool {
-        left.text == right.text && left.plainText === right.plainText && left.voice == right.voice
-            && left.prosody == right.prosody && left.isLenient == right.isLenient
-    }
-}
-
 /// Speaks requests with the voices of a pack: SSML or text → events → tokens → match plan → timeline → PCM.
 ///
+/// The one door into the engine: callers hand it a `SpeechRequest` and pull audio, markers and the plan from what it
+/// gives back, none of which names how the pack is stored.
+///
 /// ```swift
-/// let synthesizer = try Synthesizer(pack: VoicePack(path: "my.sqlite", access: .readOnly))
-/// let renderer = try synthesizer.renderer(for: SpeechRequest("<speak>Hello <break time=\"1s\"/> world</speak>"))
+/// let synthesizer = try Synthesizer(bank: "my.sqlite")
+/// let renderer = try synthesizer.renderer(for: SpeechRequest(.ssml("<speak>Hello <break time=\"1s\"/> world</speak>")))
 /// // pull frames from it; it plans as it goes
 /// ```
+///
+/// A synthesizer is used by one thread at a time; a server lends one to each request from a `SynthesizerPool`.
 public final class Synthesizer {
-    public let pack: VoicePack
+    /// The voice pack's path.
+    public let packPath: String
+    /// The pack's voices, in the pack's order.
+    public let voices: [VoiceSettings]
     /// The voice that speaks where the request names none.
-    public let voice: Voice
+    public let voice: VoiceSettings
+    let pack: VoicePack
     private let planner: Planner<ClipIndex>
     private let reader = SSMLReader(sampleRate: RenderFormat.sampleRate)
     /// The clips its renderers stretched, kept for the requests that follow (`StretchCache`).
     public let stretchCache: StretchCache
 
+    /// Opens the pack at `bank` read-only: with no `bank`, `$CONCAT_SYNTH_BANK`, else the default pack.
+    ///
     /// - Parameter voice: the starting voice's identifier; `nil` for the pack's first voice. SSML's `<voice>`,
     ///   `<lang>` and `xml:lang` switch to other voices of the pack.
-    /// - Throws: `ConcatSynthError.voicebank` when the pack has no such voice, or no voice at all.
     ///   `audioSandbox` says which files `<audio>` may play (none by default).
     ///   `takeChoice` says which take of a phrase plays.
     ///   `stretchCacheCapacity` bounds the samples of stretched clips kept between requests; 0 keeps none.
+    /// - Throws: `ConcatSynthError.voicebank` when the pack cannot be opened or has no such voice, or no voice.
     public convenience init(
+        bank: String? = nil, voice identifier: String? = nil, audioSandbox: AudioSandbox = .closed,
+        takeChoice: TakeChoice = .rotate, stretchCacheCapacity: Int = StretchCache.standardSampleCapacity
+    ) throws(ConcatSynthError) {
+        let pack: VoicePack
+        do throws(VoicebankError) {
+            pack = try VoicePack(path: PackLocation.resolve(bank), access: .readOnly)
+        } catch {
+            throw .voicebank(error)
+        }
+        try self.init(
+            pack: pack, voice: identifier, audioSandbox: audioSandbox, takeChoice: takeChoice,
+            stretchCacheCapacity: stretchCacheCapacity)
+    }
+
+    /// The voices of the pack at `bank` (as `init(bank:)` finds it), in the pack's order; none for a pack that has
+    /// none yet.
+    ///
+    /// - Throws: `ConcatSynthError.voicebank` when the pack cannot be opened.
+    public static func voices(bank: String? = nil) throws(ConcatSynthError) -> [VoiceSettings] {
+        do throws(VoicebankError) {
+            return try VoicePack(path: PackLocation.resolve(bank), access: .readOnly).voices().map(\.settings)
+        } catch {
+            throw .voicebank(error)
+        }
+    }
+
+    /// A synthesizer over a pack opened already (this package's tests and tools).
+    package convenience init(
         pack: VoicePack, voice identifier: String? = nil, audioSandbox: AudioSandbox = .closed,
         takeChoice: TakeChoice = .rotate, stretchCacheCapacity: Int = StretchCache.standardSampleCapacity
     ) throws(ConcatSynthError) {
@@ -81,6 +82,7 @@ public final class Synthesizer {
         standInFallback: ClipTake?, stretchCacheCapacity: Int = StretchCache.standardSampleCapacity
     ) throws(ConcatSynthError) {
         self.pack = pack
+        packPath = pack.path
         stretchCache = StretchCache(sampleCapacity: stretchCacheCapacity)
         do throws(VoicebankError) {
             let indexes = try pack.clipIndexes()
@@ -96,7 +98,8 @@ public final class Synthesizer {
             }
             planner = Planner(
                 voices: plannerVoices, startingVoice: starting, audioSandbox: audioSandbox, takeChoice: takeChoice)
-            voice = startingIndex.voice
+            voices = indexes.map(\.settings)
+            voice = startingIndex.settings
         } catch {
             throw .voicebank(error)
         }
@@ -115,24 +118,38 @@ public final class Synthesizer {
         }
     }
 
-    /// `plan(SpeechRequest(request, isLenient: lenient))`.
+    /// `plan(SpeechRequest(.ssml(request), isLenient: lenient))`.
     public func plan(_ request: String, lenient: Bool = false) throws(ConcatSynthError) -> RenderPlan {
-        try plan(SpeechRequest(request, isLenient: lenient))
+        try plan(SpeechRequest(.ssml(request), isLenient: lenient))
+    }
+
+    /// Plans `request` without rendering it and fails if any words would fall back: `--strict`'s check before any
+    /// audio is made. A streamed text is read to its end.
+    ///
+    /// - Throws: `ConcatSynthError.fallbackInStrictMode` naming every run of words no clip covers; what `plan`
+    ///   throws.
+    public func checkCovered(_ request: SpeechRequest) throws(ConcatSynthError) {
+        let stream = try self.stream(request)
+        var fallbacks: [String] = []
+        do {
+            try pack.reading {
+                while let segment = try stream.nextSegment() {
+                    if case .fallback = segment.kind { fallbacks.append(segment.text) }
+                }
+            }
+        } catch {
+            throw ConcatSynthError(error)
+        }
+        if !fallbacks.isEmpty { throw .fallbackInStrictMode(voice: stream.voice, words: fallbacks) }
     }
 
     /// The request's plan, made as it is pulled.
     ///
-    /// - Throws: `ConcatSynthError.ssml` for a request that cannot be read; planning's own errors come from
-    ///   the stream's pulls.
-    public func stream(_ request: SpeechRequest) throws(ConcatSynthError) -> PlanStream<ClipIndex> {
-        var events: SSMLEventStream?
-        if request.plainText == nil {
-            do throws(SSMLError) {
-                events = try reader.events(request.text, lenient: request.isLenient, prosody: request.prosody)
-            } catch {
-                throw .ssml(error)
-            }
-        }
+    /// - Throws: `ConcatSynthError.ssml` for a request that cannot be read, `.voicebank` for an unknown voice;
+    ///   planning's own errors come from the stream's pulls.
+    func stream(_ request: SpeechRequest) throws(ConcatSynthError) -> PlanStream<ClipIndex> {
+        let events: SSMLEventStream?
+        do throws(SSMLError) { events = try request.events(reader: reader) } catch { throw .ssml(error) }
         var planner = planner
         if let voice = request.voice {
             guard let index = planner.voices.firstIndex(where: { $0.voice.identifier == voice }) else {
@@ -143,8 +160,7 @@ public final class Synthesizer {
             planner.startingVoice = index
         }
         if let events { return planner.stream(events) }
-        return planner.stream(
-            request.plainText!, context: SpeechContext(request.prosody), isLenient: request.isLenient)
+        return planner.stream(request.textStream!, context: request.streamContext, isLenient: request.isLenient)
     }
 
     /// A renderer that plans the request as it pulls its frames, reading the pack as it was when the render

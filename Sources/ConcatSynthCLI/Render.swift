@@ -7,7 +7,6 @@ import Planning
 import Rendering
 import SSML
 import SpeechCore
-import Voicebank
 
 #if canImport(Glibc)
     import Glibc
@@ -199,19 +198,9 @@ struct RequestArguments {
         let checksFirst = strict && checkingFirst
         let request = try readRequest(whole: checksFirst || readingWhole)
         let synthesizer = try Synthesizer(
-            pack: VoicePack(path: VoicePackLocation.resolve(bank), access: .readOnly), voice: voice,
-            audioSandbox: AudioSandbox(allowing: audioDirectories), takeChoice: takes)
+            bank: bank, voice: voice, audioSandbox: AudioSandbox(allowing: audioDirectories), takeChoice: takes)
         var standardError = StandardError()
-        if checksFirst {
-            let stream = try synthesizer.stream(request)
-            var fallbacks: [String] = []
-            while let segment = try stream.nextSegment() {
-                if case .fallback = segment.kind { fallbacks.append(segment.text) }
-            }
-            if !fallbacks.isEmpty {
-                throw ConcatSynthError.fallbackInStrictMode(voice: stream.voice, words: fallbacks)
-            }
-        }
+        if checksFirst { try synthesizer.checkCovered(request) }
         let fallbacks = Fallbacks(voice: synthesizer.voice.identifier)
         let renderer = try synthesizer.renderer(for: request) { [strict] note in
             print(note, to: &standardError)
@@ -258,7 +247,7 @@ struct RequestArguments {
             withExtendedLifetime(opened) {}
             return try read(input, source: source)
         }
-        return SpeechRequest(plainText: plainText, voice: voice, prosody: prosody, isLenient: lenient)
+        return SpeechRequest(.textStream(plainText), voice: voice, prosody: prosody, isLenient: lenient)
     }
 
     /// `bytes` read in the encoding they announce (a byte-order mark, an XML declaration), else UTF-8.
@@ -275,7 +264,7 @@ struct RequestArguments {
 
     /// After a request streamed as it was spoken: the warning a request decoded whole gives before it.
     func warnOfReplacements(in request: SpeechRequest) {
-        guard let text = request.plainText, let first = text.firstReplacedOffset else { return }
+        guard let text = request.textStream, let first = text.firstReplacedOffset else { return }
         Self.warnOfReplacements(text.replacedCount, first: first, encoding: "UTF-8", in: text.source)
     }
 

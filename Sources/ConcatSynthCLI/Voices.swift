@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineSupport
-import Voicebank
+import ConcatSynth
+import SpeechCore
 
 extension ConcatSynthCommand {
     struct Voices: ParsableCommand {
@@ -12,7 +13,7 @@ extension ConcatSynthCommand {
         var json = false
 
         func run() throws {
-            let voices = try bank.open(.readOnly).voices()
+            let voices = try Synthesizer.voices(bank: bank.bank)
             if json {
                 try printJSON(voices.map(VoiceJSON.init))
                 return
@@ -33,7 +34,7 @@ struct VoiceJSON: Encodable {
     /// The SSML rate at which the clips play as recorded.
     var normalRate: Double
 
-    init(_ voice: Voice) {
+    init(_ voice: VoiceSettings) {
         normalRate = voice.normalRate
         identifier = voice.identifier
         name = voice.name

@@ -1,4 +1,4 @@
-import Voicebank
+import ConcatSynth
 
 /// The module's configuration file, `concat-synth.conf`, which speech-dispatcher passes as the module's first
 /// argument. It is in speech-dispatcher's own format, one `Name "value"` a line, `#` for comments:
@@ -20,7 +20,7 @@ public struct ModuleConfiguration: Equatable, Sendable {
 
     /// The pack to open: `VoicePack`, else `$CONCAT_SYNTH_BANK`, else the default pack (as `concat-synth` and
     /// `voicebank` find it).
-    public var packPath: String { VoicePackLocation.resolve(voicePack) }
+    public var packPath: String { PackLocation.resolve(voicePack) }
 
     /// Reads the configuration at `path`; a file that does not exist is the default configuration (the server
     /// passes a path whether or not the file is there).

@@ -1,18 +1,23 @@
-/// One message for the engine: the SSML to speak and the values it is spoken with.
-public struct ModuleRequest: Equatable, Sendable {
-    /// SSML, read leniently: speech-dispatcher sends SSML for every message, and a screen reader cannot afford
-    /// silence over a stray `<`.
-    public var ssml: String
+import ConcatSynth
+
+/// One message for the engine: what to speak, as the engine's request content, and the values it is spoken with.
+public struct ModuleRequest: Equatable {
+    /// SSML (or plain text), a key's words, or characters to spell; SSML is read leniently: speech-dispatcher sends
+    /// SSML for every message, and a screen reader cannot afford silence over a stray `<`.
+    public var content: SpeechRequest.Content
+    /// Every text run of `content` spelled: `spelling_mode` on.
+    public var isSpelling: Bool
     public var parameters: EngineParameters
 
-    public init(ssml: String, parameters: EngineParameters) {
-        self.ssml = ssml
+    public init(content: SpeechRequest.Content, isSpelling: Bool = false, parameters: EngineParameters) {
+        self.content = content
+        self.isSpelling = isSpelling
         self.parameters = parameters
     }
 
     /// The request for a message of `kind` under `settings`: `CHAR`, and every message when `spelling_mode` is
-    /// on, is spelled with SSML's `<say-as interpret-as="characters">` (how the engine spells: each character a
-    /// token of its own); a `KEY`'s name is spoken with `_` read as a space (`shift_a` → "shift a").
+    /// on, is spelled (each character a token of its own); a `KEY`'s name is spoken with `_` read as a space
+    /// (`shift_a` → "shift a").
     public init(message: String, kind: MessageKind, settings: ModuleSettings, voices: [ModuleVoice]) {
         self.init(
             message: message, kind: kind, settings: settings, parameters: EngineParameters(settings, voices: voices))
@@ -20,75 +25,30 @@ public struct ModuleRequest: Equatable, Sendable {
 
     /// The same, with the parameters `settings` give worked out already.
     public init(message: String, kind: MessageKind, settings: ModuleSettings, parameters: EngineParameters) {
+        self.parameters = parameters
+        isSpelling = false
         switch kind {
         case .character:
-            ssml = Self.spelledCharacter(message)
+            content = Self.spelledCharacter(message)
         case .key:
             let name = message == " " || message == "space" ? "space" : message
-            ssml = name.count == 1 ? Self.spelledCharacter(name) : "<speak>\(Self.escaped(Self.keyWords(name)))</speak>"
+            content = name.count == 1 ? Self.spelledCharacter(name) : .text(String(name.map { $0 == "_" ? " " : $0 }))
         case .text, .soundIcon:
-            if settings.isSpelling {
-                ssml = Self.spellingEveryText(message)
-            } else {
-                ssml = message
-            }
+            content = .ssml(message)
+            isSpelling = settings.isSpelling
         }
-        self.parameters = parameters
     }
 
-    /// `<speak>` around one character spelled; a space is the word "space", which `say-as characters` would skip.
-    static func spelledCharacter(_ character: String) -> String {
-        if character == " " || character == "space" { return "<speak>space</speak>" }
-        return "<speak><say-as interpret-as=\"characters\">\(escaped(character))</say-as></speak>"
+    /// One character spelled; a space is the word "space", which spelling would skip.
+    static func spelledCharacter(_ character: String) -> SpeechRequest.Content {
+        character == " " || character == "space" ? .text("space") : .characters(character)
     }
 
-    private static func keyWords(_ name: String) -> String {
-        name == "_" ? "underscore" : String(name.map { $0 == "_" ? " " : $0 })
-    }
-
-    /// `message` with each run of text between tags spelled: markup, marks and their names stay as they are.
-    static func spellingEveryText(_ message: String) -> String {
-        guard message.first == "<" else {
-            return "<speak><say-as interpret-as=\"characters\">\(escaped(message))</say-as></speak>"
+    /// The message as given, for errors and logs.
+    var text: String {
+        switch content {
+        case .ssml(let text), .text(let text), .characters(let text): return text
+        case .textStream(let stream): return stream.source
         }
-        var out = ""
-        var text = ""
-        var isInTag = false
-        func flushText() {
-            if text.contains(where: { !$0.isWhitespace }) {
-                out += "<say-as interpret-as=\"characters\">\(text)</say-as>"
-            } else {
-                out += text
-            }
-            text = ""
-        }
-        for character in message {
-            if isInTag {
-                out.append(character)
-                if character == ">" { isInTag = false }
-            } else if character == "<" {
-                flushText()
-                out.append(character)
-                isInTag = true
-            } else {
-                text.append(character)
-            }
-        }
-        flushText()
-        return out
-    }
-
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }

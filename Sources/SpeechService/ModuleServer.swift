@@ -14,7 +14,7 @@ import Synchronization
 /// }
 /// exit(server.run())
 /// ```
-public final class ModuleServer: @unchecked Sendable {
+public final class ModuleServer {
     /// Frames per pull after the first: 186 ms of audio, rendered in tens of microseconds from kept clips and in
     /// about 1.5 ms when it stretches new ones at four times their speed, which is the longest a STOP waits. A
     /// pull has its own cost (segments, marks, the hand-over of its frames): 1024-frame pulls took a tenth more of
@@ -74,7 +74,8 @@ public final class ModuleServer: @unchecked Sendable {
         output.send(
             "299-concat-synth: voice pack \(engine.packPath), \(voices.count) voice\(voices.count == 1 ? "" : "s")\n"
                 + "299 OK LOADED SUCCESSFULLY\n")
-        while let line = input.readLine() {
+        // The server gone (a failed write) is the end, as the end of its commands is.
+        while !output.isClosed, let line = input.readLine() {
             switch ModuleCommand(line) {
             case .initialize: output.send("399 ERR ALREADY INITIALIZED\n")
             case .audio:
@@ -178,12 +179,16 @@ public final class ModuleServer: @unchecked Sendable {
 }
 
 /// Replies and events to the server: each written whole under one lock, so a reply from the command thread never
-/// lands inside an audio block from the rendering thread.
-final class OutputChannel: @unchecked Sendable {
+/// lands inside an audio block from the rendering thread. A failed write means the server is gone: it is reported
+/// once, nothing more is sent, and both threads end their work (`isClosed`).
+final class OutputChannel: Sendable {
     private let descriptor: Int32
-    private let lock = Mutex(())
+    /// Whether a write failed; guards the writes too.
+    private let closed = Mutex(false)
 
     init(descriptor: Int32) { self.descriptor = descriptor }
+
+    var isClosed: Bool { closed.withLock { $0 } }
 
     func send(_ text: String) {
         var text = text
@@ -191,14 +196,14 @@ final class OutputChannel: @unchecked Sendable {
     }
 
     func send(_ bytes: UnsafeRawBufferPointer) {
-        lock.withLock { _ in
+        closed.withLock { isClosed in
+            guard !isClosed else { return }
             do {
                 try writeAll(descriptor, bytes)
             } catch {
-                // The server is gone: nothing is left to serve.
                 var standardError = StandardErrorStream()
-                print("error: \(error); exiting", to: &standardError)
-                exit(0)
+                print("error: \(SpeechServiceError.outputClosed(reason: "\(error)")); exiting", to: &standardError)
+                isClosed = true
             }
         }
     }
@@ -293,7 +298,10 @@ final class RenderingThread: @unchecked Sendable {
                 return hasPending
             }
             guard shouldRender else { return }
-            while worker.proceed(isPauseRequested: isPauseRequested.load(ordering: .sequentiallyConsistent)) {}
+            while worker.proceed(isPauseRequested: isPauseRequested.load(ordering: .sequentiallyConsistent)) {
+                // Nobody is left to hear the rest.
+                if worker.output.isClosed { worker.cancellation?.cancel() }
+            }
             lock.withLock {
                 isBusy = false
                 cancellation = nil

@@ -1,8 +1,7 @@
 import ConcatSynth
-import Planning
 import Rendering
+import SSML
 import SpeechCore
-import Voicebank
 
 /// What the module speaks with: the pack's voices and a rendering for each message.
 ///
@@ -75,26 +74,17 @@ public final class ConcatSynthEngine: SpeechEngine {
     /// - Throws: `SpeechServiceError.packUnavailable` naming the pack and why (missing, not a pack, no voice).
     public init(packPath: String) throws(SpeechServiceError) {
         self.packPath = packPath
-        let pack: VoicePack
-        let packVoices: [Voice]
-        do throws(VoicebankError) {
-            pack = try VoicePack(path: packPath, access: .readOnly)
-            packVoices = try pack.voices()
-        } catch {
-            throw .packUnavailable(path: packPath, reason: error.description)
-        }
-        guard !packVoices.isEmpty else { throw .packUnavailable(path: packPath, reason: "the pack has no voice") }
         do throws(ConcatSynthError) {
-            synthesizer = try Synthesizer(pack: pack)
+            synthesizer = try Synthesizer(bank: packPath)
         } catch {
             throw .packUnavailable(path: packPath, reason: error.description)
         }
-        voices = packVoices.map {
+        voices = synthesizer.voices.map {
             ModuleVoice(
                 identifier: $0.identifier, name: $0.name, languages: $0.primaryLanguages + $0.supportedLanguages)
         }
         // A pack's identifiers are unique (its schema says so).
-        normalRates = Dictionary(uniqueKeysWithValues: packVoices.map { ($0.identifier, $0.normalRate) })
+        normalRates = Dictionary(uniqueKeysWithValues: synthesizer.voices.map { ($0.identifier, $0.normalRate) })
     }
 
     public func start(_ request: ModuleRequest) throws(SpeechServiceError) -> any SpeechRendering {
@@ -110,51 +100,33 @@ public final class ConcatSynthEngine: SpeechEngine {
             var standardError = StandardErrorStream()
             print(note, to: &standardError)
         }
+        var speech = SpeechRequest(
+            request.content, voice: parameters.voice, prosody: prosody, isLenient: true,
+            isSpelling: request.isSpelling)
         do throws(ConcatSynthError) {
             let renderer: Renderer
             do throws(ConcatSynthError) {
-                renderer = try synthesizer.renderer(
-                    for: SpeechRequest(request.ssml, voice: parameters.voice, prosody: prosody, isLenient: true),
-                    reporting: report)
+                renderer = try synthesizer.renderer(for: speech, reporting: report)
             } catch .ssml(let error) {
                 // Even lenient reading refuses a DOCTYPE or an unknown entity; speak the text instead of nothing.
                 print("warning: \(error); speaking the message's text without its markup", to: &standardError)
-                let text = "<speak>\(ModuleRequest.escaped(Self.textContent(request.ssml)))</speak>"
-                renderer = try synthesizer.renderer(
-                    for: SpeechRequest(text, voice: parameters.voice, prosody: prosody, isLenient: true),
-                    reporting: report)
+                speech.content = .text(SSMLReader.textOfRefusedMarkup(request.text))
+                renderer = try synthesizer.renderer(for: speech, reporting: report)
             }
             return ConcatSynthRendering(renderer: renderer, voice: parameters.voice)
         } catch {
-            throw .speechFailed(request: request.ssml, reason: error.description)
+            throw .speechFailed(request: request.text, reason: error.description)
         }
     }
 
     public func warmUpRenderings() -> [any SpeechRendering] {
         voices.prefix(16).compactMap { voice in
             let request = SpeechRequest(
-                "<speak>\(ModuleRequest.escaped(voice.name))</speak>", voice: voice.identifier,
+                .text(voice.name), voice: voice.identifier,
                 prosody: Prosody(rate: 2 * normalRates[voice.identifier, default: 1]), isLenient: true)
             guard let renderer = try? synthesizer.renderer(for: request) else { return nil }
             return ConcatSynthRendering(renderer: renderer, voice: voice.identifier)
         }
-    }
-
-    /// The characters outside `<…>`: a last resort for markup even lenient reading refuses.
-    static func textContent(_ markup: String) -> String {
-        var text = ""
-        var isInTag = false
-        for character in markup {
-            if character == "<" {
-                isInTag = true
-            } else if character == ">" {
-                isInTag = false
-                text.append(" ")
-            } else if !isInTag {
-                text.append(character)
-            }
-        }
-        return text
     }
 }
 

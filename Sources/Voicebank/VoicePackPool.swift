@@ -48,14 +48,19 @@ public final class VoicePackPool<Resource>: @unchecked Sendable {
         return try body(resource)
     }
 
-    private func take() throws -> Resource {
+    /// A resource no other thread is using, until it is given back: for a use that outlives one call, such as a
+    /// server's request waiting for its client.
+    ///
+    /// - Throws: what opening the pack (`VoicebankError`) or `make` throws.
+    public func take() throws -> Resource {
         if let resource = lock.withLock({ _ in idle.popLast() }) { return resource }
         let resource = try make(try VoicePack(path: path, access: .readOnly))
         lock.withLock { _ in opened += 1 }
         return resource
     }
 
-    private func giveBack(_ resource: Resource) {
+    /// Takes back a resource from `take()`, once nothing made from it is in use.
+    public func giveBack(_ resource: Resource) {
         lock.withLock { _ in
             if idle.count < maximumIdleCount { idle.append(resource) }
         }

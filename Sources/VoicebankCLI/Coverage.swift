@@ -50,7 +50,7 @@ extension VoicebankCommand {
                 }
                 inputs.append((file, String(decoding: data, as: UTF8.self)))
             }
-            let analyzer = try CoverageAnalyzer(pack: bank.open(.readOnly), voice: voice)
+            let analyzer = try CoverageAnalyzer(bank: bank.path, voice: voice)
             for input in inputs {
                 // Each input on its own first (planning is cheap), so that an SSML error names its input.
                 do { _ = try analyzer.analyze([input], lenient: lenient) } catch {

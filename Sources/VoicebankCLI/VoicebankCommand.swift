@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineSupport
+import Voicebank
 
 @main
 struct VoicebankCommand: ParsableCommand {
@@ -12,4 +13,11 @@ struct VoicebankCommand: ParsableCommand {
             // The pack builder's tools (Sources/VoicebankCLI: Export, Info, Remove, Verify, Coverage).
             Export.self, Info.self, Verify.self, Remove.self, RemoveVoice.self, Coverage.self,
         ])
+}
+
+extension BankOptions {
+    /// Opens the pack `--bank` names (else `$CONCAT_SYNTH_BANK`, else the default pack).
+    func open(_ access: VoicePack.Access) throws -> VoicePack {
+        try VoicePack(path: path, access: access)
+    }
 }

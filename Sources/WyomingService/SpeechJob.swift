@@ -4,41 +4,6 @@ import NIOCore
 import Rendering
 import SpeechCore
 import Synchronization
-import Voicebank
-
-/// Synthesizers of one pack, each on a read-only connection of its own, lent to one request at a time.
-///
-/// A `Synthesizer` is not safe to share between threads: its pack's SQLite connection is opened without a
-/// mutex (`SQLITE_OPEN_NOMUTEX`), and its clip indexes keep prepared statements and an open blob handle that
-/// every render moves. A connection per request in flight keeps renders on several threads apart; the pool
-/// keeps them open between requests, so a request does not pay for opening the pack, and grows to the number
-/// of requests in flight at once (a request waiting for a slow client keeps its own).
-final class SynthesizerPool: Sendable {
-    let packPath: String
-    private let idle = Mutex<[Lent]>([])
-
-    /// A synthesizer on its way between the pool and the one job that uses it.
-    struct Lent: @unchecked Sendable {
-        let synthesizer: Synthesizer
-    }
-
-    init(packPath: String) { self.packPath = packPath }
-
-    /// - Throws: `ConcatSynthError.voicebank` when the pack cannot be opened.
-    func take() throws(ConcatSynthError) -> Synthesizer {
-        if let lent = idle.withLock({ $0.popLast() }) { return lent.synthesizer }
-        let pack: VoicePack
-        do throws(VoicebankError) { pack = try VoicePack(path: packPath, access: .readOnly) } catch {
-            throw .voicebank(error)
-        }
-        return try Synthesizer(pack: pack)
-    }
-
-    func give(back synthesizer: Synthesizer) {
-        let lent = Lent(synthesizer: synthesizer)
-        idle.withLock { $0.append(lent) }
-    }
-}
 
 /// One request's render: pulled a chunk at a time on a thread of the render pool, its chunks written by the
 /// connection's event loop.
@@ -75,7 +40,7 @@ final class SpeechJob: @unchecked Sendable {
     /// on the first step. Ends the job when the request is complete or fails.
     ///
     /// - Throws: `ConcatSynthError` for a request that cannot be read or planned, what the renderer throws for
-    ///   audio that cannot be read (`VoicebankError`, `AudioIOError`).
+    ///   audio that cannot be read (`ConcatSynthError.init(_:)` names it).
     func step(allocator: ByteBufferAllocator) throws -> Step {
         if renderer == nil, cancellation.withLock({ $0.isCancelled }) {
             return Step(audio: allocator.buffer(capacity: 0), frameCount: 0, isComplete: true)
@@ -129,7 +94,7 @@ final class SpeechJob: @unchecked Sendable {
     /// take it starts on a connection nobody else reads.
     func end() {
         renderer = nil
-        if let synthesizer { pool.give(back: synthesizer) }
+        if let synthesizer { pool.giveBack(synthesizer) }
         synthesizer = nil
     }
 }

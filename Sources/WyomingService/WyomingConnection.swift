@@ -2,7 +2,7 @@ import AudioIO
 import ConcatSynth
 import NIOCore
 import NIOPosix
-import Voicebank
+import SpeechCore
 
 /// One client's conversation: its events in, its audio out, one request spoken at a time in the order asked.
 ///
@@ -42,7 +42,7 @@ final class WyomingConnection: ChannelInboundHandler {
     /// A text stream between `synthesize-start` and `synthesize-stop`: its voice (`nil` when the voice asked for
     /// was refused, and the stream's text is dropped) and the sentences not complete yet.
     private struct TextStream {
-        var voice: Voice?
+        var voice: VoiceSettings?
         var textFormat: String?
         var splitter = SentenceSplitter()
     }
@@ -118,31 +118,18 @@ final class WyomingConnection: ChannelInboundHandler {
         speak(sentence, format: stream.textFormat, voice: voice, isStreamed: true, at: receivedAt)
     }
 
-    private func speak(_ text: String, format: String?, voice: Voice, isStreamed: Bool, at receivedAt: NIODeadline) {
+    private func speak(
+        _ text: String, format: String?, voice: VoiceSettings, isStreamed: Bool, at receivedAt: NIODeadline
+    ) {
         // Text that starts with `<` is SSML, as everywhere in concat-synth, unless the client says it is plain.
-        let isPlainMarkup = format == "text" && text.first == "<"
         let request = SpeechRequest(
-            isPlainMarkup ? "<speak>\(Self.escaped(text))</speak>" : text, voice: voice.identifier,
-            isLenient: true)
+            format == "text" ? .text(text) : .ssml(text), voice: voice.identifier, isLenient: true)
         let job = SpeechJob(request: request, pool: service.pool, logPrefix: name, log: service.log)
         queue.append(
             .speak(
                 Speaking(
                     job: job, voice: voice.identifier, characterCount: text.count, isStreamed: isStreamed,
                     receivedAt: receivedAt)))
-    }
-
-    private static func escaped(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "&": escaped += "&amp;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 
     // MARK: Events out
@@ -263,7 +250,7 @@ final class WyomingConnection: ChannelInboundHandler {
         let code: String
         switch error {
         case let error as WyomingError: code = error.code
-        case is ConcatSynthError, is VoicebankError, is AudioIOError: code = "synthesis-failed"
+        case _ where ConcatSynthError(engineError: error) != nil: code = "synthesis-failed"
         default: code = "server-error"
         }
         return WyomingEvent(type: "error", data: .object(["text": .string("\(error)"), "code": .string(code)]))

@@ -1,8 +1,8 @@
 import ConcatSynth
 import NIOCore
 import NIOPosix
+import SpeechCore
 import Synchronization
-import Voicebank
 
 /// A Wyoming text-to-speech server speaking with the voices of one pack: what Home Assistant's Wyoming integration
 /// and other Wyoming clients connect to.
@@ -45,12 +45,11 @@ public final class WyomingServer: Sendable {
         address: WyomingAddress, packPath: String, renderThreads: Int = System.coreCount,
         limits: WyomingLimits = WyomingLimits(), log: @escaping @Sendable (String) -> Void
     ) throws -> WyomingServer {
-        let pool = SynthesizerPool(packPath: packPath)
+        let pool = SynthesizerPool(bank: packPath)
         // Opened once here, so a pack that cannot be read fails the start, not the first request.
         let first = try pool.take()
-        let voices: [Voice]
-        do throws(VoicebankError) { voices = try first.pack.voices() } catch { throw ConcatSynthError.voicebank(error) }
-        pool.give(back: first)
+        let voices = first.voices
+        pool.giveBack(first)
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let threadPool = NIOThreadPool(numberOfThreads: max(1, renderThreads))
@@ -120,7 +119,7 @@ private final class ClientCounter: Sendable {
 
 /// What every connection of a server shares: the pack's voices, the synthesizers, the render threads, the log.
 final class WyomingService: Sendable {
-    let voices: [Voice]
+    let voices: [VoiceSettings]
     let pool: SynthesizerPool
     let threadPool: NIOThreadPool
     let limits: WyomingLimits
@@ -132,7 +131,8 @@ final class WyomingService: Sendable {
     static let programName = "concat-synth"
 
     init(
-        voices: [Voice], packPath: String, pool: SynthesizerPool, threadPool: NIOThreadPool, limits: WyomingLimits,
+        voices: [VoiceSettings], packPath: String, pool: SynthesizerPool, threadPool: NIOThreadPool,
+        limits: WyomingLimits,
         log: @escaping @Sendable (String) -> Void
     ) {
         self.voices = voices
@@ -143,7 +143,7 @@ final class WyomingService: Sendable {
         info = WyomingEvent(type: "info", data: Self.info(voices: voices, packPath: packPath))
     }
 
-    private static func info(voices: [Voice], packPath: String) -> JSONValue {
+    private static func info(voices: [VoiceSettings], packPath: String) -> JSONValue {
         let voiceList: [JSONValue] = voices.map { voice in
             .object([
                 "name": .string(voice.identifier),
@@ -174,7 +174,7 @@ final class WyomingService: Sendable {
     /// `language` (`en-US`, `en_US` or `en`); the pack's first voice when it asks for neither.
     ///
     /// - Throws: `WyomingError.unknownVoice` naming the pack's voices.
-    func voice(for field: JSONValue?) throws(WyomingError) -> Voice {
+    func voice(for field: JSONValue?) throws(WyomingError) -> VoiceSettings {
         let name = field?["name"]?.string
         let language = field?["language"]?.string
         if let name {
@@ -186,7 +186,7 @@ final class WyomingService: Sendable {
         } else if let language {
             let wanted = Self.normalized(language)
             let primary = wanted.split(separator: "-").first.map(String.init) ?? wanted
-            let languages = { (voice: Voice) in voice.supportedLanguages.map(Self.normalized) }
+            let languages = { (voice: VoiceSettings) in voice.supportedLanguages.map(Self.normalized) }
             if let voice = voices.first(where: { languages($0).contains(wanted) })
                 ?? voices.first(where: {
                     languages($0).contains { $0.split(separator: "-").first.map(String.init) == primary }

@@ -29,14 +29,16 @@ import Voicebank
         return path
     }
 
-    static let requests = [
-        SpeechRequest("hello world"),
-        SpeechRequest("good morning, double tap to open"),
-        SpeechRequest(#"<speak>hello <break time="120ms"/> good <mark name="m"/> morning bob</speak>"#),
-        SpeechRequest("world hello world hello", prosody: Prosody(rate: 2)),
-        SpeechRequest("double tap to open, good", prosody: Prosody(pitchSemitones: -3)),
-        SpeechRequest(#"<speak><prosody volume="-6dB">morning</prosody> unknown words</speak>"#),
-    ]
+    static var requests: [SpeechRequest] {
+        [
+            SpeechRequest("hello world"),
+            SpeechRequest("good morning, double tap to open"),
+            SpeechRequest(#"<speak>hello <break time="120ms"/> good <mark name="m"/> morning bob</speak>"#),
+            SpeechRequest("world hello world hello", prosody: Prosody(rate: 2)),
+            SpeechRequest("double tap to open, good", prosody: Prosody(pitchSemitones: -3)),
+            SpeechRequest(#"<speak><prosody volume="-6dB">morning</prosody> unknown words</speak>"#),
+        ]
+    }
 
     static func render(_ request: SpeechRequest, with synthesizer: Synthesizer) throws -> [Float] {
         let renderer = try synthesizer.renderer(for: request)

@@ -82,8 +82,8 @@ import Voicebank
         let after = try render(synthesizer)
         let fresh = try render(Synthesizer(pack: VoicePack(path: path, access: .readOnly)))
         for index in requests.indices {
-            #expect(after[index] != before[index], "\(requests[index].text), \(requests[index].prosody)")
-            #expect(after[index] == fresh[index], "\(requests[index].text), \(requests[index].prosody)")
+            #expect(after[index] != before[index], "\(requests[index].content), \(requests[index].prosody)")
+            #expect(after[index] == fresh[index], "\(requests[index].content), \(requests[index].prosody)")
         }
     }
 }

@@ -34,7 +34,7 @@ import Voicebank
             defer { remaining = remaining.dropFirst(5) }
             return Array(remaining.prefix(5))
         }
-        let streamed = try render(synthesizer, SpeechRequest(plainText: pieces, prosody: Prosody(rate: 1.5)))
+        let streamed = try render(synthesizer, SpeechRequest(.textStream(pieces), prosody: Prosody(rate: 1.5)))
         #expect(streamed.markers.count == 40 * 8)
         #expect(streamed.markers == whole.markers)
         #expect(streamed.samples == whole.samples)

@@ -1,3 +1,4 @@
+import ConcatSynth
 import SpeechService
 import Testing
 
@@ -187,25 +188,25 @@ import Testing
         #expect(try ModuleConfiguration.load(path: "/nonexistent/concat-synth.conf") == ModuleConfiguration())
     }
 
-    @Test("CHAR, KEY and spelling mode spell with say-as characters; marks keep their names")
+    @Test("CHAR and one-character KEYs are characters to spell, other KEYs words; spelling mode spells every text")
     func spelling() {
         let voices = SettingsMappingTests.voices
         var settings = ModuleSettings()
-        func ssml(_ message: String, _ kind: MessageKind) -> String {
-            ModuleRequest(message: message, kind: kind, settings: settings, voices: voices).ssml
+        func request(_ message: String, _ kind: MessageKind) -> ModuleRequest {
+            ModuleRequest(message: message, kind: kind, settings: settings, voices: voices)
         }
-        #expect(ssml("<", .character) == #"<speak><say-as interpret-as="characters">&lt;</say-as></speak>"#)
-        #expect(ssml(" ", .character) == "<speak>space</speak>")
-        #expect(ssml("a", .key) == #"<speak><say-as interpret-as="characters">a</say-as></speak>"#)
-        #expect(ssml("shift_a", .key) == "<speak>shift a</speak>")
-        #expect(
-            ssml("<speak>Hi <mark name=\"__spd_1\"/>there</speak>", .text)
-                == "<speak>Hi <mark name=\"__spd_1\"/>there</speak>")
+        #expect(request("<", .character).content == .characters("<"))
+        #expect(request(" ", .character).content == .text("space"))
+        #expect(request("a", .key).content == .characters("a"))
+        #expect(request("shift_a", .key).content == .text("shift a"))
+        #expect(request("_", .key).content == .characters("_"))
+        let marked = "<speak>Hi <mark name=\"__spd_1\"/>there</speak>"
+        #expect(request(marked, .text).content == .ssml(marked))
+        #expect(!request(marked, .text).isSpelling)
         settings.isSpelling = true
-        #expect(
-            ssml("<speak>Hi <mark name=\"3:5\"/>there</speak>", .text)
-                == #"<speak><say-as interpret-as="characters">Hi </say-as><mark name="3:5"/><say-as interpret-as="characters">there</say-as></speak>"#
-        )
+        #expect(request(marked, .text).content == .ssml(marked))
+        #expect(request(marked, .text).isSpelling)
+        #expect(!request("a", .key).isSpelling)
     }
 }
 

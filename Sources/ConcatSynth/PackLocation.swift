@@ -1,0 +1,12 @@
+import Voicebank
+
+/// Where a voice pack is found when a caller names none: the rule every tool and service shares.
+public enum PackLocation {
+    /// The environment variable that names the pack when no `--bank` is given: `CONCAT_SYNTH_BANK`.
+    public static var environmentVariable: String { VoicePackLocation.environmentVariable }
+    /// The default pack: the one installed beside the tools, else the one in the source tree.
+    public static var defaultPackPath: String { VoicePackLocation.defaultPackPath }
+
+    /// `explicit` if given, else `$CONCAT_SYNTH_BANK` if set and not empty, else the default pack.
+    public static func resolve(_ explicit: String?) -> String { VoicePackLocation.resolve(explicit) }
+}

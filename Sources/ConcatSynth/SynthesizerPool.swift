@@ -1,0 +1,42 @@
+import Voicebank
+
+/// Synthesizers of one pack for many threads at once, such as a server's requests: each lent to one request at a
+/// time, on a read-only connection of its own, and kept for the next when given back.
+///
+/// A `Synthesizer` is not safe to share between threads: its pack's SQLite connection is opened without a mutex,
+/// and its clip look-ups keep prepared statements and an open blob handle that every render moves. The pool opens
+/// another when every one it has is lent, so it grows to the number of requests in flight at once.
+///
+/// ```swift
+/// let pool = SynthesizerPool(bank: "my.sqlite")
+/// let synthesizer = try pool.take()
+/// defer { pool.giveBack(synthesizer) }
+/// ```
+public final class SynthesizerPool: Sendable {
+    /// The voice pack's path.
+    public let packPath: String
+    private let pool: VoicePackPool<Synthesizer>
+
+    /// - Parameter bank: the pack's path; with none, `$CONCAT_SYNTH_BANK`, else the default pack.
+    public init(bank: String? = nil) {
+        packPath = PackLocation.resolve(bank)
+        pool = VoicePackPool(path: packPath) { pack in try Synthesizer(pack: pack) }
+    }
+
+    /// A synthesizer no other thread is using, until `giveBack`.
+    ///
+    /// - Throws: `ConcatSynthError.voicebank` when the pack cannot be opened.
+    public func take() throws(ConcatSynthError) -> Synthesizer {
+        do { return try pool.take() } catch { throw ConcatSynthError(error) }
+    }
+
+    /// Takes back a synthesizer from `take()`, once no renderer made from it is in use.
+    public func giveBack(_ synthesizer: Synthesizer) { pool.giveBack(synthesizer) }
+
+    /// Runs `body` with a synthesizer no other thread is using; whatever it makes from it must be finished inside.
+    public func borrow<Result>(_ body: (Synthesizer) throws -> Result) throws -> Result {
+        let synthesizer = try take()
+        defer { giveBack(synthesizer) }
+        return try body(synthesizer)
+    }
+}
