@@ -22,17 +22,14 @@ import SpeechCore
 public final class MarkerFile {
     public var path: String { file.path }
     /// How many markers wait in memory now.
-    var markersInMemory: Int { waiting.count }
+    var markersInMemory: Int { sequence.waitingCount }
     private let file: PartialFile
     private let bytesPerFrame: Int
     private let memoryLimit: Int
-    /// Completed markers after the next one in frame order, by their place in it.
-    private var waiting: [Int: Marker] = [:]
-    /// The place in frame order of the next marker to write.
-    private var next = 0
-    /// The lines of the markers `next + 1 … spilledThrough`, while marker `next` has not come.
+    /// Completed markers put back in frame order; those it sets aside are in `spill`.
+    private var sequence = MarkerSequence()
+    /// The lines of the markers set aside, while the one before them has not come.
     private var spill: UnsafeMutablePointer<FILE>?
-    private var spilledThrough: Int?
 
     /// - Parameter memoryLimit: how many markers may wait in memory before those that can go to disk do.
     /// - Throws: `FileError` when the file cannot be made.
@@ -49,20 +46,17 @@ public final class MarkerFile {
     ///
     /// - Throws: `FileError` when the markers file or the temporary file cannot be written.
     public func add(_ markers: some Sequence<(index: Int, marker: Marker)>) throws(FileError) {
-        for (index, marker) in markers { waiting[index] = marker }
+        for (index, marker) in markers { sequence.add(IndexedMarker(index: index, marker: marker)) }
         var lines = ""
-        while let marker = waiting.removeValue(forKey: next) {
+        while let (marker, releasesSetAside) = sequence.popNext() {
             lines += marker.jsonLine(bytesPerFrame: bytesPerFrame) + "\n"
-            next += 1
-            if let through = spilledThrough {
+            if releasesSetAside {
                 try write(&lines)
                 try copySpill()
-                next = through + 1
-                spilledThrough = nil
             }
         }
         try write(&lines)
-        if waiting.count > memoryLimit { try spillFollowers() }
+        if sequence.waitingCount > memoryLimit { try spillFollowers() }
     }
 
     /// Whether the file is written under a hidden name beside `path`, which SIGKILL would leave behind.
@@ -83,13 +77,10 @@ public final class MarkerFile {
     /// temporary file.
     private func spillFollowers() throws(FileError) {
         if spill == nil { spill = try Self.unnamedTemporaryFile() }
-        var index = (spilledThrough ?? next) + 1
-        while let marker = waiting.removeValue(forKey: index) {
+        for marker in sequence.setAsideFollowers() {
             var line = marker.jsonLine(bytesPerFrame: bytesPerFrame) + "\n"
             let written = line.withUTF8 { fwrite($0.baseAddress, 1, $0.count, spill) }
             guard written == line.utf8.count else { throw spillError() }
-            spilledThrough = index
-            index += 1
         }
     }
 

@@ -274,14 +274,10 @@ public final class PlanStream<Lookup: PhraseLookup> {
             tokens = Tokenizer.digitTokens(in: run.text)
         case .telephone:
             tokens = plusSign(in: run, language: speaker.voice) + Tokenizer.digitTokens(in: run.text)
-        case .cardinal, .number, .ordinal, .date, .time:
-            switch sayAsTokens(run, speaker: speaker.voice) {
-            case .success(let words): tokens = words
-            case .failure(let error):
-                warn(
-                    "<say-as interpret-as=\"\(run.context.sayAs!.interpretAs.rawValue)\"> read as plain text: \(error)")
-                tokens = nil
-            }
+        case .cardinal, .number: tokens = sayAsTokens(run, as: .cardinal, speaker: speaker.voice)
+        case .ordinal: tokens = sayAsTokens(run, as: .ordinal, speaker: speaker.voice)
+        case .date: tokens = sayAsTokens(run, as: .date, speaker: speaker.voice)
+        case .time: tokens = sayAsTokens(run, as: .time, speaker: speaker.voice)
         case nil: tokens = nil
         }
         let spoken = Spoken(
@@ -404,21 +400,22 @@ public final class PlanStream<Lookup: PhraseLookup> {
         }
     }
 
-    /// The words of a `say-as` number, ordinal, date or time in the voice's language,
-    /// as tokens that all point at the whole run; a failure when the text is not one or the language has no
-    /// words for it.
-    private func sayAsTokens(_ run: TextRun, speaker voice: VoiceSettings) -> Result<[Token], VerbalizationError> {
+    /// The words of a `say-as` number, ordinal, date or time in the voice's language, as tokens that all point at
+    /// the whole run; `nil`, with a warning, when the text is not one or the language has no words for it.
+    private func sayAsTokens(_ run: TextRun, as interpretation: Interpretation, speaker voice: VoiceSettings)
+        -> [Token]?
+    {
         let sayAs = run.context.sayAs!
-        guard let interpretation = Interpretation(interpretAs: sayAs.interpretAs.rawValue) else {
-            preconditionFailure("say-as \(sayAs.interpretAs) has no words to read")
-        }
         let language = voice.primaryLanguages.first ?? ""
-        return Result { () throws(VerbalizationError) in
+        do throws(VerbalizationError) {
             let words = try Verbalizer.words(
                 for: run.text, as: interpretation, format: sayAs.format, language: language)
-            return Tokenizer.tokens(in: words.joined(separator: " ")).map {
+            return Tokenizer.tokens(inWords: words).map {
                 Token($0.text, $0.kind, sourceRange: 0..<run.text.utf16.count)
             }
+        } catch {
+            warn("<say-as interpret-as=\"\(sayAs.interpretAs.rawValue)\"> read as plain text: \(error)")
+            return nil
         }
     }
 
@@ -431,7 +428,7 @@ public final class PlanStream<Lookup: PhraseLookup> {
             words = remembered
         } else {
             words = (try? Verbalizer.words(for: token.text, as: .cardinal, format: nil, language: language)).map {
-                Tokenizer.tokens(in: $0.joined(separator: " "))
+                Tokenizer.tokens(inWords: $0)
             }
             if numberWords.count == Self.rememberedNumbers { numberWords.removeAll(keepingCapacity: true) }
             numberWords[key] = words

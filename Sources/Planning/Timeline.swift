@@ -152,39 +152,6 @@ extension Timeline.OpenStructure {
     }
 }
 
-/// A marker and its place among a request's markers in frame order (where several start at one frame, the
-/// enclosing one first).
-public struct IndexedMarker: Equatable, Sendable {
-    public var index: Int
-    public var marker: Marker
-
-    public init(index: Int, marker: Marker) {
-        self.index = index
-        self.marker = marker
-    }
-}
-
-/// Puts markers that arrive in the order they complete back into frame order, holding only those that wait
-/// for an earlier one (the markers inside a sentence wait for the sentence's own).
-public struct MarkerSequence {
-    private var waiting: [Int: Marker] = [:]
-    private var next = 0
-
-    public init() {}
-
-    public mutating func add(_ marker: IndexedMarker) { waiting[marker.index] = marker.marker }
-
-    /// The markers now in order, removed.
-    public mutating func takeReady() -> [Marker] {
-        var ready: [Marker] = []
-        while let marker = waiting.removeValue(forKey: next) {
-            ready.append(marker)
-            next += 1
-        }
-        return ready
-    }
-}
-
 /// A first-in first-out queue that reuses its storage.
 ///
 /// It drops the elements taken once they are most of its storage, not only when it is empty: a queue whose reader

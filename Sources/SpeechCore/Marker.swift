@@ -63,3 +63,66 @@ public func jsonString(_ text: String) -> String {
     }
     return escaped + "\""
 }
+
+/// A marker and its place among a request's markers in frame order (where several start at one frame, the
+/// enclosing one first).
+public struct IndexedMarker: Equatable, Sendable {
+    public var index: Int
+    public var marker: Marker
+
+    public init(index: Int, marker: Marker) {
+        self.index = index
+        self.marker = marker
+    }
+}
+
+/// Puts markers that arrive in the order they complete back into frame order, holding only those that wait for an
+/// earlier one (the markers inside a sentence wait for the sentence's own, made at its end).
+///
+/// A caller that cannot hold every waiting marker (a book in one paragraph) sets aside those that follow the missing
+/// one without a gap (`setAsideFollowers`), and puts them back right after it (`popNext` says when).
+public struct MarkerSequence {
+    private var waiting: [Int: Marker] = [:]
+    /// The place in frame order of the next marker.
+    private var next = 0
+    /// The last place of the markers set aside, which follow `next` without a gap; `nil` when none are.
+    private var setAsideThrough: Int?
+
+    public init() {}
+
+    /// How many markers wait for an earlier one, those set aside not counted.
+    public var waitingCount: Int { waiting.count }
+
+    public mutating func add(_ marker: IndexedMarker) { waiting[marker.index] = marker.marker }
+
+    /// The next marker in frame order, removed, if it has come; `releasesSetAside` when the markers set aside come
+    /// right after it, and the sequence goes on after them.
+    public mutating func popNext() -> (marker: Marker, releasesSetAside: Bool)? {
+        guard let marker = waiting.removeValue(forKey: next) else { return nil }
+        next += 1
+        guard let through = setAsideThrough else { return (marker, false) }
+        next = through + 1
+        setAsideThrough = nil
+        return (marker, true)
+    }
+
+    /// The markers now in order, removed (for a caller that never sets any aside).
+    public mutating func takeReady() -> [Marker] {
+        var ready: [Marker] = []
+        while let (marker, _) = popNext() { ready.append(marker) }
+        return ready
+    }
+
+    /// Removes the waiting markers that follow the missing one (after those set aside already) without a gap, in
+    /// order: the caller keeps them and puts them back where `popNext` says.
+    public mutating func setAsideFollowers() -> [Marker] {
+        var index = (setAsideThrough ?? next) + 1
+        var followers: [Marker] = []
+        while let marker = waiting.removeValue(forKey: index) {
+            followers.append(marker)
+            setAsideThrough = index
+            index += 1
+        }
+        return followers
+    }
+}

@@ -92,6 +92,12 @@ public enum Tokenizer {
         return builder.tokens
     }
 
+    /// The tokens of words read out for a number, a date or a time, in order: each word (or phrase to record whole,
+    /// such as "a m") tokenized as it is, with no text put together to be split again.
+    public static func tokens(inWords words: [String]) -> [Token] {
+        words.flatMap { tokens(in: $0) }
+    }
+
     /// A phrase's key: its tokens' texts joined by single spaces (`"Hello, World!"` → `"hello world"`).
     public static func phraseKey(_ phrase: String) -> String {
         tokens(in: phrase).map(\.text).joined(separator: " ")

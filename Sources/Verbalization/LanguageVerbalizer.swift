@@ -1,4 +1,5 @@
-/// How a piece of text is read, after SSML `say-as interpret-as=`.
+/// How a piece of text is read as words, after SSML `say-as interpret-as=` (the planner maps SSML's kinds onto these:
+/// `number` is `cardinal`; `characters` and `spell-out` are not read as words but spelled).
 public enum Interpretation: String, Sendable, CaseIterable {
     /// A number read as a quantity: `1,234.5`, `-7`.
     case cardinal
@@ -12,21 +13,6 @@ public enum Interpretation: String, Sendable, CaseIterable {
     case date
     /// A time of day: `14:05`, `14:05:30`, `2:05 pm`, `2pm`.
     case time
-
-    /// The interpretation an SSML `interpret-as` value names, or nil for one this module does not read.
-    ///
-    /// SSML's `number` is a synonym of `cardinal`: `Interpretation(interpretAs: "number")` is `.cardinal`.
-    public init?(interpretAs value: String) {
-        switch value.lowercased() {
-        case "cardinal", "number": self = .cardinal
-        case "ordinal": self = .ordinal
-        case "digits": self = .digits
-        case "telephone": self = .telephone
-        case "date": self = .date
-        case "time": self = .time
-        default: return nil
-        }
-    }
 }
 
 /// Turns parsed numbers, dates and times into the words of one language.

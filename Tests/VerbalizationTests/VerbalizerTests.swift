@@ -33,16 +33,6 @@ import Testing
                 == ["plus", "three", "nine", "zero", "six"])
         #expect(try Verbalizer.words(for: "7", as: .cardinal, format: "", language: "en") == ["seven"])
     }
-
-    @Test(
-        "reads SSML interpret-as values",
-        arguments: [
-            ("cardinal", Interpretation.cardinal), ("number", .cardinal), ("Ordinal", .ordinal), ("digits", .digits),
-            ("telephone", .telephone), ("date", .date), ("time", .time), ("characters", nil), ("currency", nil),
-        ] as [(String, Interpretation?)])
-    func interpretAs(value: String, interpretation: Interpretation?) {
-        #expect(Interpretation(interpretAs: value) == interpretation)
-    }
 }
 
 @Suite struct VerbalizationErrorTests {
