@@ -32,6 +32,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // `swift package generate-documentation --target ConcatSynth` (the DocC catalog); a plugin, linked into no
+        // product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // SQLite is linked from Debian's static archive (the module map's `link ":libsqlite3.a"`; no pkgConfig, whose
