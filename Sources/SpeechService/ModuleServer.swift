@@ -216,6 +216,9 @@ final class OutputChannel: Sendable {
 /// the worker's buffers are used by one thread at a time: the command thread only while this one is idle, which
 /// `isBusy` under the lock guarantees. STOP raises the message's cancellation, which the renderer reads at its
 /// next pull.
+///
+/// `@unchecked Sendable`: both threads hold it, and the compiler cannot see the hand-off above; every flag is read
+/// and written under `lock` (or is atomic), and the engine and worker move between threads only through `isBusy`.
 final class RenderingThread: @unchecked Sendable {
     private let lock = ConditionLock()
     // Guarded by `lock`.

@@ -36,6 +36,9 @@ public func monotonicNanoseconds() -> UInt64 {
 
 /// A mutex with a condition variable, for the hand-off between the thread that reads commands and the thread
 /// that renders.
+///
+/// `@unchecked Sendable`: its only state is a pthread mutex and condition variable, made to be used from any thread,
+/// at addresses that never change (the compiler cannot see through the pointers).
 final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -66,7 +69,7 @@ final class ConditionLock: @unchecked Sendable {
 
 /// Starts `body` on a new thread of its own.
 func startThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box: @unchecked Sendable {
+    final class Box: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
