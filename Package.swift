@@ -154,7 +154,8 @@ let package = Package(
         .testTarget(
             name: "ConcatSynthCLITests",
             dependencies: [
-                "ConcatSynth", "CommandLineSupport", "SpeechCore", "Voicebank", "AudioIO", "Tokens", "TestSupport",
+                "ConcatSynth", "ConcatSynthCLI", "CommandLineSupport", "SpeechCore", "Voicebank", "AudioIO", "Tokens",
+                "TestSupport",
             ]),
         .testTarget(
             name: "VoicebankTests", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),

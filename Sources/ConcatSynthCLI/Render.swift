@@ -142,7 +142,7 @@ struct RequestOptions: ParsableArguments {
 }
 
 /// What to speak and how, as plain values: `RequestOptions` and the fast path both make one.
-struct RequestArguments {
+struct RequestArguments: Equatable {
     var bank: String?
     var voice: String?
     var rate: String?
@@ -359,7 +359,7 @@ final class ConvertedPull {
 
 /// What `concat-synth render` was asked to do, as plain values: ArgumentParser's `Render` and the fast path both
 /// make one.
-struct RenderArguments {
+struct RenderArguments: Equatable {
     var request = RequestArguments()
     var output: String?
     var encoding: OutputEncoding?
