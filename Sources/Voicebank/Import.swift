@@ -114,7 +114,7 @@ extension VoicePack {
                 let (clip, tokens, played, loudness, hash) = (
                     prepared.clip, prepared.tokens, prepared.played, prepared.loudness, prepared.contentHash
                 )
-                let key = tokens.map(\.text).joined(separator: " ")
+                let key = Tokenizer.phraseKey(tokens)
                 try sameContent.bind(
                     .integer(voiceID), .integer(hash), .text(key), .integer(request.isFallback ? 1 : 0),
                     .blob(clip.original.bytes))

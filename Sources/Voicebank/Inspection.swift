@@ -268,7 +268,7 @@ extension VoicePack {
             )
         }
         if !clip.isFallback {
-            let key = Tokenizer.tokens(in: clip.phrase).map(\.text).joined(separator: " ")
+            let key = Tokenizer.phraseKey(clip.phrase)
             if clip.phraseKey.isEmpty {
                 report(
                     .phraseKey,
