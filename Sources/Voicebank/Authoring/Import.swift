@@ -1,6 +1,7 @@
 import AudioIO
 import Dispatch
 import Tokens
+import Voicebank
 
 /// One file to import and how.
 public struct ImportRequest: Equatable, Sendable {
@@ -188,14 +189,3 @@ extension VoicePack {
         return Int(bitPattern: UInt(hash))
     }
 }
-
-/// The machine's cores, for parallel work.
-public enum ProcessorCount {
-    public static var online: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
-}
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif

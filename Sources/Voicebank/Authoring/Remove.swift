@@ -1,4 +1,5 @@
 import Tokens
+import Voicebank
 
 extension VoicePack {
     /// Removes clips, by id or by phrase, in one transaction, and returns what was removed.

@@ -1,5 +1,6 @@
 import AudioIO
 import SpeechCore
+import Voicebank
 
 #if canImport(Glibc)
     import Glibc

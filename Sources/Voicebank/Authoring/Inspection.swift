@@ -1,6 +1,7 @@
 import AudioIO
 import SpeechCore
 import Tokens
+import Voicebank
 
 /// Min, median and max of the loudness of a voice's clips (integrated, or ungated over the whole clip for clips under 400 ms).
 public struct LoudnessSpread: Equatable, Sendable {
@@ -76,7 +77,7 @@ extension VoicePack {
                     loudness: LoudnessSpread(phrases.map(\.loudness))))
         }
         return PackSummary(
-            path: path, schemaVersion: try schemaVersion, fileByteCount: Files.fileSize(path) ?? 0, voices: voices)
+            path: path, schemaVersion: try schemaVersion, fileByteCount: fileSize(path) ?? 0, voices: voices)
     }
 
     /// The loudness of every clip of a voice (or of all voices), in import order.
@@ -141,6 +142,14 @@ public enum VerifyLimits {
 }
 
 extension VoicePack {
+    /// Runs SQLite's own consistency check; `["ok"]` for a sound file.
+    public func integrityCheck() throws(VoicebankError) -> [String] {
+        let statement = try database.prepare("PRAGMA integrity_check")
+        var lines: [String] = []
+        while try statement.step() { lines.append(statement.text(0)) }
+        return lines
+    }
+
     /// Checks the pack's file and its contents; an empty list means a sound pack.
     ///
     /// Finds: SQLite damage (`PRAGMA integrity_check`), voices without a fallback clip, duplicate takes (same

@@ -1,4 +1,5 @@
 import AudioIO
+import Voicebank
 
 #if canImport(Glibc)
     import Glibc
@@ -9,11 +10,6 @@ import AudioIO
 /// The few file-system operations the pack tools need, over the C library, each failure a `VoicebankError`
 /// naming the path.
 enum Files {
-    /// Extensions of the audio files a folder argument imports (what libsndfile reads), lower case.
-    static let audioExtensions: Set<String> = [
-        "aiff", "aif", "aifc", "wav", "flac", "ogg", "oga", "opus", "caf", "w64", "rf64", "au", "snd", "mp3",
-    ]
-
     static func isDirectory(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
@@ -70,7 +66,7 @@ enum Files {
 
     static func isAudioName(_ name: String) -> Bool {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
-        return audioExtensions.contains(name[name.index(after: dot)...].lowercased())
+        return PreparedClip.fileExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
     /// Names in `directory`, `.` and `..` left out; `nil` when it does not exist.
@@ -125,11 +121,6 @@ enum Files {
     /// `folder/.name.partial-PID` for `folder/name`: the hidden name every file or folder is made under until it is
     /// whole (`PartialPath`'s rule).
     static func hiddenSibling(of path: String) -> String { PartialPath.temporaryPath(for: path) }
-
-    static func fileSize(_ path: String) -> Int? {
-        var status = stat()
-        return stat(path, &status) == 0 ? Int(status.st_size) : nil
-    }
 
     static func errnoMessage() -> String { String(cString: strerror(errno)) }
 }
