@@ -49,6 +49,18 @@ import VoicebankAuthoring
         #expect(transcript.lines.count > 40)
     }
 
+    @Test("a transcript that cannot be read is an error naming it: no such file, a folder")
+    func unreadable() throws {
+        let directory = TemporaryDirectory()
+        let missing = directory.file("missing.tsv")
+        #expect(throws: VoicebankError.fileSystem(path: missing, reason: "No such file or directory")) {
+            try Transcript(path: missing)
+        }
+        #expect(throws: VoicebankError.fileSystem(path: directory.path, reason: "it is a folder, not a file")) {
+            try Transcript(path: directory.path)
+        }
+    }
+
     @Test(
         "id|text lines as LJSpeech writes them, in metadata.csv or any other name; extra columns ignored",
         arguments: ["metadata.csv", "lines.txt"])
