@@ -142,6 +142,21 @@ import VoicebankAuthoring
         #expect(problems[1].message.contains("keeps 400 bytes of original audio"))
     }
 
+    @Test(
+        "source facts no import writes (a hand edit) are length problems, never a crash",
+        arguments: [
+            "source_frame_count = 9000000000000000000", "source_frame_count = -9000000000000000000",
+            "source_channel_count = 4000000000000000000", "source_sample_rate = 9000000000000000000",
+            "source_sample_rate = -7",
+        ])
+    func impossibleSourceFacts(edit: String) throws {
+        let temporary = try soundPack()
+        try temporary.pack.database.execute("UPDATE clip SET \(edit) WHERE phrase = 'one'")
+        let problems = try temporary.pack.verify()
+        #expect(!problems.isEmpty)
+        #expect(problems.allSatisfy { $0.kind == .length && $0.message.hasPrefix("\"one\" ") }, "\(problems)")
+    }
+
     @Test("frame counts past the blob are damage, reported as rendering refuses them, and measured no further")
     func pastTheBlob() throws {
         let temporary = try soundPack()
