@@ -64,7 +64,15 @@ let package = Package(
         .target(name: "Tokens", dependencies: ["CUTF8Proc"]),
         .target(name: "SSML", dependencies: ["SpeechCore"]),
         .target(name: "Verbalization"),
-        .target(name: "Voicebank", dependencies: ["SpeechCore", "CSQLite", "AudioIO", "Tokens"]),
+        // The voice pack's store: schema and migrations, opening a pack, voices, clip reads and look-ups. All that the
+        // speaking path (render, say, the module, the servers) needs of a pack.
+        .target(
+            name: "Voicebank", dependencies: ["SpeechCore", "CSQLite", "AudioIO"], path: "Sources/Voicebank/Store"),
+        // Making and changing packs: voices and their settings, import (transcripts, the preparation pipeline),
+        // export, inspection and verify, remove; only `voicebank`, the tests and the benchmark link it.
+        .target(
+            name: "VoicebankAuthoring", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "Tokens"],
+            path: "Sources/Voicebank/Authoring"),
         // Events to a timed plan: matching, planning, the timeline. Never names the voice pack.
         .target(name: "Planning", dependencies: ["SpeechCore", "SSML", "Tokens", "Verbalization"]),
         // The pull renderer: a plan's timeline to samples, time-stretched where the prosody asks.
@@ -91,8 +99,8 @@ let package = Package(
         .executableTarget(
             name: "VoicebankCLI",
             dependencies: [
-                "Voicebank", "Verbalization", "CommandLineSupport", "ConcatSynth", "Planning", "SpeechCore", "Tokens",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Voicebank", "VoicebankAuthoring", "Verbalization", "CommandLineSupport", "ConcatSynth", "Planning",
+                "SpeechCore", "Tokens", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Like concat-synth (see releaseLinking).
             linkerSettings: releaseLinking),
@@ -126,8 +134,8 @@ let package = Package(
         .executableTarget(
             name: "ConcatSynthBench",
             dependencies: [
-                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank", "AudioIO", "CSQLite", "CSampleRate",
-                "SpeechService", "WyomingService",
+                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank", "VoicebankAuthoring", "AudioIO",
+                "CSQLite", "CSampleRate", "SpeechService", "WyomingService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -148,17 +156,18 @@ let package = Package(
         .testTarget(
             name: "ConcatSynthTests",
             dependencies: [
-                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "Tokens", "Voicebank", "AudioIO",
-                "TestSupport", "SpeechTestSupport",
+                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "Tokens", "Voicebank",
+                "VoicebankAuthoring", "AudioIO", "TestSupport", "SpeechTestSupport",
             ]),
         .testTarget(
             name: "ConcatSynthCLITests",
             dependencies: [
-                "ConcatSynth", "ConcatSynthCLI", "CommandLineSupport", "SpeechCore", "Voicebank", "AudioIO", "Tokens",
-                "TestSupport",
+                "ConcatSynth", "ConcatSynthCLI", "CommandLineSupport", "SpeechCore", "Voicebank", "VoicebankAuthoring",
+                "AudioIO", "Tokens", "TestSupport",
             ]),
         .testTarget(
-            name: "VoicebankTests", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
+            name: "VoicebankTests",
+            dependencies: ["Voicebank", "VoicebankAuthoring", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
         .testTarget(name: "ConcatSynthBenchTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "SpeechServiceTests",
@@ -169,7 +178,8 @@ let package = Package(
             // The Wyoming tests' Python client, run from the source tree.
             exclude: ["Fixtures/wyoming_driver.py"]),
         .testTarget(
-            name: "VoicebankCLITests", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
+            name: "VoicebankCLITests",
+            dependencies: ["Voicebank", "VoicebankAuthoring", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
     ]
 )
 
@@ -193,7 +203,8 @@ if Context.environment["CONCAT_SYNTH_FUZZ"] == "1" {
         .executableTarget(
             name: "FuzzText", dependencies: ["SSML", "Planning", "Rendering", "SpeechCore", "SpeechTestSupport"],
             path: "Fuzz/Targets/FuzzText"),
-        .executableTarget(name: "FuzzTranscript", dependencies: ["Voicebank"], path: "Fuzz/Targets/FuzzTranscript"),
+        .executableTarget(
+            name: "FuzzTranscript", dependencies: ["VoicebankAuthoring"], path: "Fuzz/Targets/FuzzTranscript"),
         .executableTarget(name: "FuzzAudio", dependencies: ["AudioIO"], path: "Fuzz/Targets/FuzzAudio"),
         .executableTarget(
             name: "FuzzPack", dependencies: ["ConcatSynth", "Rendering", "Voicebank"], path: "Fuzz/Targets/FuzzPack"),

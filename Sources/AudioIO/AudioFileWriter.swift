@@ -115,8 +115,10 @@ public final class AudioFileWriter {
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         var info = SF_INFO()
-        info.samplerate = Int32(sampleRate)
-        info.channels = Int32(channelCount)
+        // A rate or channel count past 32 bits comes from a hand-edited pack (an export): libsndfile refuses it
+        // like any other it cannot write, rather than the conversion trapping.
+        info.samplerate = Int32(exactly: sampleRate) ?? -1
+        info.channels = Int32(exactly: channelCount) ?? 0
         info.format = format.libsndfileFormat
         guard sf_format_check(&info) != 0 else {
             throw .unwritable(path: path, reason: "libsndfile cannot write \(format) at \(sampleRate) Hz")

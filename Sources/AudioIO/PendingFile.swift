@@ -5,7 +5,9 @@
 #endif
 
 /// A file being written that appears at `path` only when `commit()` puts it there whole, replacing in one step
-/// whatever was there; dropped uncommitted, it leaves nothing.
+/// whatever was there; dropped uncommitted, it leaves nothing. The one way the tools write a file whole or not at all:
+/// audio (`AudioFileWriter`), markers, pictures, an export's transcripts (`writeFileWhole(atPath:_:mode:)`); a folder
+/// is filled the same way by `PendingFolder`.
 ///
 /// Where the folder's file system allows, the file has no name until the commit (Linux's `O_TMPFILE`): however the
 /// process ends before then (a signal, SIGKILL, a crash, a power cut) nothing is left, and nothing needs finding
@@ -17,8 +19,8 @@
 /// leaves that name behind, and the caller removes those of dead processes (`PartialPath.removeAbandoned(beside:)`).
 ///
 /// ```swift
-/// let file = try PendingFile(path: "out.wav", mode: 0o644)
-/// // write to file.descriptor
+/// let file = try PendingFile(path: "out.svg")
+/// try file.write(bytes)   // or write to file.descriptor
 /// try file.commit()
 /// ```
 public final class PendingFile {
@@ -35,8 +37,8 @@ public final class PendingFile {
 
     /// Creates the file with `mode` less the umask (libsndfile's 0666 for audio, 0644 for the tools' other files).
     ///
-    /// - Throws: `PendingFileError` with the system's reason when the folder cannot hold it.
-    public init(path: String, mode: mode_t) throws(PendingFileError) {
+    /// - Throws: `FileError` naming `path`, with the system's reason, when the folder cannot hold it.
+    public init(path: String, mode: mode_t = 0o644) throws(FileError) {
         self.path = path
         self.mode = mode
         (descriptor, partial) = try Self.create(path, mode: mode)
@@ -52,8 +54,8 @@ public final class PendingFile {
     /// Goes on in a new empty file in the same place, and hands over the descriptor of what was written so far,
     /// which the caller reads and closes (a WAV moving into RF64).
     ///
-    /// - Throws: `PendingFileError` when the new file cannot be made; what was written is then lost.
-    public func startOver() throws(PendingFileError) -> Int32 {
+    /// - Throws: `FileError` when the new file cannot be made; what was written is then lost.
+    public func startOver() throws(FileError) -> Int32 {
         let previous = descriptor
         descriptor = -1
         // The hidden name is free for the new file once unlinked; the descriptor keeps the old one's bytes.
@@ -69,11 +71,23 @@ public final class PendingFile {
         return previous
     }
 
+    /// Appends all of `bytes`.
+    ///
+    /// - Throws: `FileError` naming `path`, with the system's reason.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
+        guard descriptor >= 0 else { throw FileError(path: path, reason: "the file was already committed") }
+        do {
+            try FileDescriptor(rawValue: descriptor).write(bytes)
+        } catch {
+            throw FileError(path: path, reason: error.reason, errorNumber: error.errorNumber)
+        }
+    }
+
     /// Puts the file at `path`, replacing what was there, and closes it.
     ///
-    /// - Throws: `PendingFileError` with the system's reason; the file is removed and `path` left as it was.
-    public func commit() throws(PendingFileError) {
-        guard descriptor >= 0 else { throw PendingFileError(path: path, reason: "the file was already committed") }
+    /// - Throws: `FileError` with the system's reason; the file is removed and `path` left as it was.
+    public func commit() throws(FileError) {
+        guard descriptor >= 0 else { throw FileError(path: path, reason: "the file was already committed") }
         if partial == nil {
             let partial = PartialPath(for: path)
             self.partial = partial
@@ -86,8 +100,8 @@ public final class PendingFile {
     }
 
     /// The reason in `errno`, after removing the file's hidden name if it has one.
-    private func failure() -> PendingFileError {
-        let error = PendingFileError(path: path, reason: String(cString: strerror(errno)))
+    private func failure() -> FileError {
+        let error = FileError(path: path, errorNumber: errno)
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
         if let partial { unlink(partial.temporaryPath) }
@@ -111,7 +125,7 @@ public final class PendingFile {
     }
 
     /// An unnamed file in `path`'s folder, else one under its hidden name where the file system refuses those.
-    private static func create(_ path: String, mode: mode_t) throws(PendingFileError) -> (Int32, PartialPath?) {
+    private static func create(_ path: String, mode: mode_t) throws(FileError) -> (Int32, PartialPath?) {
         #if os(Linux)
             let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? "."
             // O_TMPFILE itself is behind _GNU_SOURCE, which Swift's Glibc module leaves undefined; glibc's
@@ -126,21 +140,27 @@ public final class PendingFile {
                 // is the folder's, which the hidden name would meet too: report it as it is.
                 switch errno {
                 case EOPNOTSUPP, EISDIR, EINVAL, ENOENT: break
-                default: throw PendingFileError(path: path, reason: String(cString: strerror(errno)))
+                default: throw FileError(path: path, errorNumber: errno)
                 }
             }
         #endif
         let partial = PartialPath(for: path)
         let named = open(partial.temporaryPath, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard named >= 0 else { throw PendingFileError(path: path, reason: String(cString: strerror(errno))) }
+        guard named >= 0 else { throw FileError(path: path, errorNumber: errno) }
         return (named, partial)
     }
 }
 
-/// A file that could not be made or put in place, and the system's reason.
-public struct PendingFileError: Error, CustomStringConvertible {
-    public let path: String
-    public let reason: String
-
-    public var description: String { "\(path): \(reason)" }
+/// Writes `bytes` to a file that appears at `path` whole or not at all (`PendingFile`), made with `mode` less the
+/// umask.
+///
+/// ```swift
+/// try bytes.withUnsafeBytes { try writeFileWhole(atPath: "voice/transcript.tsv", $0) }
+/// ```
+/// - Throws: `FileError` naming `path`, with the system's reason; nothing is left behind.
+public func writeFileWhole(atPath path: String, _ bytes: UnsafeRawBufferPointer, mode: mode_t = 0o644) throws(FileError)
+{
+    let file = try PendingFile(path: path, mode: mode)
+    try file.write(bytes)
+    try file.commit()
 }

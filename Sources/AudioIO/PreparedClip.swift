@@ -8,6 +8,12 @@ public struct PreparedClip: Sendable {
     public var renderReady: [Float]
     public var converter: Converter
 
+    /// Extensions of the audio files clips are read from (what libsndfile reads), lower case: a folder import
+    /// takes the files whose names end in one.
+    public static let fileExtensions: Set<String> = [
+        "aiff", "aif", "aifc", "wav", "flac", "ogg", "oga", "opus", "caf", "w64", "rf64", "au", "snd", "mp3",
+    ]
+
     /// Reads the file at `path`, keeps its samples losslessly, averages its channels and converts it to 22050 Hz.
     ///
     /// ```swift

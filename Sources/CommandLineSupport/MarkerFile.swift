@@ -1,3 +1,4 @@
+import AudioIO
 import SpeechCore
 
 #if canImport(Glibc)
@@ -7,7 +8,7 @@ import SpeechCore
 #endif
 
 /// A render's markers file (`--markers`): one JSON line per marker, in frame order, written as markers complete,
-/// and in place only when `commit()` puts it there (a `PartialFile`).
+/// and in place only when `commit()` puts it there (a `PendingFile`).
 ///
 /// A marker completes at its end, so a paragraph's marker, first in frame order, completes after every marker
 /// inside it. The markers that come after one still to come wait in memory, up to `memoryLimit` of them; past that,
@@ -23,7 +24,7 @@ public final class MarkerFile {
     public var path: String { file.path }
     /// How many markers wait in memory now.
     var markersInMemory: Int { sequence.waitingCount }
-    private let file: PartialFile
+    private let file: PendingFile
     private let bytesPerFrame: Int
     private let memoryLimit: Int
     /// Completed markers put back in frame order; those it sets aside are in `spill`.
@@ -34,7 +35,7 @@ public final class MarkerFile {
     /// - Parameter memoryLimit: how many markers may wait in memory before those that can go to disk do.
     /// - Throws: `FileError` when the file cannot be made.
     public init(path: String, bytesPerFrame: Int, memoryLimit: Int = 8_192) throws(FileError) {
-        file = try PartialFile(path: path)
+        file = try PendingFile(path: path)
         self.bytesPerFrame = bytesPerFrame
         self.memoryLimit = memoryLimit
     }
@@ -130,7 +131,7 @@ public final class MarkerFile {
         }
     }
 
-    /// Runs `body`, which throws only `PartialFile.write`'s `FileError` (typed throws inside `withUTF8`'s closure
+    /// Runs `body`, which throws only `PendingFile.write`'s `FileError` (typed throws inside `withUTF8`'s closure
     /// are avoided: they have crashed this compiler).
     private func write(_ body: () throws -> Void) throws(FileError) {
         do {

@@ -3,6 +3,7 @@ import CSQLite
 import ConcatSynth
 import SpeechCore
 import Voicebank
+import VoicebankAuthoring
 
 /// A clip of the default pack that the benchmark's requests speak, with the source file it was imported from.
 struct CoreClip: Hashable {

@@ -73,23 +73,16 @@ struct Request {
 
 /// The whole contents of a UTF-8 file.
 func readText(_ path: String) throws -> String {
-    guard let file = fopen(path, "rb") else { throw BenchError(description: "cannot read \(path)") }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, file)
-        if count == 0 { break }
-        bytes += chunk[..<count]
+    do { return String(decoding: try readFile(atPath: path), as: UTF8.self) } catch {
+        throw BenchError(description: "cannot read \(path): \(error.reason)")
     }
-    return String(decoding: bytes, as: UTF8.self)
 }
 
+/// Writes `text` to a file that appears whole or not at all.
 func writeText(_ text: String, to path: String) throws {
-    guard let file = fopen(path, "wb") else { throw BenchError(description: "cannot write \(path)") }
-    defer { fclose(file) }
-    var text = text
-    text.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+    do { try Array(text.utf8).withUnsafeBytes { try writeFileWhole(atPath: path, $0) } } catch {
+        throw BenchError(description: "cannot write \(path): \(error)")
+    }
 }
 
 /// A long plain text made of the requests' sentences, repeated until it speaks for at least `seconds`.

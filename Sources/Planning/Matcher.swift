@@ -91,12 +91,12 @@ public enum Matcher {
         var next = tokens.startIndex
         var longest: (length: Int, key: String)?
         while next < tokens.endIndex {
-            key = next == tokens.startIndex ? tokens[next].text : key + " " + tokens[next].text
             next += 1
+            key = Tokenizer.phraseKey(tokens[tokens.startIndex..<next])
             guard let found = try lookup.firstPhraseKey(atOrAfter: key) else { return (longest, false) }
             let agreed = tokenCount(of: tokens[next...], continuing: key, in: found)
             if agreed > 0 {
-                key = tokens[tokens.startIndex..<next + agreed].map(\.text).joined(separator: " ")
+                key = Tokenizer.phraseKey(tokens[tokens.startIndex..<next + agreed])
                 next += agreed
             }
             if found == key {

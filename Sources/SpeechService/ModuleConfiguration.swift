@@ -1,3 +1,4 @@
+import AudioIO
 import ConcatSynth
 
 /// The module's configuration file, `concat-synth.conf`, which speech-dispatcher passes as the module's first
@@ -28,17 +29,10 @@ public struct ModuleConfiguration: Equatable, Sendable {
     /// - Throws: `SpeechServiceError.configurationUnreadable` or `.configurationLine`.
     public static func load(path: String?) throws(SpeechServiceError) -> ModuleConfiguration {
         guard let path else { return ModuleConfiguration() }
-        guard let file = fopen(path, "rb") else {
-            if errno == ENOENT { return ModuleConfiguration() }
-            throw .configurationUnreadable(path: path, reason: String(cString: strerror(errno)))
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            bytes += chunk[..<count]
-            if count < chunk.count { break }
+        let bytes: [UInt8]
+        do throws(FileError) { bytes = try readFile(atPath: path) } catch {
+            if error.isNoSuchFile { return ModuleConfiguration() }
+            throw .configurationUnreadable(path: path, reason: error.reason)
         }
         return try parse(String(decoding: bytes, as: UTF8.self), path: path)
     }

@@ -100,7 +100,32 @@ public enum Tokenizer {
 
     /// A phrase's key: its tokens' texts joined by single spaces (`"Hello, World!"` → `"hello world"`).
     public static func phraseKey(_ phrase: String) -> String {
-        tokens(in: phrase).map(\.text).joined(separator: " ")
+        phraseKey(tokens(in: phrase))
+    }
+
+    /// The phrase key of tokens already made: their texts joined by single spaces, the rule every phrase key
+    /// follows, whether an import stores it or the matcher looks it up.
+    public static func phraseKey(_ tokens: some Collection<Token>) -> String {
+        // One token's key is its text, shared rather than copied; more get one buffer of the right size: the
+        // matcher makes a key at every step of its walk.
+        if tokens.count == 1, let only = tokens.first { return only.text }
+        let byteCount = tokens.reduce(max(0, tokens.count - 1)) { $0 + $1.text.utf8.count }
+        return String(unsafeUninitializedCapacity: byteCount) { buffer in
+            var position = 0
+            var isFirst = true
+            for token in tokens {
+                if !isFirst {
+                    buffer[position] = UInt8(ascii: " ")
+                    position += 1
+                }
+                isFirst = false
+                for byte in token.text.utf8 {
+                    buffer[position] = byte
+                    position += 1
+                }
+            }
+            return position
+        }
     }
 
     /// NFKC with case folding, through utf8proc.

@@ -3,6 +3,7 @@ import AudioIO
 import CommandLineSupport
 import SpeechCore
 import Voicebank
+import VoicebankAuthoring
 
 /// A rate given as a multiple (`4`, `0.5`) or a percentage (`400%`).
 struct RateArgument: ExpressibleByArgument {

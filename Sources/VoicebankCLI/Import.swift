@@ -2,6 +2,7 @@ import ArgumentParser
 import AudioIO
 import CommandLineSupport
 import Voicebank
+import VoicebankAuthoring
 
 extension Converter: ExpressibleByArgument {}
 

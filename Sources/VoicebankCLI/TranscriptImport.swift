@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineSupport
 import Voicebank
+import VoicebankAuthoring
 
 extension VoicebankCommand.Import {
     func validateTranscriptOptions() throws {

@@ -34,6 +34,20 @@ import Testing
     }
 
     @Test(
+        "a rate or channel count no file holds (past 32 bits: a hand-edited pack's) is refused, naming the file",
+        arguments: [(Int.max, 1), (22_050, Int(Int32.max) + 1), (-22_050, 1)])
+    func impossibleFormat(sampleRate: Int, channelCount: Int) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("out.wav")
+        let error = try #require(throws: AudioIOError.self) {
+            try AudioFileWriter(
+                path: path, format: .init(.wav, .pcm16), sampleRate: sampleRate, channelCount: channelCount)
+        }
+        #expect(error == .unwritable(path: path, reason: "libsndfile cannot write wav/pcm16 at \(sampleRate) Hz"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    @Test(
         "the output extension picks the container, its encoding and, for Asterisk's formats, the rate",
         arguments: [
             ("a.wav", AudioFileFormat(.wav, .float32), 22_050), ("b.AIFF", AudioFileFormat(.aiff, .float32), 22_050),

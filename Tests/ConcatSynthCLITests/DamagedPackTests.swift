@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 import Voicebank
+import VoicebankAuthoring
 
 /// A pack of three short tones made through the library: "hello", "world", and a fallback clip.
 struct SmallPack {

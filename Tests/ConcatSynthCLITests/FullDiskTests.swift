@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 import Voicebank
+import VoicebankAuthoring
 
 /// Writes that run out of space, on a small tmpfs each test mounts (and skips, with a notice, where it cannot).
 @Suite struct FullDiskTests {

@@ -6,6 +6,7 @@ import SpeechCore
 import TestSupport
 import Testing
 import Voicebank
+import VoicebankAuthoring
 
 @Suite struct ConcurrentRenderTests {
     let directory = TemporaryDirectory("concurrent-render")

@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 import Voicebank
+import VoicebankAuthoring
 
 @testable import ConcatSynth
 

@@ -4,6 +4,7 @@ import SpeechTestSupport
 import TestSupport
 import Testing
 import Voicebank
+import VoicebankAuthoring
 
 @testable import ConcatSynth
 @testable import SSML

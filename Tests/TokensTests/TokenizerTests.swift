@@ -53,6 +53,21 @@ import Testing
         #expect(Tokenizer.phraseKey("MB使用") == "mb 使 用")
     }
 
+    @Test(
+        "the key of tokens already made is the key of their text, for any part of them",
+        arguments: ["", "Hello", "good morning, Ann", "Otoya 拡張, 101 ドット 5 MB使用。", "it's  Ｗｉ-Ｆｉ"])
+    func phraseKeyOfTokens(text: String) {
+        let tokens = Tokenizer.tokens(in: text)
+        #expect(Tokenizer.phraseKey(tokens) == Tokenizer.phraseKey(text))
+        #expect(Tokenizer.phraseKey(tokens) == tokens.map(\.text).joined(separator: " "))
+        for start in tokens.indices {
+            for end in start...tokens.count {
+                let part = tokens[start..<end]
+                #expect(Tokenizer.phraseKey(part) == part.map(\.text).joined(separator: " "))
+            }
+        }
+    }
+
     @Test("display text keeps words apart and CJK characters together")
     func displayText() {
         #expect(Tokenizer.displayText(Tokenizer.tokens(in: "Hello, World!")) == "hello world")

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import Voicebank
+@testable import VoicebankAuthoring
 
 /// End-to-end tests of the pack builder's tools: import --transcript, export, info, remove, verify, coverage.
 @Suite struct PackToolsCLITests {

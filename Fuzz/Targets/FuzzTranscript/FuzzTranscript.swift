@@ -4,7 +4,7 @@
 // with files; the rest is the transcript. The files to pair with are the names the lines give, some with an
 // extension or a folder added, so that names fit one file, several, or none.
 
-import Voicebank
+import VoicebankAuthoring
 
 let transcriptNames = ["metadata.csv", "prompts.tsv", "transcript.txt", "lines"]
 

@@ -76,7 +76,7 @@ extension VoicePack {
     }
 
     /// `ClipDamage.layout` of a clip's row.
-    func layoutDamage(clipID: Int) throws(VoicebankError) -> ClipDamage? {
+    package func layoutDamage(clipID: Int) throws(VoicebankError) -> ClipDamage? {
         let row = try database.prepare("SELECT trim_start, frame_count, length(pcm) FROM clip WHERE id = ?")
             .bind(.integer(clipID))
         guard try row.step() else { throw .unknownClip(id: clipID, path: path) }
@@ -84,7 +84,7 @@ extension VoicePack {
     }
 
     /// The frames a clip plays, as its row says; only meaningful once `layoutDamage` found nothing.
-    func playedSamples(clipID: Int) throws(VoicebankError) -> [Float] {
+    package func playedSamples(clipID: Int) throws(VoicebankError) -> [Float] {
         let statement = try database.prepare(
             "SELECT substr(pcm, trim_start * 4 + 1, frame_count * 4) FROM clip WHERE id = ?"
         ).bind(.integer(clipID))

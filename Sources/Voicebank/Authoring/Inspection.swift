@@ -1,6 +1,7 @@
 import AudioIO
 import SpeechCore
 import Tokens
+import Voicebank
 
 /// Min, median and max of the loudness of a voice's clips (integrated, or ungated over the whole clip for clips under 400 ms).
 public struct LoudnessSpread: Equatable, Sendable {
@@ -76,7 +77,7 @@ extension VoicePack {
                     loudness: LoudnessSpread(phrases.map(\.loudness))))
         }
         return PackSummary(
-            path: path, schemaVersion: try schemaVersion, fileByteCount: Files.fileSize(path) ?? 0, voices: voices)
+            path: path, schemaVersion: try schemaVersion, fileByteCount: fileSize(path) ?? 0, voices: voices)
     }
 
     /// The loudness of every clip of a voice (or of all voices), in import order.
@@ -141,6 +142,14 @@ public enum VerifyLimits {
 }
 
 extension VoicePack {
+    /// Runs SQLite's own consistency check; `["ok"]` for a sound file.
+    public func integrityCheck() throws(VoicebankError) -> [String] {
+        let statement = try database.prepare("PRAGMA integrity_check")
+        var lines: [String] = []
+        while try statement.step() { lines.append(statement.text(0)) }
+        return lines
+    }
+
     /// Checks the pack's file and its contents; an empty list means a sound pack.
     ///
     /// Finds: SQLite damage (`PRAGMA integrity_check`), voices without a fallback clip, duplicate takes (same
@@ -268,7 +277,7 @@ extension VoicePack {
             )
         }
         if !clip.isFallback {
-            let key = Tokenizer.tokens(in: clip.phrase).map(\.text).joined(separator: " ")
+            let key = Tokenizer.phraseKey(clip.phrase)
             if clip.phraseKey.isEmpty {
                 report(
                     .phraseKey,
@@ -280,17 +289,28 @@ extension VoicePack {
                 )
             }
         }
-        let expected = SampleRateConversion.convertedFrameCount(
-            clip.source.frameCount, from: max(1, clip.source.sampleRate), to: RenderFormat.sampleRate)
         // The stored conversion is whole; what plays is a trimmed stretch of it (checked by `damage(clipID:)`).
         let renderReadyCount = try blobSize("pcm", clipID: clip.id) / MemoryLayout<Float>.size
-        if renderReadyCount != expected {
+        // Source facts only a hand edit makes (no import stores more than an hour) are reported, not computed with:
+        // their render-ready length or byte count would not fit in an Int.
+        if clip.source.frameCount.magnitude > Self.largestCheckedFrameCount {
             report(
                 .length,
-                "has \(renderReadyCount) render-ready frames, but \(clip.source.frameCount) frames at \(clip.source.sampleRate) Hz make \(expected); remove it and import it again"
+                "says its source had \(clip.source.frameCount) frames, which no import stores (at most \(AudioLimits.maximumSeconds) s of audio); remove it and import it again"
             )
+        } else {
+            let expected = SampleRateConversion.convertedFrameCount(
+                clip.source.frameCount, from: max(1, clip.source.sampleRate), to: RenderFormat.sampleRate)
+            if renderReadyCount != expected {
+                report(
+                    .length,
+                    "has \(renderReadyCount) render-ready frames, but \(clip.source.frameCount) frames at \(clip.source.sampleRate) Hz make \(expected); remove it and import it again"
+                )
+            }
         }
-        if original.bytes.count != clip.source.frameCount * original.channelCount * original.encoding.byteCount {
+        let (samples, samplesOverflow) = clip.source.frameCount.multipliedReportingOverflow(by: original.channelCount)
+        let (bytes, bytesOverflow) = samples.multipliedReportingOverflow(by: original.encoding.byteCount)
+        if samplesOverflow || bytesOverflow || original.bytes.count != bytes {
             report(
                 .length,
                 "keeps \(original.bytes.count) bytes of original audio, not the \(clip.source.frameCount) frames × \(original.channelCount) channels × \(original.encoding.byteCount) bytes its source had; remove it and import it again"
@@ -298,6 +318,10 @@ extension VoicePack {
         }
         return problems
     }
+
+    /// The most source frames (either sign) whose render-ready length `SampleRateConversion.convertedFrameCount`
+    /// computes without overflow at any source rate: frames × 22050 plus half the rate stay within an Int.
+    static let largestCheckedFrameCount = UInt(Int.max / 2 / RenderFormat.sampleRate)
 
     private func blobSize(_ column: String, clipID: Int) throws(VoicebankError) -> Int {
         try database.prepare("SELECT length(\(column)) FROM clip WHERE id = ?").bind(.integer(clipID)).firstInt() ?? 0
@@ -322,7 +346,8 @@ extension VoicePack {
             values = original.bytes.reinterpreted(as: Double.self).map { $0 >= 1 ? 1 : $0 <= -1 ? -1 : 0 }
         }
         guard channels > 0 else { return nil }
-        for channel in 0..<channels {
+        // A channel count past the samples (a hand edit) leaves channels with no sample at all.
+        for channel in 0..<min(channels, values.count) {
             var start = 0
             var count = 0
             var sign = 0.0

@@ -24,23 +24,3 @@ public struct Clip: Equatable, Sendable, CustomStringConvertible {
         "#\(id) \(voice) \"\(phrase)\"\(isFallback ? " (fallback)" : "") \(frameCount) frames from \(sourceName)"
     }
 }
-
-/// A clip's measured loudness and the gain its voice's loudness target gives it.
-public struct ClipLoudness: Equatable, Sendable {
-    public var clipID: Int
-    /// `nil` for silence.
-    public var loudnessLUFS: Double?
-    /// `nil` when not measured (a voice without a loudness target).
-    public var truePeakDBTP: Double?
-    public var gainDecibels: Double
-
-    /// The loudness it plays at: measured plus gain.
-    public var playedLUFS: Double? { loudnessLUFS.map { $0 + gainDecibels } }
-}
-
-extension Loudness {
-    /// The true peak as a pack stores it: NULL when not measured, -200 dBTP for digital silence.
-    var storedTruePeak: SQLValue? {
-        truePeakDBTP.map { .real($0.isFinite ? $0 : -200) }
-    }
-}

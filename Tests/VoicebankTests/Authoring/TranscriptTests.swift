@@ -2,6 +2,7 @@ import AudioIO
 import Foundation
 import TestSupport
 import Testing
+import VoicebankAuthoring
 
 @testable import Voicebank
 
@@ -46,6 +47,18 @@ import Testing
         #expect(transcript.format == .tsv)
         #expect(transcript.lines.filter(\.isFallback).count == 1)
         #expect(transcript.lines.count > 40)
+    }
+
+    @Test("a transcript that cannot be read is an error naming it: no such file, a folder")
+    func unreadable() throws {
+        let directory = TemporaryDirectory()
+        let missing = directory.file("missing.tsv")
+        #expect(throws: VoicebankError.fileSystem(path: missing, reason: "No such file or directory")) {
+            try Transcript(path: missing)
+        }
+        #expect(throws: VoicebankError.fileSystem(path: directory.path, reason: "it is a folder, not a file")) {
+            try Transcript(path: directory.path)
+        }
     }
 
     @Test(

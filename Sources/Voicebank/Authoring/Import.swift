@@ -1,6 +1,7 @@
 import AudioIO
 import Dispatch
 import Tokens
+import Voicebank
 
 /// One file to import and how.
 public struct ImportRequest: Equatable, Sendable {
@@ -114,7 +115,7 @@ extension VoicePack {
                 let (clip, tokens, played, loudness, hash) = (
                     prepared.clip, prepared.tokens, prepared.played, prepared.loudness, prepared.contentHash
                 )
-                let key = tokens.map(\.text).joined(separator: " ")
+                let key = Tokenizer.phraseKey(tokens)
                 try sameContent.bind(
                     .integer(voiceID), .integer(hash), .text(key), .integer(request.isFallback ? 1 : 0),
                     .blob(clip.original.bytes))
@@ -188,14 +189,3 @@ extension VoicePack {
         return Int(bitPattern: UInt(hash))
     }
 }
-
-/// The machine's cores, for parallel work.
-public enum ProcessorCount {
-    public static var online: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
-}
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif

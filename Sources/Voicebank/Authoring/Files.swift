@@ -1,4 +1,5 @@
 import AudioIO
+import Voicebank
 
 #if canImport(Glibc)
     import Glibc
@@ -9,11 +10,6 @@ import AudioIO
 /// The few file-system operations the pack tools need, over the C library, each failure a `VoicebankError`
 /// naming the path.
 enum Files {
-    /// Extensions of the audio files a folder argument imports (what libsndfile reads), lower case.
-    static let audioExtensions: Set<String> = [
-        "aiff", "aif", "aifc", "wav", "flac", "ogg", "oga", "opus", "caf", "w64", "rf64", "au", "snd", "mp3",
-    ]
-
     static func isDirectory(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
@@ -21,18 +17,11 @@ enum Files {
 
     /// The whole file as UTF-8 text (invalid bytes become U+FFFD).
     static func readText(_ path: String) throws(VoicebankError) -> String {
-        guard !isDirectory(path) else { throw .fileSystem(path: path, reason: "it is a folder, not a file") }
-        guard let file = fopen(path, "rb") else { throw .fileSystem(path: path, reason: errnoMessage()) }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            bytes += chunk[..<count]
-            if count < chunk.count { break }
+        do {
+            return String(decoding: try readFile(atPath: path), as: UTF8.self)
+        } catch {
+            throw .fileSystem(path: path, reason: error.reason)
         }
-        if ferror(file) != 0 { throw .fileSystem(path: path, reason: errnoMessage()) }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The audio files under `path` (by extension), every level down, in a fixed order: names compared byte
@@ -70,7 +59,7 @@ enum Files {
 
     static func isAudioName(_ name: String) -> Bool {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
-        return audioExtensions.contains(name[name.index(after: dot)...].lowercased())
+        return PreparedClip.fileExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
     /// Names in `directory`, `.` and `..` left out; `nil` when it does not exist.
@@ -91,44 +80,16 @@ enum Files {
         guard mkdir(path, 0o755) == 0 else { throw .fileSystem(path: path, reason: errnoMessage()) }
     }
 
-    /// Writes `text` to a hidden file beside `path` and renames it into place, so the file appears whole.
+    /// Writes `text` to a file that appears at `path` whole or not at all, with the permissions `fopen` would give
+    /// it (0666 less the umask).
     static func writeText(_ text: String, to path: String) throws(VoicebankError) {
-        let temporary = hiddenSibling(of: path)
-        guard let file = fopen(temporary, "wb") else { throw .fileSystem(path: path, reason: errnoMessage()) }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        let closed = fclose(file)
-        guard written == bytes.count, closed == 0 else {
-            let reason = errnoMessage()
-            unlink(temporary)
-            throw .fileSystem(path: path, reason: reason)
+        do throws(FileError) {
+            try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(FileError) in
+                try writeFileWhole(atPath: path, UnsafeRawBufferPointer(bytes), mode: 0o666)
+            }
+        } catch {
+            throw .fileSystem(path: path, reason: error.reason)
         }
-        guard rename(temporary, path) == 0 else {
-            let reason = errnoMessage()
-            unlink(temporary)
-            throw .fileSystem(path: path, reason: reason)
-        }
-    }
-
-    /// Removes a folder and everything in it; a best effort, for cleaning up after a failure.
-    static func removeTree(_ path: String) {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return }
-        if (status.st_mode & S_IFMT) == S_IFDIR {
-            for name in entries(path) ?? [] { removeTree(path + "/" + name) }
-            rmdir(path)
-        } else {
-            unlink(path)
-        }
-    }
-
-    /// `folder/.name.partial-PID` for `folder/name`: the hidden name every file or folder is made under until it is
-    /// whole (`PartialPath`'s rule).
-    static func hiddenSibling(of path: String) -> String { PartialPath.temporaryPath(for: path) }
-
-    static func fileSize(_ path: String) -> Int? {
-        var status = stat()
-        return stat(path, &status) == 0 ? Int(status.st_size) : nil
     }
 
     static func errnoMessage() -> String { String(cString: strerror(errno)) }

@@ -122,7 +122,7 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension String {
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
@@ -132,7 +132,7 @@ extension String {
 }
 
 extension Array where Element: Hashable {
-    var uniqued: [Element] {
+    package var uniqued: [Element] {
         var seen = Set<Element>()
         return filter { seen.insert($0).inserted }
     }

@@ -1,5 +1,6 @@
 import AudioIO
 import SpeechCore
+import Voicebank
 
 #if canImport(Glibc)
     import Glibc
@@ -58,24 +59,22 @@ extension VoicePack {
                 path: target, reason: "the folder is not empty; expected a new or empty folder to export into")
         }
         let voices = identifier == nil ? try self.voices() : [try resolveVoice(identifier)]
-        let staging = Files.hiddenSibling(of: target)
-        // An export a signal or a crash ended left its hidden folder: a handler cannot remove a tree.
-        for abandoned in PartialPath.abandoned(beside: [target]) + [staging] { Files.removeTree(abandoned) }
-        try Files.makeDirectory(staging)
-        do throws(VoicebankError) {
-            var report = ExportReport(folder: target, voices: [], script: target + "/rebuild.sh", warnings: [])
-            for voice in voices {
-                report.voices.append(try export(voice, into: staging, finalFolder: target, warnings: &report.warnings))
-            }
-            try Files.writeText(Self.rebuildScript(report.voices), to: staging + "/rebuild.sh")
-            chmod(staging + "/rebuild.sh", 0o755)
-            if exists { rmdir(target) }
-            guard rename(staging, target) == 0 else { throw .fileSystem(path: target, reason: Files.errnoMessage()) }
-            return report
-        } catch {
-            Files.removeTree(staging)
-            throw error
+        // A PendingFolder also removes the hidden folder an export a signal or a crash ended left.
+        let folder: PendingFolder
+        do throws(FileError) { folder = try PendingFolder(path: target) } catch {
+            throw .fileSystem(path: error.path ?? target, reason: error.reason)
         }
+        let staging = folder.temporaryPath
+        var report = ExportReport(folder: target, voices: [], script: target + "/rebuild.sh", warnings: [])
+        for voice in voices {
+            report.voices.append(try export(voice, into: staging, finalFolder: target, warnings: &report.warnings))
+        }
+        try Files.writeText(Self.rebuildScript(report.voices), to: staging + "/rebuild.sh")
+        chmod(staging + "/rebuild.sh", 0o755)
+        do throws(FileError) { try folder.commit() } catch {
+            throw .fileSystem(path: target, reason: error.reason)
+        }
+        return report
     }
 
     private func export(

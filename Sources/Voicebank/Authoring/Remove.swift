@@ -1,4 +1,5 @@
 import Tokens
+import Voicebank
 
 extension VoicePack {
     /// Removes clips, by id or by phrase, in one transaction, and returns what was removed.
@@ -24,7 +25,7 @@ extension VoicePack {
                 let target = try resolveVoice(voice)
                 let voiceClips = try clips(voice: target.identifier)
                 for phrase in phrases {
-                    let key = Tokenizer.tokens(in: phrase).map(\.text).joined(separator: " ")
+                    let key = Tokenizer.phraseKey(phrase)
                     let takes = voiceClips.filter { $0.phraseKey == key || ($0.isFallback && $0.phrase == phrase) }
                     guard !takes.isEmpty else {
                         throw .unknownPhrase(phrase: phrase, voice: target.identifier, path: path)

@@ -118,7 +118,7 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
             return "transcript \(path)\(line.map { " line \($0)" } ?? ""): \(reason)"
         case .noAudioFiles(let folder):
             return
-                "folder \(folder) holds no audio files; expected files ending in \(Files.audioExtensions.sorted().map { "." + $0 }.joined(separator: ", "))"
+                "folder \(folder) holds no audio files; expected files ending in \(PreparedClip.fileExtensions.sorted().map { "." + $0 }.joined(separator: ", "))"
         case .unknownPhrase(let phrase, let voice, let path):
             return
                 "no clip with the phrase \"\(phrase)\" in voice \(voice) of \(path); `voicebank list` shows the phrases"

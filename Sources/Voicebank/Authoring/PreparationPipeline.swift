@@ -4,7 +4,16 @@ import Synchronization
 /// Runs `prepare` for items `0..<count` on worker threads, ahead of the one thread that takes the results in
 /// order with `next()`: converting the next files overlaps storing the last ones, and no more than a few
 /// results per worker wait in memory.
+///
+/// `next()` and `finish()` are for that one thread (an import's), which made the pipeline.
 final class PreparationPipeline<Output: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: the workers capture `self`, and two of its stored properties are not Sendable. `slots` is
+    // shared memory, but each slot is written by the one worker that took its index (handed out once, under the
+    // `nextIndex` lock) before it signals `ready[index]`, and read and cleared by the consumer only after waiting on
+    // that semaphore, which orders the two; `finish()` frees the slots only after `workers.wait()`. `consumed` is
+    // touched by the consumer alone. The rest is thread-safe by itself: semaphores, a dispatch group, Mutex, Atomic,
+    // `let`s.
+
     private let count: Int
     private let workerCount: Int
     private let slots: UnsafeMutableBufferPointer<Output?>
@@ -46,7 +55,8 @@ final class PreparationPipeline<Output: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// The next item's output, in order; waits until a worker has made it.
+    /// The next item's output, in order; waits until a worker has made it. Called once per item: no input
+    /// decides how often (an import calls it once for each of its files), so a call past the last is a bug.
     func next() -> Output {
         precondition(consumed < count, "the pipeline has no more items")
         ready[consumed].wait()

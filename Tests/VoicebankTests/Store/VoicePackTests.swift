@@ -3,6 +3,7 @@ import CSQLite
 import Foundation
 import TestSupport
 import Testing
+import VoicebankAuthoring
 
 @testable import Voicebank
 

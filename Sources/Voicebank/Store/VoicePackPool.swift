@@ -18,6 +18,11 @@ import Synchronization
 /// Whatever `body` makes from the resource (a renderer) must be finished inside `body`: once it returns, another
 /// thread may be using the connection.
 public final class VoicePackPool<Resource>: @unchecked Sendable {
+    // @unchecked Sendable: `Resource` (a VoicePack, a synthesizer) is not Sendable, so the compiler cannot see that the
+    // pool is. It is safe because a resource is only ever in one place: idle, guarded by `lock`, or lent to the one
+    // thread whose `borrow` took it out under the lock and puts it back under the lock when `body` returns. The other
+    // stored properties are immutable, and `make` is @Sendable.
+
     public let path: String
     public let maximumIdleCount: Int
     private let make: @Sendable (VoicePack) throws -> Resource

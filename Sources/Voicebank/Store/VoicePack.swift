@@ -1,7 +1,6 @@
 import AudioIO
 import CSQLite
 import SpeechCore
-import Tokens
 
 #if canImport(Glibc)
     import Glibc
@@ -9,12 +8,13 @@ import Tokens
     import Darwin
 #endif
 
-/// One SQLite file holding voices and their clips.
+/// One SQLite file holding voices and their clips: opening it (its schema upgraded in place), and reading its voices
+/// and clips. Making and changing a pack (adding voices, importing, exporting, verifying) is VoicebankAuthoring's.
 ///
 /// ```swift
-/// let pack = try VoicePack(path: "my.sqlite", access: .create)
-/// try pack.addVoice(Voice(identifier: "com.example.en", name: "Ann", primaryLanguages: ["en-US"]))
-/// let report = try pack.importFiles([ImportRequest(path: "Hello.aiff")], into: nil)
+/// let pack = try VoicePack(path: "my.sqlite", access: .readOnly)
+/// let voices = try pack.voices()
+/// let index = try pack.clipIndex(voice: voices[0].identifier)
 /// ```
 public final class VoicePack {
     public enum Access: Sendable {
@@ -27,7 +27,7 @@ public final class VoicePack {
     }
 
     public let path: String
-    let database: Database
+    package let database: Database
     /// The statements of `beginReading()` and `endReading()`, prepared at the first: a long-lived reader runs them
     /// for every request, and `sqlite3_exec` would parse them again each time.
     var readTransaction: (begin: Statement, read: Statement, commit: Statement)?
@@ -70,7 +70,7 @@ public final class VoicePack {
         }
         // Nobody can write a pack whose -shm file cannot be made, so reading it as immutable is safe: unless a
         // -wal file holds commits not yet in the pack, which an immutable reader would not see.
-        if let walSize = Files.fileSize(path + "-wal"), walSize > 0 {
+        if let walSize = fileSize(path + "-wal"), walSize > 0 {
             throw .readOnlyPack(
                 path: path,
                 reason:
@@ -148,7 +148,7 @@ public final class VoicePack {
     /// The voices with their row ids, in the order they were added.
     /// The voice rows; each checked (`checkSettings`) unless `isChecked` is false, which only the setters that
     /// repair a damaged row use.
-    func voiceRows(isChecked: Bool = true) throws(VoicebankError) -> [(id: Int, voice: Voice)] {
+    package func voiceRows(isChecked: Bool = true) throws(VoicebankError) -> [(id: Int, voice: Voice)] {
         let statement = try database.prepare(
             """
             SELECT identifier, name, primary_languages, supported_languages, normal_rate, trim_threshold_db,
@@ -225,165 +225,7 @@ public final class VoicePack {
         }
     }
 
-    /// Adds a voice.
-    ///
-    /// - Throws: `VoicebankError.duplicateVoice` when the identifier is in the pack already.
-    public func addVoice(_ voice: Voice) throws(VoicebankError) {
-        try database.transaction { () throws(VoicebankError) in
-            guard try voiceRowID(voice.identifier) == nil else {
-                throw .duplicateVoice(identifier: voice.identifier, path: path)
-            }
-            try database.prepare(
-                """
-                INSERT INTO voice (identifier, name, primary_languages, supported_languages, normal_rate,
-                    trim_threshold_db, trim_pad_frames, edge_fade_frames, crossfade_frames, target_loudness_lufs,
-                    true_peak_ceiling_dbtp)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-            ).bind(
-                .text(voice.identifier), .text(voice.name), .text(voice.primaryLanguages.joined(separator: ",")),
-                .text(voice.supportedLanguages.joined(separator: ",")), .real(voice.normalRate),
-                voice.trimming.map { .real($0.thresholdDecibels) },
-                .integer(voice.trimming?.padFrames ?? Trimming.standard.padFrames),
-                .integer(voice.joins.edgeFadeFrames), .integer(voice.joins.crossfadeFrames),
-                voice.loudness.map { .real($0.targetLUFS) }, .real(voice.loudness?.truePeakCeilingDBTP ?? -1)
-            ).run()
-        }
-    }
-
-    /// Sets the rate at which a voice's clips play as recorded (see `Voice.normalRate`).
-    ///
-    /// - Throws: `VoicebankError.invalidNormalRate`, `.unknownVoice`.
-    public func setNormalRate(_ rate: Double, voice identifier: String) throws(VoicebankError) {
-        guard Voice.normalRates.contains(rate) else { throw .invalidNormalRate(rate) }
-        try database.transaction { () throws(VoicebankError) in
-            let voice = try resolveVoice(identifier, isChecked: false)
-            try database.prepare("UPDATE voice SET normal_rate = ? WHERE identifier = ?")
-                .bind(.real(rate), .text(voice.identifier)).run()
-        }
-    }
-
-    /// Sets the loudness a voice's clips play at (`nil`: as recorded), measuring any clip not measured yet
-    /// (clips of packs made before loudness was measured). Returns the voice's clips' loudness.
-    ///
-    /// - Throws: `VoicebankError.invalidLoudnessTarget` for a target outside `LoudnessTarget.targets` or a ceiling
-    ///   above 0 dBTP; `.unknownVoice`.
-    @discardableResult
-    public func setLoudnessTarget(_ target: LoudnessTarget?, voice identifier: String) throws(VoicebankError)
-        -> [ClipLoudness]
-    {
-        if let target, !LoudnessTarget.targets.contains(target.targetLUFS) || target.truePeakCeilingDBTP > 0 {
-            throw .invalidLoudnessTarget(target)
-        }
-        return try database.transaction { () throws(VoicebankError) in
-            let voice = try resolveVoice(identifier, isChecked: false)
-            try database.prepare(
-                "UPDATE voice SET target_loudness_lufs = ?, true_peak_ceiling_dbtp = ? WHERE identifier = ?"
-            )
-            .bind(
-                target.map { .real($0.targetLUFS) }, .real(target?.truePeakCeilingDBTP ?? -1), .text(voice.identifier)
-            )
-            .run()
-            let unmeasured = try database.prepare(
-                """
-                SELECT clip.id, substr(pcm, trim_start * 4 + 1, frame_count * 4) FROM clip
-                JOIN voice ON voice.id = clip.voice_id
-                WHERE voice.identifier = ? AND (is_loudness_measured = 0 OR true_peak_dbtp IS NULL)
-                """
-            ).bind(.text(voice.identifier))
-            let update = try database.prepare(
-                "UPDATE clip SET loudness_lufs = ?, true_peak_dbtp = ?, is_loudness_measured = 1 WHERE id = ?")
-            while try unmeasured.step() {
-                let loudness = try Self.measure(unmeasured.floats(1))
-                try update.bind(
-                    loudness.clipLUFS.map { .real($0) }, loudness.storedTruePeak,
-                    .integer(unmeasured.int(0))
-                ).run()
-            }
-            return try clipLoudness(voice: voice.identifier)
-        }
-    }
-
-    /// Each clip's loudness and true peak, and the gain its voice's target gives it.
-    public func clipLoudness(voice identifier: String) throws(VoicebankError) -> [ClipLoudness] {
-        // Unchecked: `voicebank configure --target-loudness` reports the loudness before it repairs a damaged target.
-        let voice = try resolveVoice(identifier, isChecked: false)
-        let rows = try database.prepare(
-            """
-            SELECT clip.id, loudness_lufs, true_peak_dbtp FROM clip JOIN voice ON voice.id = clip.voice_id
-            WHERE voice.identifier = ? AND is_loudness_measured = 1 ORDER BY clip.id
-            """
-        ).bind(.text(voice.identifier))
-        var result: [ClipLoudness] = []
-        while try rows.step() {
-            let loudness = rows.optionalDouble(1)
-            let peak = rows.optionalDouble(2)
-            result.append(
-                ClipLoudness(
-                    clipID: rows.int(0), loudnessLUFS: loudness, truePeakDBTP: peak,
-                    gainDecibels: voice.loudness?.gainDecibels(loudness: loudness, truePeak: peak) ?? 0))
-        }
-        return result
-    }
-
-    static func measure(_ samples: [Float], measuringTruePeak: Bool = true) throws(VoicebankError) -> Loudness {
-        do throws(AudioIOError) {
-            return try Loudness(samples, measuringTruePeak: measuringTruePeak)
-        } catch {
-            throw .audio(error)
-        }
-    }
-
-    /// Sets how a voice's clips meet in renders.
-    ///
-    /// - Throws: `VoicebankError.invalidJoins` for a fade outside 0…`Joins.maximumFrames`; `.unknownVoice`.
-    public func setJoins(_ joins: Joins, voice identifier: String) throws(VoicebankError) {
-        let range = 0...Joins.maximumFrames
-        guard range.contains(joins.edgeFadeFrames), range.contains(joins.crossfadeFrames) else {
-            throw .invalidJoins(joins)
-        }
-        try database.transaction { () throws(VoicebankError) in
-            let voice = try resolveVoice(identifier, isChecked: false)
-            try database.prepare("UPDATE voice SET edge_fade_frames = ?, crossfade_frames = ? WHERE identifier = ?")
-                .bind(.integer(joins.edgeFadeFrames), .integer(joins.crossfadeFrames), .text(voice.identifier)).run()
-        }
-    }
-
-    /// Sets how a voice trims its clips and re-applies it to every clip it has (the whole conversion is kept,
-    /// so nothing needs importing again); `nil` plays clips whole.
-    ///
-    /// - Throws: `VoicebankError.unknownVoice`.
-    public func setTrimming(_ trimming: Trimming?, voice identifier: String) throws(VoicebankError) {
-        try database.transaction { () throws(VoicebankError) in
-            let voice = try resolveVoice(identifier, isChecked: false)
-            try database.prepare("UPDATE voice SET trim_threshold_db = ?, trim_pad_frames = ? WHERE identifier = ?")
-                .bind(
-                    trimming.map { .real($0.thresholdDecibels) },
-                    .integer(trimming?.padFrames ?? Trimming.standard.padFrames),
-                    .text(voice.identifier)
-                ).run()
-            let clips = try database.prepare(
-                "SELECT clip.id, pcm FROM clip JOIN voice ON voice.id = clip.voice_id WHERE voice.identifier = ?"
-            ).bind(.text(voice.identifier))
-            let update = try database.prepare(
-                """
-                UPDATE clip SET trim_start = ?, frame_count = ?, loudness_lufs = ?, true_peak_dbtp = ?,
-                    is_loudness_measured = 1
-                WHERE id = ?
-                """)
-            while try clips.step() {
-                let samples = clips.floats(1)
-                let played = ClipConditioning.playedRange(samples, trimming: trimming)
-                let loudness = try Self.measure(Array(samples[played]), measuringTruePeak: voice.loudness != nil)
-                try update.bind(
-                    .integer(played.lowerBound), .integer(played.count), loudness.clipLUFS.map { .real($0) },
-                    loudness.storedTruePeak, .integer(clips.int(0))
-                ).run()
-            }
-        }
-    }
-
-    func voiceRowID(_ identifier: String) throws(VoicebankError) -> Int? {
+    package func voiceRowID(_ identifier: String) throws(VoicebankError) -> Int? {
         let statement = try database.prepare("SELECT id FROM voice WHERE identifier = ?").bind(.text(identifier))
         return try statement.step() ? statement.int(0) : nil
     }
@@ -467,17 +309,15 @@ public final class VoicePack {
             encoding: SampleEncoding(rawValue: statement.text(0)) ?? .float32, channelCount: statement.int(1),
             bytes: statement.blob(2))
     }
-
-    /// Runs SQLite's own consistency check; `["ok"]` for a sound file.
-    public func integrityCheck() throws(VoicebankError) -> [String] {
-        let statement = try database.prepare("PRAGMA integrity_check")
-        var lines: [String] = []
-        while try statement.step() { lines.append(statement.text(0)) }
-        return lines
-    }
 }
 
-func fileExists(_ path: String) -> Bool {
+package func fileExists(_ path: String) -> Bool {
     var status = stat()
     return stat(path, &status) == 0
+}
+
+/// The size of the file at `path` in bytes; `nil` when there is none.
+package func fileSize(_ path: String) -> Int? {
+    var status = stat()
+    return stat(path, &status) == 0 ? Int(status.st_size) : nil
 }

@@ -10,8 +10,8 @@ import CSQLite
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// An open SQLite connection; owns the `sqlite3*` and closes it in `deinit`.
-final class Database {
-    let path: String
+package final class Database {
+    package let path: String
     private(set) var handle: OpaquePointer
 
     enum Mode {
@@ -63,23 +63,23 @@ final class Database {
     deinit { sqlite3_close_v2(handle) }
 
     /// Runs one or more statements that return no rows.
-    func execute(_ sql: String) throws(VoicebankError) {
+    package func execute(_ sql: String) throws(VoicebankError) {
         let status = sqlite3_exec(handle, sql, nil, nil, nil)
         try check(status, sql: sql)
     }
 
-    func prepare(_ sql: String) throws(VoicebankError) -> Statement {
+    package func prepare(_ sql: String) throws(VoicebankError) -> Statement {
         try Statement(database: self, sql: sql)
     }
 
     /// The single integer a query such as `PRAGMA user_version` returns.
-    func integer(_ sql: String) throws(VoicebankError) -> Int {
+    package func integer(_ sql: String) throws(VoicebankError) -> Int {
         let statement = try prepare(sql)
         guard try statement.step() else { throw .sqlite(path: path, sql: sql, message: "the query returned no row") }
         return statement.int(0)
     }
 
-    var lastInsertedRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
+    package var lastInsertedRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
 
     /// A number that changes whenever the pack file changes, through this connection or any other, in this process
     /// or another (`SQLITE_FCNTL_DATA_VERSION`): two reads under one version see the same bytes. `nil` when SQLite
@@ -91,7 +91,7 @@ final class Database {
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back if it throws.
-    func transaction<T>(_ body: () throws(VoicebankError) -> T) throws(VoicebankError) -> T {
+    package func transaction<T>(_ body: () throws(VoicebankError) -> T) throws(VoicebankError) -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -173,10 +173,10 @@ final class Database {
 }
 
 /// A prepared statement; owns the `sqlite3_stmt*` and finalizes it in `deinit`.
-final class Statement {
+package final class Statement {
     private let database: Database
     private let handle: OpaquePointer
-    let sql: String
+    package let sql: String
 
     fileprivate init(database: Database, sql: String) throws(VoicebankError) {
         var handle: OpaquePointer?
@@ -192,12 +192,12 @@ final class Statement {
 
     /// Binds values to `?1`, `?2`, … in order; `nil` binds NULL.
     @discardableResult
-    func bind(_ values: SQLValue?...) throws(VoicebankError) -> Statement {
+    package func bind(_ values: SQLValue?...) throws(VoicebankError) -> Statement {
         try bind(values)
     }
 
     @discardableResult
-    func bind(_ values: [SQLValue?]) throws(VoicebankError) -> Statement {
+    package func bind(_ values: [SQLValue?]) throws(VoicebankError) -> Statement {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() {
@@ -223,7 +223,7 @@ final class Statement {
     }
 
     /// Steps once: `true` when a row is ready, `false` when the statement is done.
-    func step() throws(VoicebankError) -> Bool {
+    package func step() throws(VoicebankError) -> Bool {
         let status = sqlite3_step(handle)
         try database.check(status, sql: sql)
         return status == SQLITE_ROW
@@ -231,39 +231,39 @@ final class Statement {
 
     /// Ends the statement's run before its last row: a statement left on a row keeps its read snapshot of the
     /// pack, and a long-lived reader would go on seeing the pack as it was.
-    func reset() { sqlite3_reset(handle) }
+    package func reset() { sqlite3_reset(handle) }
 
     /// Steps to the end, for statements that return no rows.
-    func run() throws(VoicebankError) {
+    package func run() throws(VoicebankError) {
         while try step() {}
     }
 
-    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+    package func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
 
     /// Steps once and returns the first column of the row, if there is one.
-    func firstInt() throws(VoicebankError) -> Int? {
+    package func firstInt() throws(VoicebankError) -> Int? {
         try step() ? int(0) : nil
     }
 
-    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    package func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
-    func optionalDouble(_ column: Int32) -> Double? {
+    package func optionalDouble(_ column: Int32) -> Double? {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : double(column)
     }
 
-    func text(_ column: Int32) -> String {
+    package func text(_ column: Int32) -> String {
         guard let pointer = sqlite3_column_text(handle, column) else { return "" }
         return String(cString: pointer)
     }
 
-    func blob(_ column: Int32) -> [UInt8] {
+    package func blob(_ column: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
     /// A blob of little-endian Float32 samples.
-    func floats(_ column: Int32) -> [Float] {
+    package func floats(_ column: Int32) -> [Float] {
         let count = Int(sqlite3_column_bytes(handle, column)) / MemoryLayout<Float>.size
         guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }
         return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -275,7 +275,7 @@ final class Statement {
 }
 
 /// A value bound to a statement parameter.
-enum SQLValue {
+package enum SQLValue {
     case integer(Int)
     case real(Double)
     case text(String)

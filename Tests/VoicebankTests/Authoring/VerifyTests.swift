@@ -2,6 +2,7 @@ import AudioIO
 import CSQLite
 import TestSupport
 import Testing
+import VoicebankAuthoring
 
 @testable import Voicebank
 
@@ -139,6 +140,21 @@ import Testing
         #expect(
             problems[0].message.contains("has 13230 render-ready frames, but 14400 frames at 48000 Hz make 6615"))
         #expect(problems[1].message.contains("keeps 400 bytes of original audio"))
+    }
+
+    @Test(
+        "source facts no import writes (a hand edit) are length problems, never a crash",
+        arguments: [
+            "source_frame_count = 9000000000000000000", "source_frame_count = -9000000000000000000",
+            "source_channel_count = 4000000000000000000", "source_sample_rate = 9000000000000000000",
+            "source_sample_rate = -7",
+        ])
+    func impossibleSourceFacts(edit: String) throws {
+        let temporary = try soundPack()
+        try temporary.pack.database.execute("UPDATE clip SET \(edit) WHERE phrase = 'one'")
+        let problems = try temporary.pack.verify()
+        #expect(!problems.isEmpty)
+        #expect(problems.allSatisfy { $0.kind == .length && $0.message.hasPrefix("\"one\" ") }, "\(problems)")
     }
 
     @Test("frame counts past the blob are damage, reported as rendering refuses them, and measured no further")

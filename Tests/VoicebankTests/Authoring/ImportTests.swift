@@ -1,6 +1,7 @@
 import AudioIO
 import TestSupport
 import Testing
+import VoicebankAuthoring
 
 @testable import Voicebank
 

@@ -2,6 +2,7 @@ import AudioIO
 import SpeechCore
 import TestSupport
 import Testing
+import VoicebankAuthoring
 
 @testable import Voicebank
 

@@ -1,4 +1,5 @@
 import Tokens
+import Voicebank
 
 /// Which phrase each audio file speaks, read from a transcript file.
 ///
