@@ -79,15 +79,17 @@ let package = Package(
         .target(name: "Rendering", dependencies: ["SpeechCore", "Planning", "AudioIO"]),
         // A picture of a render as SVG, drawn as it is pulled.
         .target(name: "Picture", dependencies: ["SpeechCore", "Planning", "Rendering"]),
+        // The only door into the engine: a typed request in, a stream of plan, audio and markers out. Outside
+        // Voicebank's own targets, only this, the `voicebank` tool and the benchmark (which builds packs) import the store.
         .target(
             name: "ConcatSynth",
             dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Voicebank", "AudioIO"]),
-        // The Wyoming text-to-speech server on swift-nio (issue 11), apart from the speech-dispatcher module's
+        // The Wyoming text-to-speech server on swift-nio, apart from the speech-dispatcher module's
         // SpeechService so that the module links no NIO.
         .target(
             name: "WyomingService",
             dependencies: [
-                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank", "AudioIO",
+                "ConcatSynth", "Rendering", "SpeechCore", "AudioIO",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         .target(
@@ -123,7 +125,7 @@ let package = Package(
         // The speech-dispatcher module protocol over the library (issue 14); the module binary is a thin main.
         .target(
             name: "SpeechService",
-            dependencies: ["AudioIO", "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank"]),
+            dependencies: ["AudioIO", "ConcatSynth", "Rendering", "SSML", "SpeechCore"]),
         .executableTarget(
             name: "SpeechDispatcherModule",
             dependencies: ["SpeechService"],
