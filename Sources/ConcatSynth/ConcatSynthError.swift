@@ -17,6 +17,8 @@ public enum ConcatSynthError: Error, Equatable, CustomStringConvertible {
     case fallbackInStrictMode(voice: String, words: [String])
     /// An `<audio>` file allowed while planning could not be read when its turn came.
     case audio(AudioIOError)
+    /// A request that could not be read from its file or descriptor.
+    case request(RequestReadingError)
     /// An error of no stage of the engine's own, such as one a library user's `PhraseLookup` or `ClipAudioSource`
     /// threw: its description, reported as it is.
     case other(String)
@@ -54,6 +56,7 @@ public enum ConcatSynthError: Error, Equatable, CustomStringConvertible {
             return
                 "voice \(voice) has no clip for \(words.map { "\"\($0)\"" }.joined(separator: ", ")); --strict accepts only requests the voice's clips cover"
         case .audio(let error): return error.description
+        case .request(let error): return error.description
         case .other(let description): return description
         }
     }

@@ -3,10 +3,8 @@ import AudioIO
 import CommandLineSupport
 import ConcatSynth
 import Picture
-import Planning
 import Rendering
 import SSML
-import SpeechCore
 
 #if canImport(Glibc)
     import Glibc
@@ -190,170 +188,46 @@ struct RequestArguments: Equatable {
     /// audio, and reads the request whole so that it can be read again), or the words that fell back are
     /// gathered in `fallbacks` as the renderer reaches them, for a caller that can still take its output back.
     ///
-    /// - Throws: `RequestError` for an unreadable request, `ConcatSynthError` for the pack, the voice, bad SSML
-    ///   or a fallback under `--strict`.
+    /// - Throws: `ConcatSynthError` for an unreadable request, the pack, the voice, bad SSML or a fallback under
+    ///   `--strict`.
     func start(checkingFirst: Bool, readingWhole: Bool = false) throws -> (
-        synthesizer: Synthesizer, request: SpeechRequest, renderer: Renderer, fallbacks: Fallbacks
+        synthesizer: Synthesizer, request: SpeechRequest, renderer: Renderer, fallbacks: FallbackLog
     ) {
         let checksFirst = strict && checkingFirst
         let request = try readRequest(whole: checksFirst || readingWhole)
         let synthesizer = try Synthesizer(
             bank: bank, voice: voice, audioSandbox: AudioSandbox(allowing: audioDirectories), takeChoice: takes)
-        var standardError = StandardError()
         if checksFirst { try synthesizer.checkCovered(request) }
-        let fallbacks = Fallbacks(voice: synthesizer.voice.identifier)
+        let fallbacks = FallbackLog(voice: synthesizer.voice.identifier)
         let renderer = try synthesizer.renderer(for: request) { [strict] note in
+            var standardError = StandardError()
             print(note, to: &standardError)
-            if strict, case .fallback(let words, _) = note { fallbacks.words.append(words) }
+            if strict { fallbacks.record(note) }
         }
         return (synthesizer, request, renderer, fallbacks)
     }
 
-    /// The request: the TEXT arguments, or the file or standard input. SSML, and anything read `whole`, is
-    /// read to its end first; plain text is spoken as it is read, so memory stays small however long it is.
+    /// The request: the TEXT arguments, or the file or standard input (`SpeechRequest.read`).
     private func readRequest(whole: Bool) throws -> SpeechRequest {
         let prosody = try prosody()
         guard file != nil || text.isEmpty || text == ["-"] else {
             return SpeechRequest(text.joined(separator: " "), voice: voice, prosody: prosody, isLenient: lenient)
         }
-        let source = file ?? "standard input"
-        var opened: ReadableFile?
-        if let file {
-            do throws(FileError) { opened = try ReadableFile(path: file) } catch {
-                throw RequestError.unreadable(path: file)
-            }
+        let read = try SpeechRequest.read(
+            from: file.map { .file($0) } ?? .standardInput, whole: whole, voice: voice, prosody: prosody,
+            isLenient: lenient)
+        if let warning = read.warning {
+            var standardError = StandardError()
+            print(warning, to: &standardError)
         }
-        let input = opened?.descriptor ?? .standardInput
-        // The first byte that is not a space tells SSML from text.
-        var start: [UInt8] = []
-        var isAtEnd = false
-        var kind = InputKind.undecided
-        while kind == .undecided && !isAtEnd {
-            let chunk = try read(input, source: source)
-            isAtEnd = chunk.isEmpty
-            start += chunk
-            kind = InputKind(start)
-        }
-        guard !whole, !isAtEnd, kind == .plainText else {
-            if !isAtEnd {
-                do throws(FileError) { start += try input.readToEnd() } catch {
-                    throw FileError(path: source, reason: error.reason)
-                }
-            }
-            let text = try decode(start, from: source)
-            return SpeechRequest(text, voice: voice, prosody: prosody, isLenient: lenient)
-        }
-        let plainText = PlainTextStream(source: source, start: start) { [opened] in
-            withExtendedLifetime(opened) {}
-            return try read(input, source: source)
-        }
-        return SpeechRequest(.textStream(plainText), voice: voice, prosody: prosody, isLenient: lenient)
-    }
-
-    /// `bytes` read in the encoding they announce (a byte-order mark, an XML declaration), else UTF-8.
-    private func decode(_ bytes: [UInt8], from source: String) throws -> String {
-        let request: DecodedRequest
-        do throws(RequestDecodingError) { request = try DecodedRequest(bytes, isLenient: lenient) } catch {
-            throw RequestError.undecodable(source: source, error)
-        }
-        if let first = request.firstReplacedOffset {
-            Self.warnOfReplacements(request.replacedCount, first: first, encoding: request.encoding, in: source)
-        }
-        return request.text
+        return read.request
     }
 
     /// After a request streamed as it was spoken: the warning a request decoded whole gives before it.
     func warnOfReplacements(in request: SpeechRequest) {
-        guard let text = request.textStream, let first = text.firstReplacedOffset else { return }
-        Self.warnOfReplacements(text.replacedCount, first: first, encoding: "UTF-8", in: text.source)
-    }
-
-    private static func warnOfReplacements(_ count: Int, first: Int, encoding: String, in source: String) {
-        var warnings = StandardError()
-        print(
-            "warning: the request in \(source) holds \(count) byte sequence\(count == 1 ? "" : "s") that \(count == 1 ? "is" : "are") not valid \(encoding), the first at byte offset \(first); each is spoken as U+FFFD",
-            to: &warnings)
-    }
-}
-
-/// The next bytes of the request, or a `FileError` naming its file.
-private func read(_ input: FileDescriptor, source: String) throws -> [UInt8] {
-    do throws(FileError) { return try input.read(upTo: 65_536) } catch {
-        throw FileError(path: source, reason: error.reason)
-    }
-}
-
-/// What a request's first bytes say it is, as `SSMLReader` reads it: SSML when the first character after a
-/// byte-order mark and XML whitespace is `<`; text in another encoding than UTF-8 when they hold a UTF-16
-/// byte-order mark or a NUL (UTF-16 without one), which is decoded whole.
-private enum InputKind {
-    case undecided
-    case markup
-    case plainText
-    case otherEncoding
-
-    init(_ bytes: [UInt8]) {
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.contains(0) {
-            self = .otherEncoding
-            return
-        }
-        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        let first = bytes.dropFirst(start).first { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }
-        switch first {
-        case nil: self = .undecided
-        case UInt8(ascii: "<"): self = .markup
-        default: self = .plainText
-        }
-    }
-}
-
-/// Words that fell back while rendering under `--strict`, when no first pass checked the request.
-final class Fallbacks {
-    let voice: String
-    var words: [String] = []
-
-    init(voice: String) { self.voice = voice }
-
-    /// The `--strict` failure for the words gathered so far, if any.
-    var error: ConcatSynthError? { words.isEmpty ? nil : .fallbackInStrictMode(voice: voice, words: words) }
-}
-
-/// The end of the pull chain both commands share: a renderer's blocks converted to the output rate as they come,
-/// and the markers each pull reached, at that rate.
-final class ConvertedPull {
-    let renderer: Renderer
-    private let resampler: StreamingResampler
-    private var block: [Float]
-    private(set) var isComplete = false
-
-    init(_ renderer: Renderer, sampleRate: Int, blockFrames: Int) throws {
-        self.renderer = renderer
-        resampler = try StreamingResampler(from: RenderFormat.sampleRate, to: sampleRate)
-        block = [Float](repeating: 0, count: blockFrames)
-    }
-
-    /// Pulls one block and hands its converted frames to `consume` (none while the converter fills), and the
-    /// 22050 Hz frames to `rendered`; at the request's end, the converter's last frames too.
-    func pull(
-        _ consume: (UnsafeBufferPointer<Float>) throws -> Void,
-        rendered: ((UnsafeBufferPointer<Float>) -> Void)? = nil
-    ) throws {
-        let pulled = try block.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
-        try block.withUnsafeBufferPointer { buffer in
-            let frames = UnsafeBufferPointer(rebasing: buffer[..<pulled.frameCount])
-            rendered?(frames)
-            try resampler.convert(frames, to: consume)
-        }
-        if pulled.isComplete {
-            try resampler.finish(to: consume)
-            isComplete = true
-        }
-    }
-
-    /// The markers the last pull reached, in the order they completed, each with its place in frame order, at the
-    /// output rate.
-    var reachedMarkers: [(index: Int, marker: Marker)] {
-        renderer.reachedMarkers.map { ($0.index, $0.marker.atSampleRate(resampler.targetRate)) }
+        guard let warning = request.streamedReplacementWarning else { return }
+        var standardError = StandardError()
+        print(warning, to: &standardError)
     }
 }
 
@@ -446,7 +320,7 @@ struct RenderArguments: Equatable {
                 }
             }
         }
-        if let error = fallbacks.error { throw error }
+        if let error = fallbacks.strictError { throw error }
         request.warnOfReplacements(in: speechRequest)
         if let pictureFile, let drawing {
             var svg = drawing.svg
@@ -479,18 +353,13 @@ struct RenderArguments: Equatable {
 extension OutputEncoding: ExpressibleByArgument {}
 extension TakeChoice: ExpressibleByArgument {}
 
-/// A request that could not be read.
+/// An output beside the audio that could not be written.
 enum RequestError: Error, CustomStringConvertible {
-    case unreadable(path: String)
-    case undecodable(source: String, RequestDecodingError)
     case unwritableMarkers(path: String, reason: String)
     case unwritablePicture(path: String, reason: String)
 
     var description: String {
         switch self {
-        case .unreadable(let path):
-            return "cannot read the request file \(path); expected a readable text or SSML file"
-        case .undecodable(let source, let error): return "the request in \(source) \(error)"
         case .unwritableMarkers(let path, let reason): return "cannot write the markers file \(path): \(reason)"
         case .unwritablePicture(let path, let reason): return "cannot write the picture \(path): \(reason)"
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConcatSynth
 import Playback
 import SpeechCore
 import Synchronization
