@@ -105,7 +105,13 @@ public enum Tokenizer {
 
     /// The phrase key of tokens already made: their texts joined by single spaces, the rule every phrase key
     /// follows, whether an import stores it or the matcher looks it up.
-    public static func phraseKey(_ tokens: some Collection<Token>) -> String {
+    public static func phraseKey(_ tokens: [Token]) -> String {
+        phraseKey(tokens[...])
+    }
+
+    /// The phrase key of some of a text's tokens, as the matcher walks them. A slice rather than any collection: a
+    /// generic function of another module runs unspecialized, and this one runs at every step of the matcher's walk.
+    public static func phraseKey(_ tokens: ArraySlice<Token>) -> String {
         // One token's key is its text, shared rather than copied; more get one buffer of the right size: the
         // matcher makes a key at every step of its walk.
         if tokens.count == 1, let only = tokens.first { return only.text }
