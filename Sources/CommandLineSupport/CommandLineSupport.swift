@@ -38,7 +38,3 @@ public struct StandardError: TextOutputStream {
         string.withUTF8 { _ = try? FileDescriptor.standardError.write(UnsafeRawBufferPointer($0)) }
     }
 }
-
-/// AudioIO's `PendingFile` (a file that appears whole or not at all) by the name the render command's picture
-/// file still uses; new code names `PendingFile`.
-public typealias PartialFile = PendingFile

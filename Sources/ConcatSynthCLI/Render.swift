@@ -284,9 +284,9 @@ struct RenderArguments: Equatable {
             }
         }
         // Opened first, like the markers file, so an unwritable path fails before any rendering.
-        var pictureFile: PartialFile?
+        var pictureFile: PendingFile?
         if let picture {
-            do throws(FileError) { pictureFile = try PartialFile(path: picture) } catch {
+            do throws(FileError) { pictureFile = try PendingFile(path: picture) } catch {
                 throw RequestError.unwritablePicture(path: picture, reason: error.reason)
             }
         }
