@@ -1,6 +1,5 @@
 import ArgumentParser
 import ConcatSynth
-import Voicebank
 
 #if canImport(Glibc)
     import Glibc
@@ -123,7 +122,7 @@ struct BenchCommand: ParsableCommand {
 
         let largest = packs.last!
         let long = try longText(
-            speakingFor: smoke ? 10 : 600, with: Synthesizer(pack: VoicePack(path: largest.path, access: .readOnly)))
+            speakingFor: smoke ? 10 : 600, with: Synthesizer(bank: largest.path))
         let longFile = work.file("long.txt")
         try writeText(long.text, to: longFile)
         if items.contains(3) {

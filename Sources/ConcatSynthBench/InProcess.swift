@@ -1,5 +1,4 @@
 import ConcatSynth
-import Voicebank
 
 /// A voice pack the benchmark made, and how many clips it holds.
 struct BenchPack {
@@ -42,7 +41,7 @@ struct InProcessBench {
             var synthesizer: Synthesizer?
             for _ in 0..<3 {
                 open.append(
-                    try seconds { synthesizer = try Synthesizer(pack: VoicePack(path: pack.path, access: .readOnly)) })
+                    try seconds { synthesizer = try Synthesizer(bank: pack.path) })
             }
             opening.append(open)
             var packFirst: [Samples] = []

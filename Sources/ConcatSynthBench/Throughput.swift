@@ -3,7 +3,6 @@ import ConcatSynth
 import Planning
 import Rendering
 import SpeechCore
-import Voicebank
 
 /// Item 3: rendering a long text in x-realtime, next to the machine's limit for it: the same clips' blobs read
 /// straight out of SQLite into one buffer, with nothing of ours in between.
@@ -14,7 +13,7 @@ struct LongRenderBench {
     var runs: Int
 
     func run() throws -> [TargetResult] {
-        let synthesizer = try Synthesizer(pack: VoicePack(path: pack.path, access: .readOnly))
+        let synthesizer = try Synthesizer(bank: pack.path)
         let plan = try synthesizer.plan(text)
         // The reads the renderer makes: the stretch each take plays (past its trimmed silence), where the output
         // reaches it.

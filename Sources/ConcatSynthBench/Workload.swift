@@ -1,7 +1,6 @@
 import AudioIO
 import ConcatSynth
 import SpeechCore
-import Voicebank
 
 #if canImport(Glibc)
     import Glibc
@@ -11,14 +10,14 @@ import Voicebank
 
 /// Where the benchmark finds the repository's files and the built tools.
 struct Locations {
-    /// The repository, found from where this file was compiled (like `VoicePackLocation.defaultPackPath`).
+    /// The repository, found from where this file was compiled (like `PackLocation.defaultPackPath`).
     static let repository: String = {
         var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         components.removeLast(3)  // Sources/ConcatSynthBench/Workload.swift
         return components.joined(separator: "/")
     }()
 
-    static var defaultPack: String { VoicePackLocation.defaultPackPath }
+    static var defaultPack: String { PackLocation.defaultPackPath }
     static var clipSources: String { repository + "/voicebank/sources" }
     /// The project's shared folder sits beside the repository (CI clones it there too).
     /// A copy of the project's shared fixtures (shared/fixtures/voiceover), kept in the repository.

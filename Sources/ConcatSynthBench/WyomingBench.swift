@@ -1,5 +1,4 @@
 import ConcatSynth
-import Voicebank
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -76,7 +75,7 @@ struct WyomingBench {
         }
 
         // The same request in process, pulled a chunk (2205 frames, 100 ms) at a time as the server pulls it.
-        let synthesizer = try Synthesizer(pack: VoicePack(path: pack.path, access: .readOnly))
+        let synthesizer = try Synthesizer(bank: pack.path)
         let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 2_205)
         defer { buffer.deallocate() }
         var first = Samples()
