@@ -30,16 +30,18 @@ public final class Synthesizer {
     /// The clips its renderers stretched, kept for the requests that follow (`StretchCache`).
     public let stretchCache: StretchCache
 
-    /// Opens the pack at `bank` read-only: with no `bank`, `$CONCAT_SYNTH_BANK`, else the default pack.
+    /// Opens the pack at `bank` read-only.
     ///
-    /// - Parameter voice: the starting voice's identifier; `nil` for the pack's first voice. SSML's `<voice>`,
-    ///   `<lang>` and `xml:lang` switch to other voices of the pack.
-    ///   `audioSandbox` says which files `<audio>` may play (none by default).
-    ///   `takeChoice` says which take of a phrase plays.
-    ///   `stretchCacheCapacity` bounds the samples of stretched clips kept between requests; 0 keeps none.
+    /// - Parameters:
+    ///   - bank: the pack's path; with none, `$CONCAT_SYNTH_BANK`, else the default pack (`PackLocation`).
+    ///   - voice: the starting voice's identifier; `nil` for the pack's first voice. SSML's `<voice>`, `<lang>`
+    ///     and `xml:lang` switch to other voices of the pack.
+    ///   - audioSandbox: which files `<audio>` may play (none by default).
+    ///   - takeChoice: which take of a phrase plays.
+    ///   - stretchCacheCapacity: the most samples of stretched clips kept between requests; 0 keeps none.
     /// - Throws: `ConcatSynthError.voicebank` when the pack cannot be opened or has no such voice, or no voice.
     public convenience init(
-        bank: String? = nil, voice identifier: String? = nil, audioSandbox: AudioSandbox = .closed,
+        bank: String? = nil, voice: String? = nil, audioSandbox: AudioSandbox = .closed,
         takeChoice: TakeChoice = .rotate, stretchCacheCapacity: Int = StretchCache.standardSampleCapacity
     ) throws(ConcatSynthError) {
         let pack: VoicePack
@@ -49,7 +51,7 @@ public final class Synthesizer {
             throw .voicebank(error)
         }
         try self.init(
-            pack: pack, voice: identifier, audioSandbox: audioSandbox, takeChoice: takeChoice,
+            pack: pack, voice: voice, audioSandbox: audioSandbox, takeChoice: takeChoice,
             stretchCacheCapacity: stretchCacheCapacity)
     }
 

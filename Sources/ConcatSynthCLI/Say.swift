@@ -16,7 +16,7 @@ extension ConcatSynthCommand {
         static let configuration = CommandConfiguration(
             abstract: "Speak SSML or text aloud through a sound device (ALSA).",
             discussion: """
-                The request is read as render reads it. Playback starts with the first rendered block, while the \\
+                The request is read as render reads it. Playback starts with the first rendered block, while the \
                 rest is still being rendered; Ctrl-C stops it at once (exit status 130).
                 Examples:
                   concat-synth say "Hello, nice to meet you"
