@@ -1,0 +1,29 @@
+import TestSupport
+import Testing
+
+/// The speaking path links the store, never the authoring code: read off the built executables' symbols, where
+/// Swift's mangled names carry their module (`18VoicebankAuthoring`).
+@Suite struct LinkTests {
+    /// How many of `product`'s symbols belong to `module`.
+    func symbolCount(of module: String, in product: String) throws -> Int {
+        let symbols = try Binary(path: "/usr/bin/nm").run([Binary(product).path])
+        try #require(symbols.status == 0, "nm \(product): \(symbols.standardError)")
+        let mangled = "\(module.utf8.count)\(module)"
+        return symbols.standardOutput.split(separator: "\n").filter { $0.contains(mangled) }.count
+    }
+
+    @Test(
+        "concat-synth and sd_concat-synth link the store and no authoring code",
+        arguments: [
+            "concat-synth", "sd_concat-synth",
+        ])
+    func speakingPath(product: String) throws {
+        #expect(try symbolCount(of: "VoicebankAuthoring", in: product) == 0)
+        #expect(try symbolCount(of: "Voicebank", in: product) > 0)
+    }
+
+    @Test("voicebank links the authoring code, so the count above means something")
+    func authoringTool() throws {
+        #expect(try symbolCount(of: "VoicebankAuthoring", in: "voicebank") > 100)
+    }
+}
