@@ -209,6 +209,6 @@ if Context.environment["CONCAT_SYNTH_FUZZ"] == "1" {
             name: "FuzzTranscript", dependencies: ["VoicebankAuthoring"], path: "Fuzz/Targets/FuzzTranscript"),
         .executableTarget(name: "FuzzAudio", dependencies: ["AudioIO"], path: "Fuzz/Targets/FuzzAudio"),
         .executableTarget(
-            name: "FuzzPack", dependencies: ["ConcatSynth", "Rendering", "Voicebank"], path: "Fuzz/Targets/FuzzPack"),
+            name: "FuzzPack", dependencies: ["ConcatSynth"], path: "Fuzz/Targets/FuzzPack"),
     ]
 }

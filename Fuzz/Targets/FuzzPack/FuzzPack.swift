@@ -4,8 +4,6 @@
 // `concat-synth render` opens a pack; a clean error or audio is the answer, anything else is a finding.
 
 import ConcatSynth
-import Rendering
-import Voicebank
 
 #if canImport(Glibc)
     import Glibc
@@ -21,9 +19,11 @@ let packPath = folder + "/pack.sqlite"
 
 /// Words the seed pack has, words it lacks (its fallback clip), a number, a break, and prosody that stretches a
 /// clip twice (the second time from the synthesizer's stretch cache).
-let request = SpeechRequest(
-    #"<speak>hello world <break time="20ms"/> <prosody rate="150%" pitch="+2st">hello 12 zebra hello</prosody></speak>"#
-)
+var request: SpeechRequest {
+    SpeechRequest(
+        #"<speak>hello world <break time="20ms"/> <prosody rate="150%" pitch="+2st">hello 12 zebra hello</prosody></speak>"#
+    )
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
@@ -32,7 +32,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard let file = fopen(packPath, "wb") else { fatalError("cannot write \(packPath): errno \(errno)") }
     guard fwrite(start, 1, count, file) == count, fclose(file) == 0 else { fatalError("cannot write \(packPath)") }
     do {
-        let synthesizer = try Synthesizer(pack: VoicePack(path: packPath, access: .readOnly))
+        let synthesizer = try Synthesizer(bank: packPath)
         let renderer = try synthesizer.renderer(for: request)
         var buffer = [Float](repeating: 0, count: 4_096)
         while try !buffer.withUnsafeMutableBufferPointer({ try renderer.render(into: $0) }).isComplete {}
