@@ -41,14 +41,13 @@ package final class Database {
         let status = sqlite3_open_v2(name, &handle, flags, nil)
         guard let handle else { throw .sqlite(path: path, sql: nil, message: String(cString: sqlite3_errstr(status))) }
         self.handle = handle
+        // From here on `deinit` closes the handle, also when this initializer throws: Swift deinitializes a class
+        // whose initializer throws once every stored property is set, so closing it here too would close it twice.
         guard status == SQLITE_OK else {
-            let message = String(cString: sqlite3_errmsg(handle))
-            sqlite3_close_v2(handle)
-            throw .sqlite(path: path, sql: nil, message: message)
+            throw .sqlite(path: path, sql: nil, message: String(cString: sqlite3_errmsg(handle)))
         }
         // SQLite quietly opens a file it cannot write read-only; say so now, not at the first write.
         if mode == .readWrite || mode == .readWriteCreate, sqlite3_db_readonly(handle, "main") == 1 {
-            sqlite3_close_v2(handle)
             throw .readOnlyPack(path: path, reason: Self.unwritableReason(path))
         }
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
