@@ -82,9 +82,10 @@ enum Schema {
 
     /// The `sqlite_schema` rows each step of `migrations` makes, step by step: a pack of version N holds those of
     /// the first N steps and nothing else (`VoicePack` refuses anything more). Listed rather than learnt by running
-    /// the steps when a pack opens, which would cost every render process a second database; `SchemaTests` runs
-    /// every step in SQLite and checks that this list is what they make. `ALTER TABLE … ADD COLUMN` makes no row, and
-    /// neither SQLite's `sqlite_sequence` (no AUTOINCREMENT) nor `sqlite_stat1` (no ANALYZE) is ever made.
+    /// the steps when a pack opens, which would cost every render process a second database; `UntrustedPackTests`
+    /// runs the steps of every version in SQLite and checks that this list is what they make. `ALTER TABLE … ADD
+    /// COLUMN` makes no row, and neither SQLite's `sqlite_sequence` (no AUTOINCREMENT) nor `sqlite_stat1` (no ANALYZE)
+    /// is ever made. A new step that makes a table or index adds it here.
     static let objectsMade: [[Object]] = [
         [
             .table("voice"), .index("sqlite_autoindex_voice_1", on: "voice"),  // identifier UNIQUE
