@@ -155,3 +155,89 @@ enum PackFileCase: String, CaseIterable, Sendable, CustomStringConvertible {
         #expect(imported.standardError.split(separator: "\n").count == 1)
     }
 }
+
+/// Objects a pack's schema may hold only if someone other than concat-synth put them there (issue 24), each made by
+/// SQL on a sound pack.
+enum SchemaObjectCase: String, CaseIterable, Sendable, CustomStringConvertible {
+    case writingTrigger, recursiveView, fts5Table, extraTable, extraIndex
+
+    var sql: String {
+        switch self {
+        // Writes the pack whenever a clip or voice row changes or a clip is added: a render writes nothing, so
+        // it would fire only if the store wrote (an upgrade) or were fooled into writing.
+        case .writingTrigger:
+            return """
+                CREATE TRIGGER t AFTER UPDATE ON clip BEGIN UPDATE voice SET name = 'written by a trigger'; END;
+                CREATE TRIGGER t2 BEFORE INSERT ON clip BEGIN UPDATE voice SET name = 'written by a trigger'; END;
+                """
+        case .recursiveView:
+            return "CREATE VIEW v AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i FROM n"
+        case .fts5Table: return "CREATE VIRTUAL TABLE f USING fts5(phrase)"
+        case .extraTable: return "CREATE TABLE notes (text TEXT)"
+        case .extraIndex: return "CREATE INDEX clip_by_source ON clip(source_name)"
+        }
+    }
+
+    /// Words the error must contain.
+    var expected: String {
+        let object: String
+        switch self {
+        case .writingTrigger: object = "a trigger \"t\""
+        case .recursiveView: object = "a view \"v\""
+        case .fts5Table: object = "a virtual table \"f\""
+        case .extraTable: object = "a table \"notes\""
+        case .extraIndex: object = "an index \"clip_by_source\""
+        }
+        return "holds \(object) that concat-synth does not make; expected only its own tables and indexes"
+    }
+
+    var description: String { rawValue }
+}
+
+@Suite struct ForeignSchemaObjectTests {
+    let concatSynth = Binary("concat-synth")
+    let voicebank = Binary("voicebank")
+
+    @Test(
+        "a pack holding an object concat-synth does not make: one line naming it, exit 1, nothing written anywhere",
+        arguments: SchemaObjectCase.allCases)
+    func refused(object: SchemaObjectCase) throws {
+        let pack = try SmallPack()
+        try pack.damage(object.sql)
+        let bytesBefore = try Data(contentsOf: URL(fileURLWithPath: pack.path))
+        let output = pack.directory.file("out.wav")
+
+        let rendered = try concatSynth.run(["render", "--bank", pack.path, "-o", output, "hello world"])
+        let listed = try voicebank.run(["list", "--bank", pack.path])
+        let verified = try voicebank.run(["verify", "--bank", pack.path])
+
+        for (tool, result) in [("render", rendered), ("list", listed), ("verify", verified)] {
+            #expect(result.status == 1, "\(tool)")
+            #expect(result.standardOutput.isEmpty, "\(tool): \(result.standardOutput)")
+            #expect(result.standardError.split(separator: "\n").count == 1, "\(tool): \(result.standardError)")
+            #expect(
+                result.standardError.contains("voice pack \(pack.path) \(object.expected)"),
+                "\(tool): \(result.standardError)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(try pack.strayFiles() == [])
+        // Nothing ran that writes: the file is as it was, and no write waits in a -wal file either.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: pack.path)) == bytesBefore)
+        #expect((try? FileManager.default.attributesOfItem(atPath: pack.path + "-wal")[.size] as? Int) ?? 0 == 0)
+    }
+
+    @Test("a sound pack and the default pack still render")
+    func soundPacksRender() throws {
+        let pack = try SmallPack()
+        let output = pack.directory.file("out.wav")
+        let small = try concatSynth.run(["render", "--bank", pack.path, "-o", output, "hello world"])
+        #expect(small.status == 0, "\(small.standardError)")
+        #expect(FileManager.default.fileExists(atPath: output))
+
+        let copy = pack.directory.file("default.sqlite")
+        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: copy)
+        let standard = try concatSynth.run(["render", "--bank", copy, "-o", "-", "hello"])
+        #expect(standard.status == 0, "\(standard.standardError)")
+        #expect(!standard.standardOutputBytes.isEmpty)
+    }
+}

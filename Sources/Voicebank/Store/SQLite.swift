@@ -41,24 +41,61 @@ package final class Database {
         let status = sqlite3_open_v2(name, &handle, flags, nil)
         guard let handle else { throw .sqlite(path: path, sql: nil, message: String(cString: sqlite3_errstr(status))) }
         self.handle = handle
+        // From here on `deinit` closes the handle, also when this initializer throws: Swift deinitializes a class
+        // whose initializer throws once every stored property is set, so closing it here too would close it twice.
         guard status == SQLITE_OK else {
-            let message = String(cString: sqlite3_errmsg(handle))
-            sqlite3_close_v2(handle)
-            throw .sqlite(path: path, sql: nil, message: message)
+            throw .sqlite(path: path, sql: nil, message: String(cString: sqlite3_errmsg(handle)))
         }
+        // Before anything reads the file: sqlite3_open_v2 has not read a byte of it yet.
+        try configureForUntrustedFile()
         // SQLite quietly opens a file it cannot write read-only; say so now, not at the first write.
         if mode == .readWrite || mode == .readWriteCreate, sqlite3_db_readonly(handle, "main") == 1 {
-            sqlite3_close_v2(handle)
             throw .readOnlyPack(path: path, reason: Self.unwritableReason(path))
         }
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
-        // Read pages, clip audio above all, straight from the file's mapping instead of copying each 4 KB page
-        // through read(2) (issue 6). SQLite caps it at its compile-time limit (2 GB on Debian).
-        sqlite3_exec(handle, "PRAGMA mmap_size = \(Self.mappedBytes)", nil, nil, nil)
     }
 
-    /// How much of a pack file a connection maps into memory.
-    static let mappedBytes = 1 << 40
+    /// The settings of `sqlite3_db_config` a connection to a pack runs with, each with the value it must have: every
+    /// pack is a file from a stranger (SQLite's "Defense Against The Dark Arts").
+    static let untrustedSettings: [(option: Int32, value: Int32, name: String)] = [
+        // No statement may corrupt the file on purpose: writable_schema, journal_mode=OFF, writes to sqlite_dbpage.
+        (SQLITE_DBCONFIG_DEFENSIVE, 1, "defensive mode"),
+        // The schema's views, triggers, defaults and index expressions may call only functions SQLite marks
+        // innocuous, and use no virtual table.
+        (SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, "untrusted schema"),
+        // No SQL may load a shared library (load_extension()).
+        (SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, "no extension loading"),
+        // The store makes neither and refuses a pack that holds one (`VoicePack`); off as well, so that one added
+        // by another program while a long-lived reader keeps the pack open can neither fire nor be read.
+        (SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, "no triggers"),
+        (SQLITE_DBCONFIG_ENABLE_VIEW, 0, "no views"),
+    ]
+
+    /// Pragmas a connection runs with, for the same reason: the cells of each b-tree page checked when the page is
+    /// first read, so that a crafted page is an error there rather than further on; and pages read with read(2), not
+    /// mapped, since a mapped file that another program truncates meanwhile is a SIGBUS rather than an error. Until
+    /// issue 24 the store mapped up to 1 TB of a pack for read speed: long renders now pay for a copy of each page
+    /// (docs/benchmarks.md, item 3).
+    static let untrustedPragmas = "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0"
+
+    /// Sets `untrustedSettings` and `untrustedPragmas`, checking each.
+    private func configureForUntrustedFile() throws(VoicebankError) {
+        for setting in Self.untrustedSettings {
+            var result: Int32 = -1
+            let status = csqlite_db_config_int(handle, setting.option, setting.value, &result)
+            guard status == SQLITE_OK, result == setting.value else {
+                let reason = status == SQLITE_OK ? "it stayed \(result)" : String(cString: sqlite3_errstr(status))
+                throw .sqlite(path: path, sql: nil, message: "cannot turn on \(setting.name) (\(reason))")
+            }
+        }
+        try execute(Self.untrustedPragmas)
+    }
+
+    /// The value a `sqlite3_db_config` option has on this connection, for tests.
+    func setting(_ option: Int32) -> Int32? {
+        var result: Int32 = -1
+        return csqlite_db_config_int(handle, option, -1, &result) == SQLITE_OK ? result : nil
+    }
 
     deinit { sqlite3_close_v2(handle) }
 
@@ -254,6 +291,11 @@ package final class Statement {
     package func text(_ column: Int32) -> String {
         guard let pointer = sqlite3_column_text(handle, column) else { return "" }
         return String(cString: pointer)
+    }
+
+    /// The column's text, or `nil` for NULL.
+    package func optionalText(_ column: Int32) -> String? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : text(column)
     }
 
     package func blob(_ column: Int32) -> [UInt8] {

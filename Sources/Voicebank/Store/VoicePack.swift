@@ -86,10 +86,11 @@ public final class VoicePack {
     }
 
     private func prepareSchema(isWritable: Bool) throws(VoicebankError) {
+        // The header's numbers, then the schema's rows, before any query reads a table of the pack.
         let version = try schemaVersion
         let applicationID = try database.integer("PRAGMA application_id")
-        let tableCount = try database.integer("SELECT count(*) FROM sqlite_schema")
-        if applicationID != Schema.applicationID && !(applicationID == 0 && version == 0 && tableCount == 0) {
+        let rows = try schemaRows()
+        if applicationID != Schema.applicationID && !(applicationID == 0 && version == 0 && rows.isEmpty) {
             throw .notAVoicePack(path: path, reason: "it is an SQLite database of another application")
         }
         // SQLite's user_version is any 32-bit number; below 0 it would index the migrations from before the first.
@@ -99,6 +100,11 @@ public final class VoicePack {
         guard version <= Schema.currentVersion else {
             throw .newerSchema(path: path, version: version, supported: Schema.currentVersion)
         }
+        // Before a migration writes, and before a read could run a view or trigger of someone else's making.
+        let expected = Schema.objects(version: version)
+        if let foreign = rows.first(where: { !$0.isPlain || !expected.contains($0.object) }) {
+            throw .foreignSchemaObject(path: path, kind: foreign.kind, name: foreign.object.name)
+        }
         guard version < Schema.currentVersion else {
             // Compiling a statement checks its tables and columns without reading a row: a few microseconds.
             for (table, columns) in Schema.columns { _ = try database.prepare("SELECT \(columns) FROM \(table)") }
@@ -106,7 +112,7 @@ public final class VoicePack {
         }
         guard isWritable else {
             // An empty file is not a pack to read; a new pack is made by `voicebank create`, which writes.
-            if version == 0 && tableCount == 0 { throw .notAVoicePack(path: path, reason: "it is empty") }
+            if version == 0 && rows.isEmpty { throw .notAVoicePack(path: path, reason: "it is empty") }
             // An older pack opened for reading: upgrade it through a connection of our own, then read on.
             do {
                 _ = try VoicePack(path: path, access: .readWrite)
@@ -134,6 +140,62 @@ public final class VoicePack {
         // open, so closing would not, and a WAL left beside the file would be applied to whatever file later
         // takes its place (a new default pack from git, say).
         try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// One row of `sqlite_schema`: the object it names, the first words of its statement, and whether they are what
+    /// SQLite writes for an object the store makes.
+    private struct SchemaRow {
+        var object: Schema.Object
+        var statementStart: String?
+        var isPlain: Bool
+
+        /// What the statement makes (`table`, `virtual table`, `index`, `view`, `trigger`) as far as its first words
+        /// tell, else the row's type: only for the error, as it costs more than the whole check.
+        var kind: String { VoicePack.kind(ofStatement: statementStart) ?? object.type }
+    }
+
+    /// The rows of `sqlite_schema`, in the order they were made. Reading them runs nothing of the pack's: with the
+    /// schema untrusted and defensive mode on (`Database`), SQLite parses each statement into its schema but calls no
+    /// function, view, trigger or virtual table module in it.
+    private func schemaRows() throws(VoicebankError) -> [SchemaRow] {
+        // The first words, not the whole statement: a table's is a kilobyte, and only its start tells.
+        let statement = try database.prepare(
+            "SELECT type, name, tbl_name, substr(sql, 1, 40) FROM sqlite_schema ORDER BY rowid")
+        var rows: [SchemaRow] = []
+        while try statement.step() {
+            let object = Schema.Object(type: statement.text(0), name: statement.text(1), table: statement.text(2))
+            let start = statement.optionalText(3)
+            // SQLite builds each object from its row's statement; type and name say only what the row calls it. A
+            // virtual table named clip is a row of type table too: the statement must start as SQLite writes ours.
+            let isPlain: Bool
+            switch object.type {
+            case "table": isPlain = start?.hasPrefix("CREATE TABLE ") == true
+            case "index" where object.name.hasPrefix("sqlite_autoindex_"): isPlain = start == nil
+            case "index": isPlain = start?.hasPrefix("CREATE INDEX ") == true
+            default: isPlain = false
+            }
+            rows.append(SchemaRow(object: object, statementStart: start, isPlain: isPlain))
+        }
+        return rows
+    }
+
+    /// What a `CREATE …` statement makes, from its first words; `nil` when they do not say.
+    static func kind(ofStatement start: String?) -> String? {
+        guard let start else { return nil }
+        let words = start.uppercased().split(whereSeparator: \.isWhitespace).drop { $0 == "CREATE" }
+        let isQualified = ["TEMP", "TEMPORARY", "UNIQUE"].contains(words.first)
+        return kind(isQualified ? words.dropFirst().first : words.first)
+    }
+
+    private static func kind(_ word: Substring?) -> String? {
+        switch word {
+        case "TABLE": "table"
+        case "VIRTUAL": "virtual table"
+        case "INDEX": "index"
+        case "VIEW": "view"
+        case "TRIGGER": "trigger"
+        default: nil
+        }
     }
 
     // MARK: Voices

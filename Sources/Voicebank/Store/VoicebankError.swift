@@ -9,6 +9,9 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case sqlite(path: String, sql: String?, message: String)
     /// SQLite found the file damaged (`SQLITE_CORRUPT`): a truncated or overwritten file.
     case damagedPack(path: String, message: String)
+    /// The pack's schema holds an object the store does not make (a trigger, a view, a virtual table, another table
+    /// or index): `kind` says which, `name` is its name.
+    case foreignSchemaObject(path: String, kind: String, name: String)
     /// A table or column of the pack's schema version is missing: `detail` is SQLite's "no such …" message.
     case incompleteSchema(path: String, detail: String)
     /// A clip's row and audio disagree, or its audio is not numbers: rendering and `verify` both refuse it.
@@ -58,6 +61,10 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
         case .damagedPack(let path, let message):
             return
                 "voice pack \(path) is damaged (SQLite reports \"\(message)\"), perhaps truncated by a copy or sync; restore it from a copy, or rebuild it"
+        case .foreignSchemaObject(let path, let kind, let name):
+            let article = kind.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+            return
+                "voice pack \(path) holds \(article) \(kind) \(Self.quoted(name)) that concat-synth does not make; expected only its own tables and indexes (it may be damaged or hostile)"
         case .incompleteSchema(let path, let detail):
             return
                 "voice pack \(path) lacks part of its schema (\(detail)); expected the tables and columns of schema version \(Schema.currentVersion) that `voicebank create` makes: restore it from a copy, or rebuild it"
@@ -126,5 +133,21 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
             return
                 "that would remove the last fallback clip of voice \(voice) in \(path), and words no clip covers could not be spoken; import another with `voicebank import --fallback` first, or give --allow-no-fallback"
         }
+    }
+
+    /// A name from a pack's schema, in quotes and on one line: a hostile pack may name an object with a newline or a
+    /// megabyte of text.
+    static func quoted(_ name: String) -> String {
+        let limit = 64
+        var text = ""
+        for scalar in name.unicodeScalars.prefix(limit) {
+            switch scalar {
+            case "\"", "\\": text += "\\" + String(scalar)
+            case _ where scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}":
+                text += scalar.escaped(asASCII: true)
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return "\"" + text + (name.unicodeScalars.count > limit ? "…" : "") + "\""
     }
 }
