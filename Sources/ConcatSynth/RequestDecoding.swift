@@ -28,9 +28,11 @@ public struct DecodedRequest: Equatable, Sendable {
 
     /// Reads `bytes` in the encoding their byte-order mark or XML declaration names, else UTF-8.
     ///
-    /// - Parameter isLenient: replace each invalid sequence with U+FFFD instead of failing. A UTF-8 sequence is
-    ///   replaced as Unicode recommends (each maximal invalid part once); in another encoding, each code unit
-    ///   iconv cannot convert is one replacement.
+    /// - Parameters:
+    ///   - bytes: the request as it was read, a byte-order mark included.
+    ///   - isLenient: replace each invalid sequence with U+FFFD instead of failing. A UTF-8 sequence is replaced as
+    ///     Unicode recommends (each maximal invalid part once); in another encoding, each code unit iconv cannot
+    ///     convert is one replacement.
     /// - Throws: `RequestDecodingError.invalidBytes` naming the first invalid byte's offset and the encoding,
     ///   or `.unknownEncoding` for a declared encoding iconv does not know.
     public init(_ bytes: [UInt8], isLenient: Bool) throws(RequestDecodingError) {

@@ -38,8 +38,13 @@ extension SpeechRequest {
     /// let renderer = try synthesizer.renderer(for: read.request)
     /// ```
     ///
-    /// - Parameter whole: read plain text to its end too, for a request that must be read twice (a strict check
-    ///   first) or whose text is needed after it is spoken.
+    /// - Parameters:
+    ///   - source: a file, or a descriptor such as standard input.
+    ///   - whole: read plain text to its end too, for a request that must be read twice (a strict check first) or
+    ///     whose text is needed after it is spoken.
+    ///   - voice: the voice to start with; `nil` for the synthesizer's.
+    ///   - prosody: the request's own rate, pitch and volume.
+    ///   - isLenient: speak invalid bytes as U+FFFD (with one warning) and malformed SSML's text, instead of failing.
     /// - Throws: `ConcatSynthError.request`: the file cannot be opened or read, or its bytes are not valid in their
     ///   encoding (unless `isLenient`).
     public static func read(

@@ -168,8 +168,10 @@ public final class Synthesizer {
     /// A renderer that plans the request as it pulls its frames, reading the pack as it was when the render
     /// began.
     ///
+    /// - Parameters:
+    ///   - request: what to say and how.
+    ///   - report: told each warning and each fallback as planning reaches it.
     /// - Throws: `ConcatSynthError.ssml` for a request that cannot be read, `.voicebank` for an unknown voice.
-    /// - Parameter report: told each warning and each fallback as planning reaches it.
     public func renderer(
         for request: SpeechRequest, reporting report: @escaping (PlanNote) -> Void = { _ in }
     ) throws(ConcatSynthError) -> Renderer {
