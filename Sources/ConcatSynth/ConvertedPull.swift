@@ -2,8 +2,8 @@ import AudioIO
 import Rendering
 import SpeechCore
 
-/// The end of the pull chain every output shares (a file, a pipe, a sound device): a renderer's blocks converted to the output rate as they come,
-/// and the markers each pull reached, at that rate.
+/// The end of the pull chain every output shares (a file, a pipe, a sound device): a renderer's blocks converted to
+/// the output rate as they come, and the markers each pull reached, at that rate.
 public final class ConvertedPull {
     public let renderer: Renderer
     private let resampler: StreamingResampler

@@ -12,7 +12,8 @@ import Voicebank
 ///
 /// ```swift
 /// let synthesizer = try Synthesizer(bank: "my.sqlite")
-/// let renderer = try synthesizer.renderer(for: SpeechRequest(.ssml("<speak>Hello <break time=\"1s\"/> world</speak>")))
+/// let request = SpeechRequest(.ssml(#"<speak>Hello <break time="1s"/> world</speak>"#))
+/// let renderer = try synthesizer.renderer(for: request)
 /// // pull frames from it; it plans as it goes
 /// ```
 ///
