@@ -81,13 +81,7 @@ public final class CoverageAnalyzer {
     ///
     /// - Throws: `ConcatSynthError.voicebank` when the pack cannot be opened, has no such voice, or no voice.
     public convenience init(bank: String? = nil, voice identifier: String? = nil) throws(ConcatSynthError) {
-        let pack: VoicePack
-        do throws(VoicebankError) {
-            pack = try VoicePack(path: PackLocation.resolve(bank), access: .readOnly)
-        } catch {
-            throw .voicebank(error)
-        }
-        try self.init(pack: pack, voice: identifier)
+        try self.init(pack: PackLocation.openForReading(bank), voice: identifier)
     }
 
     /// - Throws: `ConcatSynthError.voicebank` when the pack has no such voice, or no voice at all.

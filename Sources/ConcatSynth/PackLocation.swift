@@ -9,4 +9,13 @@ public enum PackLocation {
 
     /// `explicit` if given, else `$CONCAT_SYNTH_BANK` if set and not empty, else the default pack.
     public static func resolve(_ explicit: String?) -> String { VoicePackLocation.resolve(explicit) }
+
+    /// The pack `resolve(bank)` names, opened read-only: how every door of the facade opens one.
+    static func openForReading(_ bank: String?) throws(ConcatSynthError) -> VoicePack {
+        do throws(VoicebankError) {
+            return try VoicePack(path: resolve(bank), access: .readOnly)
+        } catch {
+            throw .voicebank(error)
+        }
+    }
 }

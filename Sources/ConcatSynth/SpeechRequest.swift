@@ -79,9 +79,5 @@ public struct SpeechRequest: Equatable {
     }
 
     /// The context a streamed text is spoken in.
-    var streamContext: SpeechContext {
-        var context = SpeechContext(prosody)
-        if isSpelling { context.sayAs = SayAs(interpretAs: .characters) }
-        return context
-    }
+    var streamContext: SpeechContext { SpeechContext(prosody, isSpelling: isSpelling) }
 }

@@ -45,14 +45,8 @@ public final class Synthesizer {
         bank: String? = nil, voice: String? = nil, audioSandbox: AudioSandbox = .closed,
         takeChoice: TakeChoice = .rotate, stretchCacheCapacity: Int = StretchCache.standardSampleCapacity
     ) throws(ConcatSynthError) {
-        let pack: VoicePack
-        do throws(VoicebankError) {
-            pack = try VoicePack(path: PackLocation.resolve(bank), access: .readOnly)
-        } catch {
-            throw .voicebank(error)
-        }
         try self.init(
-            pack: pack, voice: voice, audioSandbox: audioSandbox, takeChoice: takeChoice,
+            pack: PackLocation.openForReading(bank), voice: voice, audioSandbox: audioSandbox, takeChoice: takeChoice,
             stretchCacheCapacity: stretchCacheCapacity)
     }
 
@@ -61,11 +55,8 @@ public final class Synthesizer {
     ///
     /// - Throws: `ConcatSynthError.voicebank` when the pack cannot be opened.
     public static func voices(bank: String? = nil) throws(ConcatSynthError) -> [VoiceSettings] {
-        do throws(VoicebankError) {
-            return try VoicePack(path: PackLocation.resolve(bank), access: .readOnly).voices().map(\.settings)
-        } catch {
-            throw .voicebank(error)
-        }
+        let pack = try PackLocation.openForReading(bank)
+        do throws(VoicebankError) { return try pack.voices().map(\.settings) } catch { throw .voicebank(error) }
     }
 
     /// A synthesizer over a pack opened already (this package's tests and tools).

@@ -1,5 +1,3 @@
-import SpeechCore
-
 /// Turns the scanner's tokens into events, element by element, following SPEC.md's SSML table.
 ///
 /// Invalid attribute values are warnings in lenient mode (the attribute is ignored); in strict mode the
@@ -26,12 +24,6 @@ struct EventBuilder {
         self.requestContext = context
     }
 
-    /// The context of a request spoken with `prosody`, spelled when `isSpelling`.
-    static func context(of prosody: Prosody, isSpelling: Bool) -> SpeechContext {
-        var context = SpeechContext(prosody)
-        if isSpelling { context.sayAs = SayAs(interpretAs: .characters) }
-        return context
-    }
 
     mutating func handle(_ token: XMLToken) {
         switch token {

@@ -56,7 +56,7 @@ public struct SSMLReader: Sendable {
         _ request: String, lenient: Bool = false, prosody: Prosody = .normal, spelling: Bool = false
     ) throws(SSMLError) -> SSMLEventStream {
         var request = request
-        let context = EventBuilder.context(of: prosody, isSpelling: spelling)
+        let context = SpeechContext(prosody, isSpelling: spelling)
         let result = request.withUTF8 { bytes in
             events(bytes, isLenient: lenient, context: context, isSpelling: spelling)
         }
@@ -83,7 +83,7 @@ public struct SSMLReader: Sendable {
     /// - Parameter spelling: the run spelled one character at a time (`say-as characters`).
     public func events(plainText text: String, prosody: Prosody = .normal, spelling: Bool = false) -> SSMLEventStream {
         guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else { return SSMLEventStream() }
-        let context = EventBuilder.context(of: prosody, isSpelling: spelling)
+        let context = SpeechContext(prosody, isSpelling: spelling)
         return SSMLEventStream(events: [.text(TextRun(text: text, sourceRange: 0..<text.utf16.count, context: context))]
         )
     }

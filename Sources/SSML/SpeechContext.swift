@@ -38,10 +38,12 @@ public struct SpeechContext: Equatable, Sendable, CustomStringConvertible {
         self.voiceName = voiceName
     }
 
-    /// The context of a request spoken with `prosody`, as if it were wrapped in `<prosody>`.
-    public init(_ prosody: Prosody) {
+    /// The context of a request spoken with `prosody`, as if it were wrapped in `<prosody>`; when `isSpelling`, as if
+    /// it were also wrapped in `<say-as interpret-as="characters">`.
+    public init(_ prosody: Prosody, isSpelling: Bool = false) {
         self.init(
-            volumeDecibels: prosody.volumeDecibels, rate: prosody.rate, pitchSemitones: prosody.pitchSemitones)
+            volumeDecibels: prosody.volumeDecibels, rate: prosody.rate, pitchSemitones: prosody.pitchSemitones,
+            sayAs: isSpelling ? SayAs(interpretAs: .characters) : nil)
     }
 
     /// The rate, pitch and volume: what the renderer applies.

@@ -1,12 +1,11 @@
 import ConcatSynth
-import Foundation
 import Testing
 
 /// The library's own example (docs/library.md), written with `import ConcatSynth` alone: the facade is all a
 /// program needs.
 @Suite struct LibraryExampleTests {
-    static let defaultPack = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("voicebank/default.sqlite").path
+    /// The repository's default pack, found as the tools find it from a build folder.
+    static let defaultPack = PackLocation.defaultPackPath
 
     @Test("a request rendered by pull gives its audio, markers and notes")
     func speak() throws {
