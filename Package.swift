@@ -52,6 +52,8 @@ let package = Package(
         .systemLibrary(name: "CUTF8Proc", providers: [.apt(["libutf8proc-dev"])]),
         // No pkgConfig: Debian's libsonic-dev ships no .pc file; the header is in /usr/include.
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
+        // SHA-256 of published and installed packs. Nettle rather than OpenSSL's libcrypto: three calls, none deprecated.
+        .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
         // No pkgConfig: its only flag is -lasound, and libasound is not linked but loaded by Playback when `say` opens a
         // device (see shim.h), so that other commands do not load it at start.
         .systemLibrary(name: "CAlsa", providers: [.apt(["libasound2-dev"])]),
@@ -71,7 +73,7 @@ let package = Package(
         // Making and changing packs: voices and their settings, import (transcripts, the preparation pipeline),
         // export, inspection and verify, remove; only `voicebank`, the tests and the benchmark link it.
         .target(
-            name: "VoicebankAuthoring", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "Tokens"],
+            name: "VoicebankAuthoring", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "Tokens", "CNettle"],
             path: "Sources/Voicebank/Authoring"),
         // Events to a timed plan: matching, planning, the timeline. Never names the voice pack.
         .target(name: "Planning", dependencies: ["SpeechCore", "SSML", "Tokens", "Verbalization"]),

@@ -20,14 +20,22 @@ extension VoicebankCommand {
         var json = false
 
         func run() throws {
-            let summary = try bank.open(.readOnly).summary()
+            let pack = try bank.open(.readOnly)
+            let summary = try pack.summary()
+            let manifest = try pack.manifest()
             if json {
-                try printJSON(InfoJSON(summary))
+                try printJSON(InfoJSON(summary, manifest: manifest))
                 return
             }
             print(
                 "\(summary.path): schema version \(summary.schemaVersion), \(summary.fileByteCount) bytes, "
                     + "\(summary.voices.count) voice\(summary.voices.count == 1 ? "" : "s")")
+            if manifest.values.isEmpty {
+                print("manifest: none (voicebank manifest --set KEY=VALUE sets one before the pack is shared)")
+            } else {
+                print("manifest:")
+                printManifest(manifest, indent: "  ")
+            }
             for voice in summary.voices {
                 print("\(voice.voice.identifier) \"\(voice.voice.name)\"")
                 print(
@@ -98,9 +106,12 @@ struct InfoJSON: Encodable {
     var path: String
     var schemaVersion: Int
     var fileBytes: Int
+    /// The keys that are set, as `voicebank manifest --json` prints them.
+    var manifest: ManifestJSON
     var voices: [VoiceInfo]
 
-    init(_ summary: PackSummary) {
+    init(_ summary: PackSummary, manifest: PackManifest) {
+        self.manifest = ManifestJSON(manifest)
         path = summary.path
         schemaVersion = summary.schemaVersion
         fileBytes = summary.fileByteCount

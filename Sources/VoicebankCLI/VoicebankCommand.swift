@@ -12,6 +12,8 @@ struct VoicebankCommand: ParsableCommand {
             Create.self, Import.self, List.self, Configure.self, Words.self,
             // The pack builder's tools (Sources/VoicebankCLI: Export, Info, Remove, Verify, Coverage).
             Export.self, Info.self, Verify.self, Remove.self, RemoveVoice.self, Coverage.self,
+            // Sharing packs (Sources/VoicebankCLI/Sharing.swift).
+            Manifest.self, Publish.self, Install.self, Uninstall.self, Packs.self,
         ])
 }
 

@@ -55,7 +55,7 @@ import Testing
         let installed = try install([])
         #expect(installed.status == 0, "\(installed.standardError)")
         for path in [
-            ".local/bin/concat-synth", ".local/bin/voicebank", ".local/share/concat-synth/default.sqlite",
+            ".local/bin/concat-synth", ".local/bin/voicebank", ".local/share/concat-synth/packs/default.sqlite",
             ".local/libexec/speech-dispatcher-modules/sd_concat-synth",
             ".config/speech-dispatcher/modules/concat-synth.conf",
             ".local/share/bash-completion/completions/concat-synth",
@@ -89,7 +89,7 @@ import Testing
         #expect(
             rendered.status == 0 && rendered.standardOutputBytes.count > 4 * 22_050 / 10, "\(rendered.standardError)")
         let info = try PrivateSpeechDispatcher.run(home.file(".local/bin/voicebank"), ["info"], environment)
-        #expect(info.standardOutput.hasPrefix(home.file(".local/share/concat-synth/default.sqlite")))
+        #expect(info.standardOutput.hasPrefix(home.file(".local/share/concat-synth/packs/default.sqlite")))
 
         let uninstalled = try install(["--uninstall"])
         #expect(uninstalled.status == 0, "\(uninstalled.standardError)")

@@ -63,6 +63,14 @@ enum Schema {
         ALTER TABLE voice ADD COLUMN target_loudness_lufs REAL;
         ALTER TABLE voice ADD COLUMN true_peak_ceiling_dbtp REAL NOT NULL DEFAULT -1.0;
         """,
+        // 6: the manifest: what a shared pack says of itself (name, version, license, the speaker's consent, …),
+        // one row a key; `PackManifest.Key` lists the keys.
+        """
+        CREATE TABLE manifest (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        ) STRICT;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }
@@ -95,6 +103,7 @@ enum Schema {
         [],
         [],
         [],
+        [.table("manifest"), .index("sqlite_autoindex_manifest_1", on: "manifest")],  // key PRIMARY KEY
     ]
 
     /// The `sqlite_schema` rows a pack of schema `version` holds, in the order the steps make them.
@@ -121,5 +130,6 @@ enum Schema {
             is_loudness_measured
             """
         ),
+        ("manifest", "key, value"),
     ]
 }

@@ -9,16 +9,17 @@ public enum VoicePackLocation {
     /// The environment variable that names a pack for every command.
     public static let environmentVariable = "CONCAT_SYNTH_BANK"
 
-    /// Where `tools/install` puts the default pack, relative to the folder of the installed executables:
-    /// `PREFIX/bin/concat-synth` finds `PREFIX/share/concat-synth/default.sqlite`.
-    public static let installedPackRelativePath = "../share/concat-synth/default.sqlite"
+    /// Where `tools/install` puts the default pack, relative to the folder of the installed executables: among the
+    /// system's installed packs (`InstalledPacks`), so `PREFIX/bin/concat-synth` finds
+    /// `PREFIX/share/concat-synth/packs/default.sqlite`.
+    public static let installedPackRelativePath = "../share/concat-synth/packs/default.sqlite"
 
     /// The default pack, found from where the running executable is, so no path of the machine that built it is
     /// baked in: an installed tool uses the pack installed beside it (`../share/concat-synth/default.sqlite` from
     /// its folder; from speech-dispatcher's module folders, one level further up), and a build in a clone of the
     /// repository (`.build/…/concat-synth`, the test bundle) uses the repository's `voicebank/default.sqlite`.
     /// When neither exists, the installed location, so that the error names where the pack should be.
-    public static let defaultPackPath: String = defaultPack(executableFolder: executableFolder())
+    public static let defaultPackPath: String = defaultPack(executableFolder: executableFolder)
 
     /// The default pack for an executable in `executableFolder`, by the rule of `defaultPackPath`.
     public static func defaultPack(executableFolder folder: String) -> String {
@@ -49,7 +50,9 @@ public enum VoicePackLocation {
     }
 
     /// The folder of the running executable, symbolic links resolved.
-    private static func executableFolder() -> String {
+    static let executableFolder: String = findExecutableFolder()
+
+    private static func findExecutableFolder() -> String {
         var path: String?
         #if os(Linux)
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
@@ -67,7 +70,7 @@ public enum VoicePackLocation {
     private static func isReadableFile(_ path: String) -> Bool { access(path, R_OK) == 0 }
 
     /// `path` with `.` and `..` components taken out, for messages and `--help`.
-    private static func normalized(_ path: String) -> String {
+    static func normalized(_ path: String) -> String {
         var components: [Substring] = []
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             if component == "." { continue }

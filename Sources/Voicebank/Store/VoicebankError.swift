@@ -45,6 +45,12 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case noAudioFiles(folder: String)
     case unknownPhrase(phrase: String, voice: String, path: String)
     case lastFallback(voice: String, path: String)
+    // Sharing: the manifest, publish, install.
+    /// A manifest value that does not parse as its key asks: `expected` says what would.
+    case invalidManifestValue(key: String, value: String, expected: String)
+    case unknownManifestKey(String)
+    /// A pack that `publish` or `install` cannot take as it is: `reason` says why and what to do.
+    case notShareable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -132,12 +138,19 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
         case .lastFallback(let voice, let path):
             return
                 "that would remove the last fallback clip of voice \(voice) in \(path), and words no clip covers could not be spoken; import another with `voicebank import --fallback` first, or give --allow-no-fallback"
+        case .invalidManifestValue(let key, let value, let expected):
+            return "invalid manifest \(key) \(Self.quoted(value)); expected \(expected)"
+        case .unknownManifestKey(let key):
+            return
+                "unknown manifest key \(Self.quoted(key)); expected one of: \(PackManifest.Key.allCases.map(\.rawValue).joined(separator: ", "))"
+        case .notShareable(let path, let reason):
+            return "\(path): \(reason)"
         }
     }
 
     /// A name from a pack's schema, in quotes and on one line: a hostile pack may name an object with a newline or a
     /// megabyte of text.
-    static func quoted(_ name: String) -> String {
+    package static func quoted(_ name: String) -> String {
         let limit = 64
         var text = ""
         for scalar in name.unicodeScalars.prefix(limit) {

@@ -1,0 +1,2 @@
+#pragma once
+#include <nettle/sha2.h>
