@@ -200,7 +200,7 @@ for target in package.targets where target.type == .regular || target.type == .e
 
 // The libFuzzer targets (tools/fuzz), declared only when tools/fuzz asks for them: built without
 // `-sanitize=fuzzer` they have no entry point and would fail to link, and `swift build`/`swift test` should not
-// compile four more executables. Being targets of this package, they reach `package` declarations and the in-memory
+// compile five more executables. Being targets of this package, they reach `package` declarations and the in-memory
 // test lookups that a separate package could only see through public library products.
 if Context.environment["CONCAT_SYNTH_FUZZ"] == "1" {
     package.targets += [
@@ -212,5 +212,7 @@ if Context.environment["CONCAT_SYNTH_FUZZ"] == "1" {
         .executableTarget(name: "FuzzAudio", dependencies: ["AudioIO"], path: "Fuzz/Targets/FuzzAudio"),
         .executableTarget(
             name: "FuzzPack", dependencies: ["ConcatSynth"], path: "Fuzz/Targets/FuzzPack"),
+        .executableTarget(
+            name: "FuzzInstall", dependencies: ["Voicebank", "VoicebankAuthoring"], path: "Fuzz/Targets/FuzzInstall"),
     ]
 }

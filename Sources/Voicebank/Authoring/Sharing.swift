@@ -41,7 +41,7 @@ extension VoicePack {
     ///   parse; `.fileSystem` when `output` cannot be written.
     public func publish(to output: String, force: Bool = false) throws(VoicebankError) -> SharedPack {
         let manifest = try manifest()
-        try manifest.check()
+        try manifest.check(path: path)
         var warnings: [String] = []
         for (key, example) in [(PackManifest.Key.name, "my-voice"), (.version, "1.0.0")] where manifest[key] == nil {
             throw .notShareable(
@@ -292,11 +292,11 @@ public enum PackInstaller {
             throw .notShareable(
                 path: path,
                 reason:
-                    "clip #\(clipID) holds \(bytes) bytes of \(column) audio, more than the \(limit) an installed pack may hold (\(limit / (22_050 * 4 * 60)) minutes of render-ready audio); it is damaged or crafted"
+                    "clip #\(clipID) holds \(bytes) bytes of \(column) audio, more than the \(limit) bytes an installed pack may hold (\(limit / (22_050 * 4 * 60)) minutes of render-ready audio); it is damaged or crafted"
             )
         }
         let manifest = try pack.manifest()
-        try manifest.check()
+        try manifest.check(path: path)
         for (key, example) in [(PackManifest.Key.name, "my-voice"), (.version, "1.0.0")] where manifest[key] == nil {
             throw .notShareable(
                 path: path,
@@ -348,6 +348,13 @@ public enum PackInstaller {
         }
         guard fsync(output) == 0 else { throw .fileSystem(path: destination, reason: String(cString: strerror(errno))) }
         return (hash.hexDigest(), total)
+    }
+}
+
+extension PackManifest {
+    /// `check()`, its error naming the pack at `path`.
+    func check(path: String) throws(VoicebankError) {
+        do throws(VoicebankError) { try check() } catch { throw .notShareable(path: path, reason: error.description) }
     }
 }
 

@@ -47,7 +47,10 @@ public enum InstalledPacks {
     /// exist holds none; files whose names are not `NAME.sqlite` with a pack name are not packs.
     /// `tools/install --user` makes the system's folder the user's (both `~/.local/share/concat-synth/packs`): its
     /// packs are listed once, as the user's.
-    public static func list(_ scopes: [Scope] = Scope.allCases) -> [Pack] {
+    public static func list(_ scopes: [Scope] = Scope.allCases) -> [Pack] { list(scopes, folder: folder) }
+
+    /// The packs of `scopes`, each scope's folder as `folder` says.
+    static func list(_ scopes: [Scope], folder: (Scope) -> String) -> [Pack] {
         var seen: Set<String> = []
         let distinct = scopes.filter { seen.insert(folder($0)).inserted }
         return distinct.flatMap { scope in
