@@ -126,6 +126,7 @@ extension VoicebankCommand {
             print(
                 "installed \(manifest.name ?? "") \(manifest[.version] ?? "") at \(installed.pack.path)\(replaced)")
             var standardError = StandardError()
+            for warning in installed.pack.warnings { print("warning: \(warning)", to: &standardError) }
             if manifest[.license] == nil {
                 print("warning: \(file) has no license in its manifest; ask its author under which terms you may use it", to: &standardError)
             }

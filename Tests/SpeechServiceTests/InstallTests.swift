@@ -90,6 +90,13 @@ import Testing
             rendered.status == 0 && rendered.standardOutputBytes.count > 4 * 22_050 / 10, "\(rendered.standardError)")
         let info = try PrivateSpeechDispatcher.run(home.file(".local/bin/voicebank"), ["info"], environment)
         #expect(info.standardOutput.hasPrefix(home.file(".local/share/concat-synth/packs/default.sqlite")))
+        // The default pack is an installed pack like any other, in rollback-journal mode (header bytes 18 and 19 are
+        // 1, not WAL's 2), which other users can read without writing its folder.
+        let packs = try PrivateSpeechDispatcher.run(home.file(".local/bin/voicebank"), ["packs"], environment)
+        #expect(packs.standardOutput.hasPrefix("default\t1.0.0\t"), "\(packs.standardOutput)")
+        let header = try Data(
+            contentsOf: URL(fileURLWithPath: home.file(".local/share/concat-synth/packs/default.sqlite")))
+        #expect(header[18] == 1 && header[19] == 1)
 
         let uninstalled = try install(["--uninstall"])
         #expect(uninstalled.status == 0, "\(uninstalled.standardError)")

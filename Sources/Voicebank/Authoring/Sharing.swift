@@ -166,9 +166,10 @@ public enum PackInstaller {
             )
         }
         let manifest: PackManifest
+        let voices: [String]
         do throws(VoicebankError) {
             try checkHeader(ofFileAt: partial.temporaryPath, reportedAs: partial.temporaryPath)
-            manifest = try checkedCopy(partial.temporaryPath)
+            (manifest, voices) = try checkedCopy(partial.temporaryPath)
         } catch {
             throw VoicePack.renamed(error, from: partial.temporaryPath, to: file)
         }
@@ -195,8 +196,27 @@ public enum PackInstaller {
         unlink(target + "-wal")
         unlink(target + "-shm")
         return Installed(
-            pack: SharedPack(path: target, manifest: manifest, sha256: digest, byteCount: byteCount, warnings: []),
+            pack: SharedPack(
+                path: target, manifest: manifest, sha256: digest, byteCount: byteCount,
+                warnings: sharedVoices(voices, besides: target)),
             replacedVersion: replaced)
+    }
+
+    /// A warning for each of `voices` that another installed pack has too: `--voice` alone cannot choose between
+    /// them.
+    private static func sharedVoices(_ voices: [String], besides path: String) -> [String] {
+        var warnings: [String] = []
+        for other in InstalledPacks.list() where other.path != path {
+            guard let theirs = try? VoicePack(path: other.path, access: .readOnly).voices().map(\.identifier) else {
+                continue
+            }
+            for voice in voices where theirs.contains(voice) {
+                warnings.append(
+                    "voice \(voice) is also in the installed pack \(other.name) (\(other.path)); give --bank to say which to use, or uninstall one"
+                )
+            }
+        }
+        return warnings
     }
 
     /// Removes the installed pack `name` from `scope`'s folder.
@@ -231,6 +251,9 @@ public enum PackInstaller {
             header = try file.descriptor.read(upTo: 512)
             size = fileSize(path) ?? 0
         } catch {
+            guard !error.isNoSuchFile else {
+                throw .notShareable(path: name, reason: "there is no such file; expected a pack file `voicebank publish` wrote")
+            }
             throw .fileSystem(path: name, reason: error.reason)
         }
         let sqliteMagic = Array("SQLite format 3\0".utf8)
@@ -281,8 +304,8 @@ public enum PackInstaller {
     /// leaves it in rollback-journal mode, checkpointed, so that it can be read from a folder its reader cannot
     /// write.
     ///
-    /// - Returns: its manifest.
-    static func checkedCopy(_ path: String) throws(VoicebankError) -> PackManifest {
+    /// - Returns: its manifest and its voices' identifiers.
+    static func checkedCopy(_ path: String) throws(VoicebankError) -> (PackManifest, [String]) {
         let pack = try VoicePack(path: path, access: .readWrite)
         let problems = try pack.quickCheck()
         guard problems == ["ok"] else {
@@ -308,7 +331,7 @@ public enum PackInstaller {
         guard !voices.isEmpty else { throw .noVoice(path: path) }
         for voice in voices { _ = try pack.clipIndex(voice: voice.identifier) }
         try pack.database.execute("PRAGMA journal_mode = DELETE")
-        return manifest
+        return (manifest, voices.map(\.identifier))
     }
 
     private static func makeFolders(_ folder: String) throws(VoicebankError) {
