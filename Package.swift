@@ -104,7 +104,7 @@ let package = Package(
             name: "VoicebankCLI",
             dependencies: [
                 "Voicebank", "VoicebankAuthoring", "Verbalization", "CommandLineSupport", "ConcatSynth", "Planning",
-                "SpeechCore", "Tokens", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SpeechCore", "Tokens", "AudioIO", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Like concat-synth (see releaseLinking).
             linkerSettings: releaseLinking),

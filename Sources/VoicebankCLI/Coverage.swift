@@ -1,7 +1,7 @@
 import ArgumentParser
 import CommandLineSupport
 import ConcatSynth
-import Foundation
+import AudioIO
 import Voicebank
 
 extension VoicebankCommand {
@@ -44,11 +44,12 @@ extension VoicebankCommand {
                 ("text \($0.offset + 1)", $0.element)
             }
             for file in files {
-                guard let data = FileManager.default.contents(atPath: file) else {
+                let bytes: [UInt8]
+                do throws(FileError) { bytes = try readFile(atPath: file) } catch {
                     throw VoicebankError.fileSystem(
-                        path: file, reason: "it cannot be read; expected a text or SSML file")
+                        path: file, reason: "\(error.reason); expected a readable text or SSML file")
                 }
-                inputs.append((file, String(decoding: data, as: UTF8.self)))
+                inputs.append((file, String(decoding: bytes, as: UTF8.self)))
             }
             let analyzer = try CoverageAnalyzer(bank: bank.path, voice: voice)
             for input in inputs {

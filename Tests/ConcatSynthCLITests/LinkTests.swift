@@ -22,6 +22,21 @@ import Testing
         #expect(try symbolCount(of: "Voicebank", in: product) > 0)
     }
 
+    /// Release builds link the Swift runtime statically with only the Foundation libraries `releaseLinking` in
+    /// Package.swift names (FoundationEssentials and its parts, for JSON): an executable that needs all of Foundation
+    /// (`import Foundation` for `FileManager`, say) fails to link in release, which `tools/install` builds. The debug
+    /// build links Foundation dynamically, so its needed libraries tell without a release build.
+    @Test(
+        "no executable needs Foundation beyond FoundationEssentials, which the release link cannot give it",
+        arguments: ["concat-synth", "sd_concat-synth", "voicebank"])
+    func noFoundation(product: String) throws {
+        let dynamic = try Binary(path: "/usr/bin/readelf").run(["-d", Binary(product).path])
+        try #require(dynamic.status == 0, "readelf \(product): \(dynamic.standardError)")
+        let needed = dynamic.standardOutput.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(!needed.contains { $0.contains("[libFoundation.so]") }, "\(needed)")
+        #expect(!needed.contains { $0.contains("libFoundationInternationalization") }, "\(needed)")
+    }
+
     @Test("voicebank links the authoring code, so the count above means something")
     func authoringTool() throws {
         #expect(try symbolCount(of: "VoicebankAuthoring", in: "voicebank") > 100)
