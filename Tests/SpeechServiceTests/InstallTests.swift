@@ -90,6 +90,19 @@ import Testing
             rendered.status == 0 && rendered.standardOutputBytes.count > 4 * 22_050 / 10, "\(rendered.standardError)")
         let info = try PrivateSpeechDispatcher.run(home.file(".local/bin/voicebank"), ["info"], environment)
         #expect(info.standardOutput.hasPrefix(home.file(".local/share/concat-synth/packs/default.sqlite")))
+        // The configuration names no one pack, so the module speaks every installed voice; the default pack, which
+        // is also the user's installed pack "default", counts once.
+        let configuration = home.file(".config/speech-dispatcher/modules/concat-synth.conf")
+        let lines = try String(contentsOfFile: configuration, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains("# VoicePack \"/path/to/my-voice.sqlite\""))
+        #expect(!lines.contains { $0.hasPrefix("VoicePack") })
+        let module = try Binary(path: home.file(".local/libexec/speech-dispatcher-modules/sd_concat-synth")).run(
+            [configuration], environment: environment, input: Data("INIT\nQUIT\n".utf8))
+        #expect(
+            module.standardOutput.hasPrefix(
+                "299-concat-synth: voice pack \(home.file(".local/share/concat-synth/packs/default.sqlite")), 2 voices\n"
+            ),
+            "\(module.standardOutput)\(module.standardError)")
 
         let uninstalled = try install(["--uninstall"])
         #expect(uninstalled.status == 0, "\(uninstalled.standardError)")
