@@ -59,7 +59,7 @@ public struct SynthesizerPools: Sendable {
             voices.append(Voice(settings: entry.voice, pack: entry.pack, pool: pool))
         }
         if voices.isEmpty {
-            throw firstError ?? .voicebank(.noVoice(path: catalog.packs.first?.path ?? PackLocation.resolve(nil)))
+            throw firstError ?? .voicebank(.noVoice(path: catalog.packs[0].path))
         }
         self.voices = voices
         self.warnings = warnings

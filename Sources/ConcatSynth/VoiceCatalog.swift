@@ -45,7 +45,8 @@ public struct VoiceCatalog: Sendable {
         public var pack: Pack
     }
 
-    /// The packs that could be opened: the default pack first, then the user's installed packs, then the system's.
+    /// The packs that could be opened, at least one: the default pack first, then the user's installed packs, then
+    /// the system's.
     public let packs: [Pack]
     /// Every voice of every pack, in the order of `packs` and then each pack's own. A voice identifier in two packs
     /// is here twice.
@@ -67,14 +68,20 @@ public struct VoiceCatalog: Sendable {
     ///   (the default pack's error).
     public init(bank: String? = nil, systemPacks: String? = nil) throws(ConcatSynthError) {
         guard let bank else {
-            let defaultPack = VoicePackLocation.resolve(
-                nil, defaultPack: systemPacks.map { "\($0)/default.sqlite" } ?? PackLocation.defaultPackPath)
             try self.init(
-                defaultPack: defaultPack, installed: InstalledPacks.list(systemFolder: systemPacks).map(\.path))
+                defaultPack: Self.defaultPack(systemPacks: systemPacks),
+                installed: InstalledPacks.list(systemFolder: systemPacks).map(\.path))
             return
         }
         let read = try Self.read(bank)
         self.init(read: [read], warnings: [])
+    }
+
+    /// The default pack of `init(systemPacks:)`: `$CONCAT_SYNTH_BANK` if set, else `default.sqlite` in
+    /// `systemPacks`, else the default pack found from the program's own folder (`PackLocation.resolve(nil)`).
+    public static func defaultPack(systemPacks: String?) -> String {
+        VoicePackLocation.resolve(
+            nil, defaultPack: systemPacks.map { "\($0)/default.sqlite" } ?? PackLocation.defaultPackPath)
     }
 
     /// The catalog of `defaultPack` and the `installed` packs, as `init()` makes it from where the tools find them.

@@ -89,7 +89,8 @@ public final class ConcatSynthEngine: SpeechEngine {
                 synthesizers[voice.settings.identifier] = byPack[voice.pack.path]
             }
         } catch {
-            throw .packUnavailable(path: PackLocation.resolve(bank), reason: error.description)
+            throw .packUnavailable(
+                path: bank ?? VoiceCatalog.defaultPack(systemPacks: systemPacks), reason: error.description)
         }
         for warning in pools.warnings { print("warning: \(warning)", to: &standardError) }
         packPaths = pools.packPaths
