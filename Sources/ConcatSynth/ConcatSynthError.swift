@@ -9,6 +9,11 @@ public enum ConcatSynthError: Error, Equatable, CustomStringConvertible {
     /// Plain text read as it is spoken that turned out unreadable or not UTF-8.
     case text(PlainTextError)
     case voicebank(VoicebankError)
+    /// A voice asked for with no pack named is in more than one pack of the `VoiceCatalog`: `packPaths` names them.
+    case voiceInSeveralPacks(identifier: String, packPaths: [String])
+    /// A voice asked for with no pack named is in no pack of the `VoiceCatalog`: `available` names the voices there
+    /// are, `packPaths` the packs looked in.
+    case voiceNotInCatalog(identifier: String, available: [String], packPaths: [String])
     /// Words no clip covers, in a voice without a fallback clip.
     case noFallbackClip(voice: String, words: String)
     /// `--allow-audio` named something that is not a directory.
@@ -49,6 +54,12 @@ public enum ConcatSynthError: Error, Equatable, CustomStringConvertible {
         case .ssml(let error): return error.description
         case .text(let error): return error.description
         case .voicebank(let error): return error.description
+        case .voiceInSeveralPacks(let identifier, let packPaths):
+            return
+                "voice \(identifier) is in more than one pack (\(packPaths.joined(separator: ", "))); pass --bank with the one to speak with"
+        case .voiceNotInCatalog(let identifier, let available, let packPaths):
+            return
+                "no voice \(identifier) in \(packPaths.joined(separator: ", ")); expected one of: \(available.isEmpty ? "(none)" : available.joined(separator: ", "))"
         case .noFallbackClip(let voice, let words):
             return PlanningError.noFallbackClip(voice: voice, words: words).description
         case .audioDirectory(let path): return PlanningError.audioDirectory(path).description

@@ -6,7 +6,9 @@ struct ConcatSynthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "concat-synth",
         abstract: "Speak SSML or text with a voice pack of recorded phrase clips.",
-        discussion: BankOptions.discussion,
+        discussion: BankOptions.discussion
+            + " With no --bank, `voices` and `serve` also take the voices of every installed pack (voicebank packs "
+            + "lists them), and `--voice ID` finds the pack that has ID among them.",
         subcommands: [Render.self, Say.self, Serve.self, Voices.self])
 
     /// A `render` whose arguments `RenderArguments.parse` reads and that validate runs without ArgumentParser's

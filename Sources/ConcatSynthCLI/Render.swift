@@ -85,7 +85,7 @@ struct RequestOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The voice to start with (the pack's first if not given); SSML's <voice> and xml:lang switch voices.",
+            "The voice to start with (the pack's first if not given); with no --bank, from the default or the installed pack that has it (concat-synth voices lists them). SSML's <voice> and xml:lang switch to other voices of its pack.",
             valueName: "id"))
     var voice: String?
 
@@ -196,7 +196,7 @@ struct RequestArguments: Equatable {
         let checksFirst = strict && checkingFirst
         let request = try readRequest(whole: checksFirst || readingWhole)
         let synthesizer = try Synthesizer(
-            bank: bank, voice: voice, audioSandbox: AudioSandbox(allowing: audioDirectories), takeChoice: takes)
+            bank: packPath(), voice: voice, audioSandbox: AudioSandbox(allowing: audioDirectories), takeChoice: takes)
         if checksFirst { try synthesizer.checkCovered(request) }
         let fallbacks = FallbackLog(voice: synthesizer.voice.identifier)
         let renderer = try synthesizer.renderer(for: request) { [strict] note in
@@ -205,6 +205,19 @@ struct RequestArguments: Equatable {
             if strict { fallbacks.record(note) }
         }
         return (synthesizer, request, renderer, fallbacks)
+    }
+
+    /// `--bank`; with none, the pack that has `--voice` among the default and installed packs (`VoiceCatalog`),
+    /// those that cannot be opened named on standard error; with neither, `nil` for the default pack.
+    ///
+    /// - Throws: `ConcatSynthError.voiceInSeveralPacks`, `.voiceNotInCatalog`, or the default pack's error when no
+    ///   pack can be opened.
+    private func packPath() throws -> String? {
+        guard bank == nil, let voice else { return bank }
+        let catalog = try VoiceCatalog()
+        var standardError = StandardError()
+        for warning in catalog.warnings { print("warning: \(warning)", to: &standardError) }
+        return try catalog.pack(ofVoice: voice).path
     }
 
     /// The request: the TEXT arguments, or the file or standard input (`SpeechRequest.read`).

@@ -11,12 +11,14 @@ import WyomingService
 extension ConcatSynthCommand {
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Serve the pack's voices to Wyoming clients such as Home Assistant.",
+            abstract: "Serve the voices of the default and installed packs, or of --bank, to Wyoming clients.",
             discussion: """
-                A Wyoming text-to-speech server: clients describe it to list the pack's voices, and send text or \
-                SSML to receive 22050 Hz 16-bit mono audio in chunks of 100 ms, as it is rendered. Streamed text \
-                is spoken a sentence at a time. One line per request goes to standard error. It serves until \
-                stopped (Ctrl-C, or SIGTERM from systemd).
+                A Wyoming text-to-speech server for Home Assistant and other clients: they describe it to list the \
+                voices, each with its pack's attribution and version, and send text or SSML to receive 22050 Hz \
+                16-bit mono audio in chunks of 100 ms, as it is rendered. Streamed text is spoken a sentence at a \
+                time. With no --bank, a pack that cannot be opened is left out with a warning, and a voice in two \
+                packs is spoken from the first listed by concat-synth voices. One line per request goes to standard \
+                error. It serves until stopped (Ctrl-C, or SIGTERM from systemd).
                 Examples:
                   concat-synth serve                                  # tcp://127.0.0.1:10200, this machine only
                   concat-synth serve --uri tcp://0.0.0.0:10200        # for Home Assistant on another machine
@@ -37,11 +39,13 @@ extension ConcatSynthCommand {
         func run() throws {
             Self.stopOnTerminationSignals()
             var standardError = StandardError()
-            let server = try WyomingServer.start(address: WyomingAddress(uri), packPath: bank.path) { line in
+            let server = try WyomingServer.start(address: WyomingAddress(uri), bank: bank.bank) { line in
                 var standardError = StandardError()
                 print(line, to: &standardError)
             }
-            print("listening on \(server.address) with the voices of \(bank.path)", to: &standardError)
+            print(
+                "listening on \(server.address) with the voices of \(server.packPaths.joined(separator: ", "))",
+                to: &standardError)
             try server.waitUntilClosed()
         }
 

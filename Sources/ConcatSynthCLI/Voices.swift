@@ -5,7 +5,13 @@ import SpeechCore
 
 extension ConcatSynthCommand {
     struct Voices: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the voices of a pack.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the voices of the default pack and of every installed pack, or of the --bank pack.",
+            discussion: """
+                One line a voice: identifier, name, languages, and its pack's name, version and path. A pack that \
+                cannot be opened is left out with a warning. `render --voice ID` with no --bank speaks with the \
+                pack listed here for ID.
+                """)
 
         @OptionGroup var bank: BankOptions
 
@@ -13,19 +19,26 @@ extension ConcatSynthCommand {
         var json = false
 
         func run() throws {
-            let voices = try Synthesizer.voices(bank: bank.bank)
+            let catalog = try VoiceCatalog(bank: bank.bank)
+            var standardError = StandardError()
+            for warning in catalog.warnings { print("warning: \(warning)", to: &standardError) }
             if json {
-                try printJSON(voices.map(VoiceJSON.init))
+                try printJSON(catalog.voices.map(VoiceJSON.init))
                 return
             }
-            for voice in voices {
-                print("\(voice.identifier)\t\(voice.name)\t\(voice.supportedLanguages.joined(separator: ","))")
+            for entry in catalog.voices {
+                let voice = entry.voice
+                let pack = entry.pack
+                print(
+                    "\(voice.identifier)\t\(voice.name)\t\(voice.supportedLanguages.joined(separator: ","))\t"
+                        + "\(pack.name ?? "(no name)")\t\(pack.version ?? "(no version)")\t\(pack.path)")
             }
         }
     }
 }
 
-/// The fields of `concat-synth voices --json`, named as in Apple's `AVSpeechSynthesisProviderVoice`.
+/// The fields of `concat-synth voices --json`: the voice's, named as in Apple's `AVSpeechSynthesisProviderVoice`,
+/// then its pack's.
 struct VoiceJSON: Encodable {
     var identifier: String
     var name: String
@@ -33,12 +46,23 @@ struct VoiceJSON: Encodable {
     var supportedLanguages: [String]
     /// The SSML rate at which the clips play as recorded.
     var normalRate: Double
+    /// The pack's name and version from its manifest; absent where it has none.
+    var pack: String?
+    var packVersion: String?
+    /// The pack's license, an SPDX expression; absent where it has none.
+    var packLicense: String?
+    var packPath: String
 
-    init(_ voice: VoiceSettings) {
+    init(_ entry: VoiceCatalog.Entry) {
+        let voice = entry.voice
         normalRate = voice.normalRate
         identifier = voice.identifier
         name = voice.name
         primaryLanguages = voice.primaryLanguages
         supportedLanguages = voice.supportedLanguages
+        pack = entry.pack.name
+        packVersion = entry.pack.version
+        packLicense = entry.pack.license
+        packPath = entry.pack.path
     }
 }

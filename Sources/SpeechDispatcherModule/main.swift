@@ -10,6 +10,7 @@ let configuration: Result<ModuleConfiguration, SpeechServiceError> = Result {
 let soundIconFolder = (try? configuration.get())?.soundIconFolder
 let server = ModuleServer(input: STDIN_FILENO, output: STDOUT_FILENO, soundIconFolder: soundIconFolder) {
     () throws(SpeechServiceError) in
-    try ConcatSynthEngine(packPath: configuration.get().packPath)
+    let loaded = try configuration.get()
+    return try ConcatSynthEngine(bank: loaded.voicePack, systemPacks: loaded.systemPacks)
 }
 exit(server.run())

@@ -1,27 +1,29 @@
 import AudioIO
-import ConcatSynth
 
 /// The module's configuration file, `concat-synth.conf`, which speech-dispatcher passes as the module's first
 /// argument. It is in speech-dispatcher's own format, one `Name "value"` a line, `#` for comments:
 ///
 /// ```
-/// # The voice pack sd_concat-synth speaks with.
-/// VoicePack "/usr/local/share/concat-synth/default.sqlite"
+/// # The installation's packs, for a module installed outside its prefix.
+/// SystemPacks "/usr/local/share/concat-synth/packs"
+/// # The one voice pack sd_concat-synth speaks with; without it, every voice of the default and installed packs.
+/// VoicePack "/srv/packs/my-voice.sqlite"
 /// SoundIconFolder "/usr/share/sounds/sound-icons/"
 /// ```
 ///
 /// Names speech-dispatcher's other modules use (`Debug`, …) are ignored.
 public struct ModuleConfiguration: Equatable, Sendable {
-    /// The pack named by `VoicePack`, relative paths taken from the configuration file's folder.
+    /// The pack named by `VoicePack`, relative paths taken from the configuration file's folder; `nil` for the
+    /// voices of the default and every installed pack (`ConcatSynthEngine(bank:)`).
     public var voicePack: String?
+    /// The installation's packs folder named by `SystemPacks` (relative paths as for `VoicePack`): where
+    /// `tools/install` puts the default pack and `voicebank install --system` the system's packs, which the module,
+    /// installed in the distribution's module folder, cannot find from its own (`VoiceCatalog(systemPacks:)`).
+    public var systemPacks: String?
     /// Where `SOUND_ICON` names are looked for.
     public var soundIconFolder = "/usr/share/sounds/sound-icons/"
 
     public init(voicePack: String? = nil) { self.voicePack = voicePack }
-
-    /// The pack to open: `VoicePack`, else `$CONCAT_SYNTH_BANK`, else the default pack (as `concat-synth` and
-    /// `voicebank` find it).
-    public var packPath: String { PackLocation.resolve(voicePack) }
 
     /// Reads the configuration at `path`; a file that does not exist is the default configuration (the server
     /// passes a path whether or not the file is there).
@@ -58,9 +60,12 @@ public struct ModuleConfiguration: Equatable, Sendable {
                 }
                 value = value.dropFirst().dropLast()
             }
+            let path = value.hasPrefix("/") ? String(value) : folder + value
             switch name.lowercased() {
             case "voicepack":
-                configuration.voicePack = value.hasPrefix("/") ? String(value) : folder + value
+                configuration.voicePack = path
+            case "systempacks":
+                configuration.systemPacks = path
             case "soundiconfolder":
                 configuration.soundIconFolder = String(value)
             default:

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// ```swift
 /// let server = ModuleServer(input: STDIN_FILENO, output: STDOUT_FILENO) { () throws(SpeechServiceError) in
-///     try ConcatSynthEngine(packPath: "/usr/local/share/concat-synth/default.sqlite")
+///     try ConcatSynthEngine(bank: nil)   // the default and every installed pack
 /// }
 /// exit(server.run())
 /// ```
@@ -72,7 +72,8 @@ public final class ModuleServer {
         // INIT ends when the rendering thread has warmed up, so that even a message sent right after it is not slowed.
         rendering.stopAndWait()
         output.send(
-            "299-concat-synth: voice pack \(engine.packPath), \(voices.count) voice\(voices.count == 1 ? "" : "s")\n"
+            "299-concat-synth: voice pack\(engine.packPaths.count == 1 ? "" : "s") "
+                + "\(engine.packPaths.joined(separator: ", ")), \(voices.count) voice\(voices.count == 1 ? "" : "s")\n"
                 + "299 OK LOADED SUCCESSFULLY\n")
         // The server gone (a failed write) is the end, as the end of its commands is.
         while !output.isClosed, let line = input.readLine() {

@@ -3,14 +3,14 @@ import Rendering
 import SSML
 import SpeechCore
 
-/// What the module speaks with: the pack's voices and a rendering for each message.
+/// What the module speaks with: the voices of its packs and a rendering for each message.
 ///
 /// The module calls `start` and `render` from one thread at a time, and nothing else after `INIT`, so an engine
 /// need not be thread-safe; only a rendering's `cancellation` is raised from another thread.
 public protocol SpeechEngine: AnyObject {
-    /// The voice pack's path, for the `INIT` line and for errors.
-    var packPath: String { get }
-    /// The voices, in the pack's order; at least one.
+    /// The paths of the voice packs it speaks with, for the `INIT` line.
+    var packPaths: [String] { get }
+    /// The voices, in the packs' order; at least one.
     var voices: [ModuleVoice] { get }
     /// Plans `request` and returns what renders it by pull.
     ///
@@ -60,31 +60,48 @@ public struct RenderedPull: Equatable, Sendable {
     }
 }
 
-/// The module's engine: a concat-synth voice pack, opened read-only once at `INIT`.
+/// The module's engine: concat-synth voice packs, opened read-only once at `INIT`: the one its configuration names,
+/// or the default and every installed pack (`VoiceCatalog`).
 public final class ConcatSynthEngine: SpeechEngine {
-    public let packPath: String
+    public let packPaths: [String]
     public let voices: [ModuleVoice]
-    private let synthesizer: Synthesizer
+    /// The synthesizer of each voice's pack, by the voice's identifier.
+    private let synthesizers: [String: Synthesizer]
     /// Each voice's normal rate by identifier: the SSML rate at which its clips play as recorded.
     private let normalRates: [String: Double]
     private var standardError = StandardErrorStream()
 
-    /// Opens the pack at `packPath`.
+    /// Opens the pack at `bank`; with none, the default and every installed pack, those that cannot be opened left
+    /// out with a warning on standard error (which speech-dispatcher logs).
     ///
+    /// - Parameter systemPacks: the installation's packs folder, for a module installed outside its prefix
+    ///   (`VoiceCatalog(systemPacks:)`).
     /// - Throws: `SpeechServiceError.packUnavailable` naming the pack and why (missing, not a pack, no voice).
-    public init(packPath: String) throws(SpeechServiceError) {
-        self.packPath = packPath
+    public init(bank: String?, systemPacks: String? = nil) throws(SpeechServiceError) {
+        let pools: SynthesizerPools
+        var synthesizers: [String: Synthesizer] = [:]
         do throws(ConcatSynthError) {
-            synthesizer = try Synthesizer(bank: packPath)
+            pools = try SynthesizerPools(VoiceCatalog(bank: bank, systemPacks: systemPacks))
+            // The module speaks from one thread: one synthesizer a pack, kept (the one the pools opened).
+            var byPack: [String: Synthesizer] = [:]
+            for voice in pools.voices {
+                if byPack[voice.pack.path] == nil { byPack[voice.pack.path] = try voice.pool.take() }
+                synthesizers[voice.settings.identifier] = byPack[voice.pack.path]
+            }
         } catch {
-            throw .packUnavailable(path: packPath, reason: error.description)
+            throw .packUnavailable(
+                path: bank ?? VoiceCatalog.defaultPack(systemPacks: systemPacks), reason: error.description)
         }
-        voices = synthesizer.voices.map {
+        for warning in pools.warnings { print("warning: \(warning)", to: &standardError) }
+        packPaths = pools.packPaths
+        self.synthesizers = synthesizers
+        let settings = pools.voices.map(\.settings)
+        voices = settings.map {
             ModuleVoice(
                 identifier: $0.identifier, name: $0.name, languages: $0.primaryLanguages + $0.supportedLanguages)
         }
-        // A pack's identifiers are unique (its schema says so).
-        normalRates = Dictionary(uniqueKeysWithValues: synthesizer.voices.map { ($0.identifier, $0.normalRate) })
+        // The pools speak each identifier once.
+        normalRates = Dictionary(uniqueKeysWithValues: settings.map { ($0.identifier, $0.normalRate) })
     }
 
     public func start(_ request: ModuleRequest) throws(SpeechServiceError) -> any SpeechRendering {
@@ -106,12 +123,12 @@ public final class ConcatSynthEngine: SpeechEngine {
         do throws(ConcatSynthError) {
             let renderer: Renderer
             do throws(ConcatSynthError) {
-                renderer = try synthesizer.renderer(for: speech, reporting: report)
+                renderer = try synthesizer(parameters.voice).renderer(for: speech, reporting: report)
             } catch .ssml(let error) {
                 // Even lenient reading refuses a DOCTYPE or an unknown entity; speak the text instead of nothing.
                 print("warning: \(error); speaking the message's text without its markup", to: &standardError)
                 speech.content = .text(SSMLReader.textOfRefusedMarkup(request.text))
-                renderer = try synthesizer.renderer(for: speech, reporting: report)
+                renderer = try synthesizer(parameters.voice).renderer(for: speech, reporting: report)
             }
             return ConcatSynthRendering(renderer: renderer, voice: parameters.voice)
         } catch {
@@ -124,9 +141,15 @@ public final class ConcatSynthEngine: SpeechEngine {
             let request = SpeechRequest(
                 .text(voice.name), voice: voice.identifier,
                 prosody: Prosody(rate: 2 * normalRates[voice.identifier, default: 1]), isLenient: true)
-            guard let renderer = try? synthesizer.renderer(for: request) else { return nil }
+            guard let renderer = try? synthesizer(voice.identifier).renderer(for: request) else { return nil }
             return ConcatSynthRendering(renderer: renderer, voice: voice.identifier)
         }
+    }
+
+    /// The synthesizer of `voice`'s pack; the first voice's for an identifier that is not one of `voices`, which
+    /// then fails as an unknown voice of that pack.
+    private func synthesizer(_ voice: String) -> Synthesizer {
+        synthesizers[voice] ?? synthesizers[voices[0].identifier]!
     }
 }
 

@@ -42,7 +42,7 @@ final class WyomingConnection: ChannelInboundHandler {
     /// A text stream between `synthesize-start` and `synthesize-stop`: its voice (`nil` when the voice asked for
     /// was refused, and the stream's text is dropped) and the sentences not complete yet.
     private struct TextStream {
-        var voice: VoiceSettings?
+        var voice: SynthesizerPools.Voice?
         var textFormat: String?
         var splitter = SentenceSplitter()
     }
@@ -119,16 +119,16 @@ final class WyomingConnection: ChannelInboundHandler {
     }
 
     private func speak(
-        _ text: String, format: String?, voice: VoiceSettings, isStreamed: Bool, at receivedAt: NIODeadline
+        _ text: String, format: String?, voice: SynthesizerPools.Voice, isStreamed: Bool, at receivedAt: NIODeadline
     ) {
         // Text that starts with `<` is SSML, as everywhere in concat-synth, unless the client says it is plain.
-        let request = SpeechRequest(
-            format == "text" ? .text(text) : .ssml(text), voice: voice.identifier, isLenient: true)
-        let job = SpeechJob(request: request, pool: service.pool, logPrefix: name, log: service.log)
+        let identifier = voice.settings.identifier
+        let request = SpeechRequest(format == "text" ? .text(text) : .ssml(text), voice: identifier, isLenient: true)
+        let job = SpeechJob(request: request, pool: voice.pool, logPrefix: name, log: service.log)
         queue.append(
             .speak(
                 Speaking(
-                    job: job, voice: voice.identifier, characterCount: text.count, isStreamed: isStreamed,
+                    job: job, voice: identifier, characterCount: text.count, isStreamed: isStreamed,
                     receivedAt: receivedAt)))
     }
 

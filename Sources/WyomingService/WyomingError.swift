@@ -16,7 +16,7 @@ public enum WyomingError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownEvent(type: String)
     /// An event without a field it needs.
     case missingField(type: String, field: String)
-    /// A voice the pack does not have, by name or language.
+    /// A voice the server does not speak, by name or language.
     case unknownVoice(name: String?, language: String?, available: [String])
     /// `synthesize-chunk` or `synthesize-stop` without a `synthesize-start` before it.
     case noTextStream(type: String)
@@ -47,7 +47,7 @@ public enum WyomingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingField(let type, let field): return "\(type) event without \"\(field)\""
         case .unknownVoice(let name, let language, let available):
             let asked = name.map { "voice \"\($0)\"" } ?? "a voice for language \"\(language ?? "")\""
-            return "the pack has no \(asked); its voices: \(available.joined(separator: ", "))"
+            return "this server has no \(asked); its voices: \(available.joined(separator: ", "))"
         case .noTextStream(let type): return "\(type) without synthesize-start before it"
         case .unknownProgram(let name, let available):
             return "no program \"\(name)\"; this server's text-to-speech program is \"\(available)\""

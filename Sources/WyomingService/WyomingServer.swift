@@ -4,8 +4,8 @@ import NIOPosix
 import SpeechCore
 import Synchronization
 
-/// A Wyoming text-to-speech server speaking with the voices of one pack: what Home Assistant's Wyoming integration
-/// and other Wyoming clients connect to.
+/// A Wyoming text-to-speech server speaking with the voices of one pack, or of the default and every installed pack
+/// (`VoiceCatalog`): what Home Assistant's Wyoming integration and other Wyoming clients connect to.
 ///
 /// Any number of clients at once. Each connection's events are read and its audio written on one event loop
 /// thread; renders run on a pool of threads (one per core by default), a 100 ms chunk per step, and the next
@@ -13,7 +13,7 @@ import Synchronization
 /// back its own render and no one else's.
 ///
 /// ```swift
-/// let server = try WyomingServer.start(address: WyomingAddress("tcp://127.0.0.1:10200"), packPath: "my.sqlite") {
+/// let server = try WyomingServer.start(address: WyomingAddress("tcp://127.0.0.1:10200"), bank: "my.sqlite") {
 ///     print($0)   // one line per request, warnings, faults
 /// }
 /// try server.waitUntilClosed()
@@ -21,41 +21,44 @@ import Synchronization
 public final class WyomingServer: Sendable {
     /// Where the server listens; a TCP port asked as 0 is the one the system chose.
     public let address: WyomingAddress
+    /// The packs whose voices it speaks.
+    public let packPaths: [String]
     private let channel: Channel
     private let group: MultiThreadedEventLoopGroup
     private let threadPool: NIOThreadPool
 
     private init(
-        address: WyomingAddress, channel: Channel, group: MultiThreadedEventLoopGroup, threadPool: NIOThreadPool
+        address: WyomingAddress, packPaths: [String], channel: Channel, group: MultiThreadedEventLoopGroup,
+        threadPool: NIOThreadPool
     ) {
         self.address = address
+        self.packPaths = packPaths
         self.channel = channel
         self.group = group
         self.threadPool = threadPool
     }
 
-    /// Opens the pack read-only, listens on `address` and serves until `close()`.
+    /// Opens the packs read-only, listens on `address` and serves until `close()`.
     ///
     /// - Parameters:
+    ///   - bank: the pack whose voices it speaks; with none, those of the default and every installed pack
+    ///     (`VoiceCatalog`), a pack that cannot be opened left out with a warning in the log.
     ///   - renderThreads: renders that run at once; more requests than that wait for a thread.
     ///   - log: told one line per request and per fault, from any thread.
-    /// - Throws: `WyomingError.cannotListen`; `ConcatSynthError.voicebank` for a pack that cannot be opened or
-    ///   has no voice.
+    /// - Throws: `WyomingError.cannotListen`; `ConcatSynthError` when the pack cannot be opened or has no voice
+    ///   (with no `bank`, when no pack has a voice that can be spoken).
     public static func start(
-        address: WyomingAddress, packPath: String, renderThreads: Int = System.coreCount,
+        address: WyomingAddress, bank: String?, renderThreads: Int = System.coreCount,
         limits: WyomingLimits = WyomingLimits(), log: @escaping @Sendable (String) -> Void
     ) throws -> WyomingServer {
-        let pool = SynthesizerPool(bank: packPath)
-        // Opened once here, so a pack that cannot be read fails the start, not the first request.
-        let first = try pool.take()
-        let voices = first.voices
-        pool.giveBack(first)
+        // Each pack is opened here, so one that cannot be read fails the start, not the first request.
+        let pools = try SynthesizerPools(VoiceCatalog(bank: bank))
+        for warning in pools.warnings { log("warning: \(warning)") }
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let threadPool = NIOThreadPool(numberOfThreads: max(1, renderThreads))
         threadPool.start()
-        let service = WyomingService(
-            voices: voices, packPath: packPath, pool: pool, threadPool: threadPool, limits: limits, log: log)
+        let service = WyomingService(pools: pools, threadPool: threadPool, limits: limits, log: log)
         let clientCount = ClientCounter()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -86,7 +89,8 @@ public final class WyomingServer: Sendable {
         if case .tcp(let host, _) = address, let port = channel.localAddress?.port {
             bound = .tcp(host: host, port: port)
         }
-        return WyomingServer(address: bound, channel: channel, group: group, threadPool: threadPool)
+        return WyomingServer(
+            address: bound, packPaths: pools.packPaths, channel: channel, group: group, threadPool: threadPool)
     }
 
     private static func clientName(_ number: Int, _ address: SocketAddress?) -> String {
@@ -117,10 +121,9 @@ private final class ClientCounter: Sendable {
     func next() -> Int { value.wrappingAdd(1, ordering: .relaxed).newValue }
 }
 
-/// What every connection of a server shares: the pack's voices, the synthesizers, the render threads, the log.
+/// What every connection of a server shares: the voices and their packs' synthesizers, the render threads, the log.
 final class WyomingService: Sendable {
-    let voices: [VoiceSettings]
-    let pool: SynthesizerPool
+    let voices: [SynthesizerPools.Voice]
     let threadPool: NIOThreadPool
     let limits: WyomingLimits
     let log: @Sendable (String) -> Void
@@ -131,33 +134,36 @@ final class WyomingService: Sendable {
     static let programName = "concat-synth"
 
     init(
-        voices: [VoiceSettings], packPath: String, pool: SynthesizerPool, threadPool: NIOThreadPool,
-        limits: WyomingLimits,
+        pools: SynthesizerPools, threadPool: NIOThreadPool, limits: WyomingLimits,
         log: @escaping @Sendable (String) -> Void
     ) {
-        self.voices = voices
-        self.pool = pool
+        voices = pools.voices
         self.threadPool = threadPool
         self.limits = limits
         self.log = log
-        info = WyomingEvent(type: "info", data: Self.info(voices: voices, packPath: packPath))
+        info = WyomingEvent(type: "info", data: Self.info(pools))
     }
 
-    private static func info(voices: [VoiceSettings], packPath: String) -> JSONValue {
-        let voiceList: [JSONValue] = voices.map { voice in
-            .object([
-                "name": .string(voice.identifier),
-                "description": .string(voice.name),
-                "attribution": .object(["name": .string(voice.name), "url": .string("")]),
+    /// Each voice with its pack's attribution (the manifest's, else the voice's name) and version, as piper's
+    /// server gives its voice files' (Wyoming's `version` is a string).
+    private static func info(_ pools: SynthesizerPools) -> JSONValue {
+        let voiceList: [JSONValue] = pools.voices.map { voice in
+            let settings = voice.settings
+            return .object([
+                "name": .string(settings.identifier),
+                "description": .string(settings.name),
+                "attribution": .object([
+                    "name": .string(voice.pack.attribution ?? settings.name), "url": .string(voice.pack.url ?? ""),
+                ]),
                 "installed": .bool(true),
-                "version": .null,
-                "languages": .array(voice.supportedLanguages.map(JSONValue.string)),
+                "version": voice.pack.version.map(JSONValue.string) ?? .null,
+                "languages": .array(settings.supportedLanguages.map(JSONValue.string)),
                 "speakers": .null,
             ])
         }
         let program: JSONValue = .object([
             "name": .string(programName),
-            "description": .string("Recorded phrase clips from \(packPath)"),
+            "description": .string("Recorded phrase clips from \(pools.packPaths.joined(separator: ", "))"),
             "attribution": .object(["name": .string("concat-synth"), "url": .string("")]),
             "installed": .bool(true),
             "version": .null,
@@ -171,22 +177,23 @@ final class WyomingService: Sendable {
     }
 
     /// The voice a request's `voice` field asks for: by `name` (a voice's identifier, or its name), else by
-    /// `language` (`en-US`, `en_US` or `en`); the pack's first voice when it asks for neither.
+    /// `language` (`en-US`, `en_US` or `en`); the first voice when it asks for neither.
     ///
-    /// - Throws: `WyomingError.unknownVoice` naming the pack's voices.
-    func voice(for field: JSONValue?) throws(WyomingError) -> VoiceSettings {
+    /// - Throws: `WyomingError.unknownVoice` naming the voices served.
+    func voice(for field: JSONValue?) throws(WyomingError) -> SynthesizerPools.Voice {
         let name = field?["name"]?.string
         let language = field?["language"]?.string
         if let name {
-            if let voice = voices.first(where: { $0.identifier == name })
-                ?? voices.first(where: { $0.name.lowercased() == name.lowercased() })
+            if let voice = voices.first(where: { $0.settings.identifier == name })
+                ?? voices.first(where: { $0.settings.name.lowercased() == name.lowercased() })
             {
                 return voice
             }
         } else if let language {
             let wanted = Self.normalized(language)
             let primary = wanted.split(separator: "-").first.map(String.init) ?? wanted
-            let languages = { (voice: VoiceSettings) in voice.supportedLanguages.map(Self.normalized) }
+            let languages = { (voice: SynthesizerPools.Voice) in voice.settings.supportedLanguages.map(Self.normalized)
+            }
             if let voice = voices.first(where: { languages($0).contains(wanted) })
                 ?? voices.first(where: {
                     languages($0).contains { $0.split(separator: "-").first.map(String.init) == primary }
@@ -197,7 +204,7 @@ final class WyomingService: Sendable {
         } else {
             return voices[0]
         }
-        throw .unknownVoice(name: name, language: language, available: voices.map(\.identifier))
+        throw .unknownVoice(name: name, language: language, available: voices.map(\.settings.identifier))
     }
 
     private static func normalized(_ language: String) -> String {

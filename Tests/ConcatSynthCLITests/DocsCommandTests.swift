@@ -16,7 +16,8 @@ import Testing
 /// blocks run in order in it, later blocks seeing what earlier ones made, as for a reader following the page. Each
 /// command runs in `bash -e -o pipefail -c`, so pipes, globs and redirections work and a failure anywhere in a
 /// pipeline counts, with the build's binaries first on `PATH`, `CONCAT_SYNTH_BANK` the copy of the default pack and
-/// `HOME` the folder (whose `.asoundrc` makes ALSA's default device a file, so `say` plays without a sound card).
+/// `HOME` the folder (whose `.asoundrc` makes ALSA's default device a file, so `say` plays without a sound card, and
+/// whose `.local/share` holds the packs a page's `voicebank install` installs: no `XDG_DATA_HOME`).
 /// One shell per command, rather than one per block, so that a failure names its command and line; the lines of a
 /// block share no shell state anyway, since only the commands of the two tools run. After a command fails, the
 /// rest of its block is skipped, as `bash -e` would.
@@ -38,7 +39,7 @@ import Testing
         let binaries = URL(fileURLWithPath: Binary("concat-synth").path).deletingLastPathComponent().path
         let environment: [String: String?] = [
             "PATH": "\(binaries):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")",
-            "CONCAT_SYNTH_BANK": folder.pack, "HOME": folder.directory.path,
+            "CONCAT_SYNTH_BANK": folder.pack, "HOME": folder.directory.path, "XDG_DATA_HOME": nil,
         ]
         for block in DocsExtractor.blocks(in: markdown) where !block.isSkipped {
             for command in block.commands {

@@ -97,6 +97,19 @@ import Testing
         let header = try Data(
             contentsOf: URL(fileURLWithPath: home.file(".local/share/concat-synth/packs/default.sqlite")))
         #expect(header[18] == 1 && header[19] == 1)
+        // The configuration names no one pack, so the module speaks every installed voice; the default pack, which
+        // is also the user's installed pack "default", counts once.
+        let configuration = home.file(".config/speech-dispatcher/modules/concat-synth.conf")
+        let lines = try String(contentsOfFile: configuration, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains("# VoicePack \"/path/to/my-voice.sqlite\""))
+        #expect(!lines.contains { $0.hasPrefix("VoicePack") })
+        let module = try Binary(path: home.file(".local/libexec/speech-dispatcher-modules/sd_concat-synth")).run(
+            [configuration], environment: environment, input: Data("INIT\nQUIT\n".utf8))
+        #expect(
+            module.standardOutput.hasPrefix(
+                "299-concat-synth: voice pack \(home.file(".local/share/concat-synth/packs/default.sqlite")), 2 voices\n"
+            ),
+            "\(module.standardOutput)\(module.standardError)")
 
         let uninstalled = try install(["--uninstall"])
         #expect(uninstalled.status == 0, "\(uninstalled.standardError)")

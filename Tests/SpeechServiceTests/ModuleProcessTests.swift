@@ -46,6 +46,62 @@ import Testing
     }
 
     @Test(
+        "with no VoicePack it lists and speaks the voices of the default and the installed packs; VoicePack narrows it")
+    func installedVoices() throws {
+        let directory = TemporaryDirectory("sd-installed")
+        let home = InstalledPackHome()
+        let ann = try home.install(name: "ann", voice: "com.example.ann", voiceName: "Ann")
+        let session = try ModuleSession(directory: directory, pack: nil, environment: home.environment)
+        let loaded = try session.initialize()[0]
+        #expect(loaded.code == 299)
+        #expect(loaded.lines.first?.contains("\(home.packFolder)/ann.sqlite, 3 voices") == true, "\(loaded.lines)")
+        session.send("LIST VOICES\n")
+        #expect(
+            try session.next().lines == [
+                "Default English\ten-US\tnone", "Default Japanese\tja-JP\tnone", "Ann\ten-US\tnone",
+                "OK VOICE LIST SENT",
+            ])
+        for (settings, options) in [
+            (["synthesis_voice=Ann"], ["--bank", ann, "--voice", "com.example.ann"]),
+            (["synthesis_voice=NULL", "language=en"], ["--bank", ModuleSession.defaultPack]),
+        ] {
+            let request = "<speak>hello, good morning</speak>"
+            try session.speak(request, settings: settings)
+            let samples = Transcript(try session.messages(until: [702, 703])).samples
+            #expect(samples == (try reference(request, options: options, directory: directory).samples), "\(settings)")
+        }
+
+        let onePack = TemporaryDirectory("sd-one-pack")
+        let narrowed = try ModuleSession(directory: onePack, pack: ann, environment: home.environment)
+        _ = try narrowed.initialize()
+        narrowed.send("LIST VOICES\n")
+        #expect(try narrowed.next().lines == ["Ann\ten-US\tnone", "OK VOICE LIST SENT"])
+    }
+
+    @Test("SystemPacks names the installation's packs, its default pack among them, for a module installed elsewhere")
+    func systemPacks() throws {
+        let directory = TemporaryDirectory("sd-system-packs")
+        let home = InstalledPackHome()
+        try home.install(name: "ann", voice: "com.example.ann", voiceName: "Ann")
+        let system = directory.file("share/concat-synth/packs")
+        try FileManager.default.createDirectory(atPath: system, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: ModuleSession.defaultPack, toPath: "\(system)/default.sqlite")
+        try FileManager.default.copyItem(atPath: "\(home.packFolder)/ann.sqlite", toPath: "\(system)/ann.sqlite")
+        // The user's own data folder is empty (Binary.start's).
+        let session = try ModuleSession(
+            directory: directory, configuration: "# VoicePack \"x.sqlite\"\nSystemPacks \"share/concat-synth/packs\"\n",
+            environment: ["CONCAT_SYNTH_BANK": nil])
+        let loaded = try session.initialize()[0]
+        #expect(
+            loaded.lines.first == "concat-synth: voice packs \(system)/default.sqlite, \(system)/ann.sqlite, 3 voices")
+        session.send("LIST VOICES\n")
+        #expect(
+            try session.next().lines.dropLast() == [
+                "Default English\ten-US\tnone", "Default Japanese\tja-JP\tnone", "Ann\ten-US\tnone",
+            ])
+    }
+
+    @Test(
         "rate 0 is the voice's own normal speed: the Japanese voice's 400% plays its clips as recorded, +50 twice as fast"
     )
     func normalRate() throws {

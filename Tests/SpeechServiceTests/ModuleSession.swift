@@ -13,15 +13,16 @@ final class ModuleSession {
     /// Kills the module if a test has not finished with it in time, so a bug ends the test instead of hanging it.
     private let watchdog: DispatchWorkItem
 
-    /// Starts the module with a configuration naming `pack` (or `configuration` given whole) in `directory`.
+    /// Starts the module with a configuration naming `pack` (or `configuration` given whole) in `directory`, and
+    /// `environment` added to this process's (`Binary.start`).
     init(
         directory: TemporaryDirectory, pack: String? = defaultPack, configuration: String? = nil,
-        timeoutSeconds: Double = 60
+        environment: [String: String?] = [:], timeoutSeconds: Double = 60
     ) throws {
         let configurationPath = directory.file("concat-synth.conf")
         let text = configuration ?? pack.map { "VoicePack \"\($0)\"\n" } ?? ""
         try text.write(toFile: configurationPath, atomically: true, encoding: .utf8)
-        process = try Binary("sd_concat-synth").start([configurationPath])
+        process = try Binary("sd_concat-synth").start([configurationPath], environment: environment)
         let inputPipe = Pipe()
         outputPipe = Pipe()
         process.standardInput = inputPipe

@@ -166,19 +166,22 @@ import Testing
         #expect(Array(block[payloadStart..<payloadStart + 4]) == [0x7D, 0x2A, 0x7D, 0x5D])
     }
 
-    @Test("the configuration names the pack; relative paths from its folder; other names ignored")
+    @Test(
+        "the configuration names the pack and the system's packs; relative paths from its folder; other names ignored")
     func configuration() throws {
         let text = """
             # comment
             Debug 0
             VoicePack "packs/my voice.sqlite"
+            SystemPacks /usr/local/share/concat-synth/packs
               SoundIconFolder /opt/icons/
             """
         let configuration = try ModuleConfiguration.parse(
             text, path: "/etc/speech-dispatcher/modules/concat-synth.conf")
         #expect(configuration.voicePack == "/etc/speech-dispatcher/modules/packs/my voice.sqlite")
-        #expect(configuration.packPath == "/etc/speech-dispatcher/modules/packs/my voice.sqlite")
+        #expect(configuration.systemPacks == "/usr/local/share/concat-synth/packs")
         #expect(configuration.soundIconFolder == "/opt/icons/")
+        #expect(try ModuleConfiguration.parse("# VoicePack \"a.sqlite\"\n", path: "x.conf").voicePack == nil)
         #expect(throws: SpeechServiceError.configurationLine(path: "x.conf", line: 2, text: "VoicePack")) {
             try ModuleConfiguration.parse("\nVoicePack", path: "x.conf")
         }
@@ -214,7 +217,7 @@ import Testing
 @Suite struct EngineTests {
     @Test("the warm-up is a short message in each voice, and each renders to its end")
     func warmUp() throws {
-        let engine = try ConcatSynthEngine(packPath: ModuleSession.defaultPack)
+        let engine = try ConcatSynthEngine(bank: ModuleSession.defaultPack)
         let renderings = engine.warmUpRenderings()
         #expect(renderings.count == engine.voices.count)
         for rendering in renderings {

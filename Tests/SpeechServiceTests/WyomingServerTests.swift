@@ -93,6 +93,42 @@ import Voicebank
         #expect(error.contains("com.example.nobody") && error.contains("org.concatsynth.en, org.concatsynth.ja"))
     }
 
+    @Test(
+        "with no --bank it serves the default and the installed packs' voices, each with its pack's attribution and version"
+    )
+    func installedVoices() throws {
+        let home = InstalledPackHome()
+        let ann = try home.install(
+            name: "ann", voice: "com.example.ann", voiceName: "Ann", version: "1.2.0",
+            manifest: ["attribution=Ann Example", "url=https://example.com/ann"])
+        let server = try WyomingTestServer(pack: nil, environment: home.environment)
+        #expect(server.log.contains("\(home.packFolder)/ann.sqlite"))
+
+        let answer = try Driver.run(["describe", server.uri])
+        #expect(answer["voices"] as? [String] == ["org.concatsynth.en", "org.concatsynth.ja", "com.example.ann"])
+        let data = try #require(answer["data"] as? [String: Any])
+        let listed = try #require((data["tts"] as? [[String: Any]])?.first?["voices"] as? [[String: Any]])
+        let installed = try #require(listed.last)
+        #expect(
+            installed["attribution"] as? [String: String] == ["name": "Ann Example", "url": "https://example.com/ann"])
+        #expect(installed["version"] as? String == "1.2.0")
+        #expect(installed["languages"] as? [String] == ["en-US"])
+        // The default pack's manifest has an attribution and a version, and no url.
+        #expect(listed.first?["version"] as? String == "1.0.0")
+        #expect((listed.first?["attribution"] as? [String: String])?["url"] == "")
+
+        // Each voice is spoken from its own pack.
+        for (voice, bank, text) in [
+            ("com.example.ann", ann, "Hello, good morning"), ("org.concatsynth.en", pack, "Good morning"),
+        ] {
+            let output = directory.file("\(voice).raw")
+            let spoken = try Driver.run(["synthesize", server.uri, output, "--voice", voice, text])
+            #expect(spoken["error"] == nil, "\(spoken)")
+            let expected = try reference(text, options: ["--bank", bank, "--voice", voice], directory: directory)
+            #expect(try samples(atPath: output) == expected.samples, "\(voice)")
+        }
+    }
+
     @Test("streamed text in three chunks is spoken a sentence at a time, each as render speaks it")
     func streaming() throws {
         let server = try WyomingTestServer(pack: pack)
@@ -217,9 +253,13 @@ final class WyomingTestServer: Sendable {
         }
     }
 
-    /// - Parameter address: where to listen; a free port of the loopback interface by default.
-    init(pack: String, address: String = "tcp://127.0.0.1:0") throws {
-        process = try Binary("concat-synth").start(["serve", "--bank", pack, "--uri", address])
+    /// - Parameters:
+    ///   - pack: the pack it serves; with none, the default and every installed pack.
+    ///   - address: where to listen; a free port of the loopback interface by default.
+    ///   - environment: added to this process's (`Binary.start`).
+    init(pack: String?, address: String = "tcp://127.0.0.1:0", environment: [String: String?] = [:]) throws {
+        let bank = pack.map { ["--bank", $0] } ?? []
+        process = try Binary("concat-synth").start(["serve"] + bank + ["--uri", address], environment: environment)
         let pipe = Pipe()
         process.standardError = pipe
         pipe.fileHandleForReading.readabilityHandler = { [standardError] in standardError.append($0.availableData) }

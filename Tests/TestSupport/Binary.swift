@@ -28,7 +28,7 @@ public struct Binary: Sendable {
     }
 
     /// Runs the binary to its end with `arguments`, `environment` added to this process's (a `nil` value
-    /// removes the variable) and `input` on its standard input.
+    /// removes the variable; see `start` for `XDG_DATA_HOME`) and `input` on its standard input.
     @discardableResult
     public func run(
         _ arguments: [String], environment: [String: String?] = [:], input: Data = Data(),
@@ -68,11 +68,29 @@ public struct Binary: Sendable {
         return Data(result.standardOutputBytes)
     }
 
+    /// The folder of the test process that holds each run's data folder; removed when the test process exits.
+    private static let dataHomes: String = {
+        let path = "\(FileManager.default.temporaryDirectory.path)/concat-synth-data-homes-\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: Binary.dataHomes) }
+        return path
+    }()
+
+    /// A new empty folder for one run's `XDG_DATA_HOME`.
+    private static func emptyDataHome() throws -> String {
+        let path = "\(dataHomes)/\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        return path
+    }
+
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
     }
 
     /// A process for the binary, not yet started; its output goes nowhere unless the caller sets it.
+    ///
+    /// `XDG_DATA_HOME` is an empty folder of the process's own unless `environment` names it (or removes it): the
+    /// packs installed in the home of whoever runs the tests would otherwise be voices of every command.
     public func start(
         _ arguments: [String], environment: [String: String?] = [:], directory: String? = nil
     ) throws -> Process {
@@ -80,6 +98,7 @@ public struct Binary: Sendable {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         var variables = ProcessInfo.processInfo.environment
+        variables["XDG_DATA_HOME"] = try Self.emptyDataHome()
         for (name, value) in environment { variables[name] = value }
         process.environment = variables
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }

@@ -47,18 +47,23 @@ public enum InstalledPacks {
     /// exist holds none; files whose names are not `NAME.sqlite` with a pack name are not packs.
     /// `tools/install --user` makes the system's folder the user's (both `~/.local/share/concat-synth/packs`): its
     /// packs are listed once, as the user's.
-    public static func list(_ scopes: [Scope] = Scope.allCases) -> [Pack] { list(scopes, folder: folder) }
+    ///
+    /// - Parameter systemFolder: the system's folder, for a program installed outside its installation's prefix
+    ///   (the speech-dispatcher module in the distribution's module folder); else `folder(.system)`.
+    public static func list(_ scopes: [Scope] = Scope.allCases, systemFolder: String? = nil) -> [Pack] {
+        list(scopes) { scope in scope == .system ? systemFolder ?? folder(.system) : folder(scope) }
+    }
 
-    /// The packs of `scopes`, each scope's folder as `folder` says.
-    static func list(_ scopes: [Scope], folder: (Scope) -> String) -> [Pack] {
+    /// The packs of `scopes`, each scope's folder as `folderOf` says.
+    static func list(_ scopes: [Scope], folderOf: (Scope) -> String) -> [Pack] {
         var seen: Set<String> = []
-        let distinct = scopes.filter { seen.insert(folder($0)).inserted }
+        let distinct = scopes.filter { seen.insert(folderOf($0)).inserted }
         return distinct.flatMap { scope in
-            fileNames(in: folder(scope)).compactMap { file -> Pack? in
+            fileNames(in: folderOf(scope)).compactMap { file -> Pack? in
                 guard file.hasSuffix(".sqlite") else { return nil }
                 let name = String(file.dropLast(7))
                 guard PackManifest.isPackName(name) else { return nil }
-                return Pack(name: name, path: folder(scope) + "/" + file, scope: scope)
+                return Pack(name: name, path: folderOf(scope) + "/" + file, scope: scope)
             }.sorted { $0.name < $1.name }
         }
     }

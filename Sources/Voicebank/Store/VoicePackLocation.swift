@@ -42,11 +42,11 @@ public enum VoicePackLocation {
         return normalized(installed[0])
     }
 
-    /// `explicit` if given, else `$CONCAT_SYNTH_BANK` if set and not empty, else the default pack.
-    public static func resolve(_ explicit: String?) -> String {
+    /// `explicit` if given, else `$CONCAT_SYNTH_BANK` if set and not empty, else `defaultPack`.
+    public static func resolve(_ explicit: String?, defaultPack: String = defaultPackPath) -> String {
         if let explicit { return explicit }
         if let variable = getenv(environmentVariable), variable.pointee != 0 { return String(cString: variable) }
-        return defaultPackPath
+        return defaultPack
     }
 
     /// The folder of the running executable, symbolic links resolved.

@@ -1,0 +1,36 @@
+import ConcatSynth
+import Foundation
+import TestSupport
+import Testing
+import Voicebank
+
+/// The catalog of the default and the installed packs, made from given paths (`FoundByNameTests` runs the tools).
+@Suite struct VoiceCatalogTests {
+    let defaultPack = VoicePackLocation.defaultPackPath
+
+    @Test("a pack found twice, by a link or a second path, counts once")
+    func sameFileOnce() throws {
+        let directory = TemporaryDirectory("catalog-links")
+        let link = directory.file("default.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: defaultPack)
+        let catalog = try VoiceCatalog(
+            defaultPack: defaultPack, installed: [link, "\(directory.path)/./default.sqlite"])
+        #expect(catalog.packs.map(\.path) == [defaultPack])
+        #expect(catalog.voices.map(\.voice.identifier) == ["org.concatsynth.en", "org.concatsynth.ja"])
+        #expect(catalog.packs.first?.name == "default" && catalog.packs.first?.version == "1.0.0")
+        #expect(try catalog.pack(ofVoice: "org.concatsynth.ja").path == defaultPack)
+        #expect(catalog.warnings.isEmpty)
+    }
+
+    @Test("a default pack that cannot be opened is left out with a warning, and is the error when no pack opens")
+    func missingDefaultPack() throws {
+        let directory = TemporaryDirectory("catalog-missing")
+        let missing = directory.file("nowhere.sqlite")
+        let catalog = try VoiceCatalog(defaultPack: missing, installed: [defaultPack])
+        #expect(catalog.packs.map(\.path) == [defaultPack])
+        #expect(catalog.warnings == ["the default pack is left out: \(VoicebankError.noPack(path: missing))"])
+        #expect(throws: ConcatSynthError.voicebank(.noPack(path: missing))) {
+            try VoiceCatalog(defaultPack: missing, installed: [])
+        }
+    }
+}
