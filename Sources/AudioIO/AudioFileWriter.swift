@@ -96,6 +96,8 @@ public final class AudioFileWriter {
     private var byteCount = 0
     /// Whether a WAV grew into RF64, which has no limit.
     private var isRF64 = false
+    /// Float samples converted for a 16-bit encoding, reused from write to write.
+    private var shorts: [Int16] = []
 
     /// - Throws: `AudioIOError.unwritable` with libsndfile's message when the file cannot be created.
     public convenience init(
@@ -160,10 +162,23 @@ public final class AudioFileWriter {
     // The `PendingFile`, released after this, removes what it holds.
     deinit { if let handle { sf_close(handle) } }
 
-    /// Appends interleaved Float samples in -1…1.
+    /// Appends interleaved Float samples in -1…1. Into 16-bit PCM they are converted as every 16-bit output of the
+    /// tools converts them (`PCM16`: rounded to the nearest, ±32767 at full scale), not as libsndfile does (it floors
+    /// them at 32768 a unit), so a render to a 16-bit file is the bytes the module, the Wyoming server and the HTTP
+    /// server send.
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioIOError) {
         try makeRoom(forSamples: samples.count)
-        try check(sf_write_float(openHandle(), samples.baseAddress, sf_count_t(samples.count)), samples.count)
+        guard format.encoding == .pcm16 else {
+            try check(sf_write_float(openHandle(), samples.baseAddress, sf_count_t(samples.count)), samples.count)
+            return
+        }
+        if shorts.count < samples.count { shorts = [Int16](repeating: 0, count: samples.count) }
+        let handle = try openHandle()
+        let written = shorts.withUnsafeMutableBufferPointer { buffer in
+            PCM16.convert(samples, into: buffer)
+            return sf_write_short(handle, buffer.baseAddress, sf_count_t(samples.count))
+        }
+        try check(written, samples.count)
     }
 
     public func write(_ samples: [Float]) throws(AudioIOError) {

@@ -2,11 +2,12 @@
     import _Builtin_intrinsics.intel
 #endif
 
-/// Float samples to 16-bit PCM: the one conversion for every 16-bit output (the speech-dispatcher module's audio
-/// blocks, the Wyoming server's audio chunks, a sound device that refuses Float32).
+/// Float samples to 16-bit PCM: the one conversion for every 16-bit output (16-bit files, the speech-dispatcher
+/// module's audio blocks, the Wyoming and HTTP servers' audio, a sound device that refuses Float32).
 ///
 /// A sample is clipped to -1…1, scaled by 32767 and rounded to the nearest integer, ties to even (C's `lrintf`,
-/// as libsndfile and sox round), so full scale is ±32767 and never -32768, and 0 stays 0. NaN becomes 0.
+/// as sox rounds), so full scale is ±32767 and never -32768, and 0 stays 0. NaN becomes 0. libsndfile's own
+/// conversion floors at 32768 a unit instead, so `AudioFileWriter` converts with this one first.
 ///
 /// ```swift
 /// PCM16.sample(0.5)    // 16384 (16383.5 rounds to even)

@@ -20,6 +20,24 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.wav"])
     }
 
+    @Test("16-bit files hold the samples as PCM16 rounds them, as the servers send them, not as libsndfile floors them")
+    func sixteenBitRounding() throws {
+        let directory = TemporaryDirectory()
+        // libsndfile alone would write -3 and 1 for the first two (floor of x × 32768).
+        let samples: [Float] = [-2.41 / 32_767, 1.6 / 32_767, 0.5, -1.2, 1, 0]
+        let writer = try AudioFileWriter(
+            path: directory.file("out.raw"), format: .init(.raw, .pcm16, endianness: .little), sampleRate: 22_050)
+        try writer.write(samples)
+        try writer.commit()
+
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.file("out.raw")))
+        let written = stride(from: 0, to: bytes.count, by: 2).map {
+            Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
+        }
+        #expect(written == [-2, 2, 16_384, -32_767, 32_767, 0])
+        #expect(written == samples.map(PCM16.sample))
+    }
+
     @Test("a writer released without commit leaves no file and keeps the old one")
     func abandon() throws {
         let directory = TemporaryDirectory()
