@@ -94,6 +94,14 @@ let package = Package(
                 "ConcatSynth", "Rendering", "SpeechCore", "AudioIO",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]),
+        // The HTTP speech API (OpenAI-compatible and MaryTTS) on swift-nio's HTTP/1.1 codec.
+        .target(
+            name: "HTTPService",
+            dependencies: [
+                "ConcatSynth", "AudioIO",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         .target(
             name: "CommandLineSupport",
             dependencies: [
@@ -118,7 +126,7 @@ let package = Package(
             name: "ConcatSynthCLI",
             dependencies: [
                 "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "CommandLineSupport", "Playback",
-                "Picture", "WyomingService",
+                "Picture", "WyomingService", "HTTPService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // A release render's whole process is issue 6's latency target (see releaseLinking).

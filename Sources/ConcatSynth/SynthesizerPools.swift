@@ -65,6 +65,30 @@ public struct SynthesizerPools: Sendable {
         self.warnings = warnings
     }
 
+    /// The voice a server's client names: by identifier, else by name (in any case).
+    public func voice(named name: String) -> Voice? {
+        voices.first { $0.settings.identifier == name }
+            ?? voices.first { $0.settings.name.lowercased() == name.lowercased() }
+    }
+
+    /// The first voice that speaks `language` (`en-US`, `en_US`), else the first that speaks its primary language
+    /// (`en`).
+    public func voice(language: String) -> Voice? {
+        let wanted = Self.normalized(language)
+        let primary = Self.primary(wanted)
+        let languages = { (voice: Voice) in voice.settings.supportedLanguages.map(Self.normalized) }
+        return voices.first { languages($0).contains(wanted) }
+            ?? voices.first { languages($0).contains { Self.primary($0) == primary } }
+    }
+
+    private static func normalized(_ language: String) -> String {
+        String(language.map { $0 == "_" ? "-" : $0 }).lowercased()
+    }
+
+    private static func primary(_ language: String) -> String {
+        language.split(separator: "-").first.map(String.init) ?? language
+    }
+
     /// The paths of the packs whose voices are spoken, in the catalog's order.
     public var packPaths: [String] { voices.map(\.pack.path).uniqued }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineSupport
+import HTTPService
 import WyomingService
 
 #if canImport(Glibc)
@@ -11,42 +12,99 @@ import WyomingService
 extension ConcatSynthCommand {
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Serve the voices of the default and installed packs, or of --bank, to Wyoming clients.",
+            abstract: "Serve the voices of the default and installed packs, or of --bank, to Wyoming and HTTP clients.",
             discussion: """
                 A Wyoming text-to-speech server for Home Assistant and other clients: they describe it to list the \
                 voices, each with its pack's attribution and version, and send text or SSML to receive 22050 Hz \
                 16-bit mono audio in chunks of 100 ms, as it is rendered. Streamed text is spoken a sentence at a \
-                time. With no --bank, a pack that cannot be opened is left out with a warning, and a voice in two \
-                packs is spoken from the first listed by concat-synth voices. One line per request goes to standard \
-                error. It serves until stopped (Ctrl-C, or SIGTERM from systemd).
+                time. With --http, an HTTP server too (or alone, when --uri is not given): OpenAI's \
+                POST /v1/audio/speech, GET /v1/models and GET /v1/audio/voices, and MaryTTS's /process, /voices, \
+                /locales and /version. With no --bank, a pack that cannot be opened is left out with a warning, and \
+                a voice in two packs is spoken from the first listed by concat-synth voices. One line per request \
+                goes to standard error. It serves until stopped (Ctrl-C, or SIGTERM from systemd).
                 Examples:
-                  concat-synth serve                                  # tcp://127.0.0.1:10200, this machine only
+                  concat-synth serve                                  # Wyoming on tcp://127.0.0.1:10200
                   concat-synth serve --uri tcp://0.0.0.0:10200        # for Home Assistant on another machine
-                  concat-synth serve --uri unix:///run/concat-synth/wyoming.sock
+                  concat-synth serve --http 127.0.0.1:8080            # HTTP only
+                  concat-synth serve --uri tcp://127.0.0.1:10200 --http 127.0.0.1:59125   # both
                 """)
 
         @OptionGroup var bank: BankOptions
 
         @Option(
             help: ArgumentHelp(
-                "Where to listen: tcp://HOST:PORT (port 0 for any free port) or unix:///PATH.", valueName: "uri"))
-        var uri = "tcp://127.0.0.1:10200"
+                "Where Wyoming listens: tcp://HOST:PORT (port 0 for any free port) or unix:///PATH; tcp://127.0.0.1:10200 when neither this nor --http is given.",
+                valueName: "uri"))
+        var uri: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "Serve the HTTP speech API on HOST:PORT too (port 0 for any free port).", valueName: "host:port"))
+        var http: String?
+
+        @Option(
+            name: .customLong("api-key"),
+            help: ArgumentHelp(
+                "Require Authorization: Bearer KEY on every HTTP request (MaryTTS clients cannot send one).",
+                valueName: "key"))
+        var apiKey: String?
+
+        @Option(
+            name: .customLong("request-timeout"),
+            help: ArgumentHelp(
+                "Seconds an HTTP client may take to send a whole request; it gets 408 after.", valueName: "seconds"))
+        var requestTimeout: Int64 = HTTPLimits().requestSeconds
+
+        static let defaultURI = "tcp://127.0.0.1:10200"
 
         func validate() throws {
-            do { _ = try WyomingAddress(uri) } catch { throw ValidationError(error.description) }
+            do { _ = try WyomingAddress(uri ?? Self.defaultURI) } catch { throw ValidationError(error.description) }
+            if let http {
+                do { _ = try HTTPServiceError.address(http) } catch { throw ValidationError(error.description) }
+            }
+            if apiKey != nil && http == nil {
+                throw ValidationError("--api-key is for the HTTP server; give --http too")
+            }
+            if !(1...3_600).contains(requestTimeout) {
+                throw ValidationError("--request-timeout \(requestTimeout) is out of range; expected 1 to 3600 seconds")
+            }
+            if let apiKey, apiKey.isEmpty || apiKey.contains(where: { $0.isWhitespace || $0.isNewline }) {
+                throw ValidationError("--api-key must be one word with no spaces, such as a random token")
+            }
         }
 
         func run() throws {
             Self.stopOnTerminationSignals()
             var standardError = StandardError()
-            let server = try WyomingServer.start(address: WyomingAddress(uri), bank: bank.bank) { line in
+            let log: @Sendable (String) -> Void = { line in
                 var standardError = StandardError()
                 print(line, to: &standardError)
             }
-            print(
-                "listening on \(server.address) with the voices of \(server.packPaths.joined(separator: ", "))",
-                to: &standardError)
-            try server.waitUntilClosed()
+            var wyoming: WyomingServer?
+            if uri != nil || http == nil {
+                let server = try WyomingServer.start(
+                    address: WyomingAddress(uri ?? Self.defaultURI), bank: bank.bank, log: log)
+                print(
+                    "listening on \(server.address) with the voices of \(server.packPaths.joined(separator: ", "))",
+                    to: &standardError)
+                wyoming = server
+            }
+            if let http {
+                let (host, port) = try HTTPServiceError.address(http)
+                if !HTTPServiceError.isLoopback(host) && apiKey == nil {
+                    print(
+                        "warning: the HTTP server on \(http) is reachable from other machines and asks for no key; give --api-key KEY, or listen on 127.0.0.1",
+                        to: &standardError)
+                }
+                var limits = HTTPLimits()
+                limits.requestSeconds = requestTimeout
+                let server = try HTTPServer.start(
+                    host: host, port: port, bank: bank.bank, apiKey: apiKey, limits: limits, log: log)
+                let shown = host.contains(":") ? "[\(host)]" : host
+                print("HTTP listening on http://\(shown):\(server.port)", to: &standardError)
+                try server.waitUntilClosed()
+            }
+            try wyoming?.waitUntilClosed()
         }
 
         /// SIGINT and SIGTERM end the server as they end any process, even when the parent started it with them

@@ -92,8 +92,8 @@ extension VoicebankCommand {
             abstract: "Check a published pack and install it where concat-synth and its servers find its voices.",
             discussion: """
                 The file is copied to $XDG_DATA_HOME/concat-synth/packs/NAME.sqlite (by default \
-                ~/.local/share/…), or with --system to the installation's share/concat-synth/packs/ \
-                (\(InstalledPacks.folder(.system))), NAME from its manifest. The copy is checked before it is put \
+                ~/.local/share/…), or with --system to the installation's share/concat-synth/packs/ (beside the \
+                tools' bin folder), NAME from its manifest. The copy is checked before it is put \
                 in place: an SQLite file whose size fits its header, SQLite's quick_check, only the tables and \
                 indexes voicebank makes, a schema this version reads, no clip over the size caps, a manifest with a \
                 name and a version, and voices with sound settings. A newer version replaces the installed one; an \
@@ -113,7 +113,9 @@ extension VoicebankCommand {
         var force = false
 
         func validate() throws {
-            if let sha256, sha256.count != 64 || !sha256.utf8.allSatisfy({ $0 < 128 && Character(UnicodeScalar($0)).isHexDigit }) {
+            if let sha256,
+                sha256.count != 64 || !sha256.utf8.allSatisfy({ $0 < 128 && Character(UnicodeScalar($0)).isHexDigit })
+            {
                 throw ValidationError("--sha256 \"\(sha256)\" is not a SHA-256; expected 64 hexadecimal digits")
             }
         }
@@ -128,7 +130,9 @@ extension VoicebankCommand {
             var standardError = StandardError()
             for warning in installed.pack.warnings { print("warning: \(warning)", to: &standardError) }
             if manifest[.license] == nil {
-                print("warning: \(file) has no license in its manifest; ask its author under which terms you may use it", to: &standardError)
+                print(
+                    "warning: \(file) has no license in its manifest; ask its author under which terms you may use it",
+                    to: &standardError)
             }
         }
     }
@@ -152,8 +156,9 @@ extension VoicebankCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the installed packs: yours, then the installation's.",
             discussion: """
-                Yours are in \(InstalledPacks.folder(.user)), the installation's in \
-                \(InstalledPacks.folder(.system)). A file there that cannot be read as a pack is listed with why.
+                Yours are in $XDG_DATA_HOME/concat-synth/packs (by default ~/.local/share/concat-synth/packs), the \
+                installation's in share/concat-synth/packs beside the tools' bin folder. A file there that cannot be \
+                read as a pack is listed with why.
                 """)
 
         @Flag(help: "Print a JSON array of packs.")
@@ -176,7 +181,8 @@ extension VoicebankCommand {
                     print("\(pack.name)\t\(pack.scope)\t\(pack.path)\tcannot be read: \(problem)")
                 } else {
                     print(
-                        "\(pack.name)\t\(version)\t\(license)\t\(pack.voices.joined(separator: ","))\t\(pack.scope)\t\(pack.path)")
+                        "\(pack.name)\t\(version)\t\(license)\t\(pack.voices.joined(separator: ","))\t\(pack.scope)\t\(pack.path)"
+                    )
                 }
             }
         }

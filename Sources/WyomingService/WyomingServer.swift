@@ -123,7 +123,7 @@ private final class ClientCounter: Sendable {
 
 /// What every connection of a server shares: the voices and their packs' synthesizers, the render threads, the log.
 final class WyomingService: Sendable {
-    let voices: [SynthesizerPools.Voice]
+    let pools: SynthesizerPools
     let threadPool: NIOThreadPool
     let limits: WyomingLimits
     let log: @Sendable (String) -> Void
@@ -137,7 +137,7 @@ final class WyomingService: Sendable {
         pools: SynthesizerPools, threadPool: NIOThreadPool, limits: WyomingLimits,
         log: @escaping @Sendable (String) -> Void
     ) {
-        voices = pools.voices
+        self.pools = pools
         self.threadPool = threadPool
         self.limits = limits
         self.log = log
@@ -183,31 +183,15 @@ final class WyomingService: Sendable {
     func voice(for field: JSONValue?) throws(WyomingError) -> SynthesizerPools.Voice {
         let name = field?["name"]?.string
         let language = field?["language"]?.string
-        if let name {
-            if let voice = voices.first(where: { $0.settings.identifier == name })
-                ?? voices.first(where: { $0.settings.name.lowercased() == name.lowercased() })
-            {
-                return voice
-            }
-        } else if let language {
-            let wanted = Self.normalized(language)
-            let primary = wanted.split(separator: "-").first.map(String.init) ?? wanted
-            let languages = { (voice: SynthesizerPools.Voice) in voice.settings.supportedLanguages.map(Self.normalized)
-            }
-            if let voice = voices.first(where: { languages($0).contains(wanted) })
-                ?? voices.first(where: {
-                    languages($0).contains { $0.split(separator: "-").first.map(String.init) == primary }
-                })
-            {
-                return voice
-            }
-        } else {
-            return voices[0]
+        let found: SynthesizerPools.Voice?
+        switch (name, language) {
+        case (let name?, _): found = pools.voice(named: name)
+        case (nil, let language?): found = pools.voice(language: language)
+        case (nil, nil): found = pools.voices[0]
         }
-        throw .unknownVoice(name: name, language: language, available: voices.map(\.settings.identifier))
-    }
-
-    private static func normalized(_ language: String) -> String {
-        String(language.map { $0 == "_" ? "-" : $0 }).lowercased()
+        guard let found else {
+            throw .unknownVoice(name: name, language: language, available: pools.voices.map(\.settings.identifier))
+        }
+        return found
     }
 }

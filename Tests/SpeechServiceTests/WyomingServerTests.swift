@@ -259,7 +259,21 @@ final class WyomingTestServer: Sendable {
     ///   - environment: added to this process's (`Binary.start`).
     init(pack: String?, address: String = "tcp://127.0.0.1:0", environment: [String: String?] = [:]) throws {
         let bank = pack.map { ["--bank", $0] } ?? []
-        process = try Binary("concat-synth").start(["serve"] + bank + ["--uri", address], environment: environment)
+        (process, uri) = try Self.start(["serve"] + bank + ["--uri", address], environment, standardError) {
+            $0.hasPrefix("listening on ") ? $0.split(separator: " ").dropFirst(2).first.map(String.init) : nil
+        }
+    }
+
+    /// `concat-synth serve` with `arguments`, its address as `address(line)` finds it in a line of its log.
+    init(arguments: [String], environment: [String: String?] = [:], address: @escaping (Substring) -> String?) throws {
+        (process, uri) = try Self.start(arguments, environment, standardError, address: address)
+    }
+
+    private static func start(
+        _ arguments: [String], _ environment: [String: String?], _ standardError: Collected,
+        address: (Substring) -> String?
+    ) throws -> (Process, String) {
+        let process = try Binary("concat-synth").start(arguments, environment: environment)
         let pipe = Pipe()
         process.standardError = pipe
         pipe.fileHandleForReading.readabilityHandler = { [standardError] in standardError.append($0.availableData) }
@@ -267,14 +281,13 @@ final class WyomingTestServer: Sendable {
         var listening: String?
         for _ in 0..<200 where listening == nil {
             Thread.sleep(forTimeInterval: 0.05)
-            listening = standardError.text.split(separator: "\n").first { $0.hasPrefix("listening on ") }
-                .flatMap { $0.split(separator: " ").dropFirst(2).first.map(String.init) }
+            listening = standardError.text.split(separator: "\n").lazy.compactMap(address).first
         }
         guard let listening else {
             process.terminate()
             throw TestFailure(description: "the server did not start: \(standardError.text)")
         }
-        uri = listening
+        return (process, listening)
     }
 
     /// What the server wrote on standard error so far.

@@ -34,7 +34,8 @@ import Testing
         ),
         (
             .sql(
-                "CREATE VIEW forever AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x FROM n"),
+                "CREATE VIEW forever AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x FROM n"
+            ),
             #"holds a view "forever" that concat-synth does not make"#
         ),
         (.sql("CREATE VIRTUAL TABLE words USING fts5(text)"), #"holds a virtual table "words""#),
@@ -87,7 +88,8 @@ import Testing
         return files
     }
 
-    @Test("a damaged or hostile pack is refused in one line, and the installed packs stay as they were", arguments: cases)
+    @Test(
+        "a damaged or hostile pack is refused in one line, and the installed packs stay as they were", arguments: cases)
     func refused(damage: Damage, message: String) throws {
         let good = try publishedPack(name: "good", voice: "com.example.good")
         #expect(try run(["install", good]).status == 0)
@@ -105,7 +107,8 @@ import Testing
             try handle.close()
         case .archive(let tool, let arguments):
             let archive = directory.file("archived.sqlite")
-            let result = try Binary(path: "/usr/bin/\(tool)").run(arguments + [archive, "com.example.bad.sqlite"], directory: directory.path)
+            let result = try Binary(path: "/usr/bin/\(tool)").run(
+                arguments + [archive, "com.example.bad.sqlite"], directory: directory.path)
             try #require(result.status == 0, "\(result.standardError)")
             file = archive
         case .wrongChecksum:

@@ -24,7 +24,8 @@ import Testing
 
     /// A pack of one voice with two phrases and a fallback clip, and `manifest` set.
     func makePack(at path: String, manifest: [String] = shareable, frequency: Double = 300) throws {
-        try run(voicebank, ["create", "--bank", path, "--voice", "com.example.ann", "--name", "Ann", "--language", "en-US"])
+        try run(
+            voicebank, ["create", "--bank", path, "--voice", "com.example.ann", "--name", "Ann", "--language", "en-US"])
         let hello = try Fixture.seedClip(at: directory.file("hello.aiff"), frequency: frequency)
         let world = try Fixture.seedClip(at: directory.file("world.aiff"), frequency: frequency + 100)
         let beep = try Fixture.seedClip(at: directory.file("beep.aiff"), seconds: 0.2, frequency: 880)
@@ -63,8 +64,10 @@ import Testing
         try makePack(at: bank, manifest: [])
         let set = try run(
             voicebank,
-            ["manifest", "--bank", bank, "--set", "name=ann", "--set", "languages=en-us, JA-jp",
-             "--set", "license=(MIT  OR Apache-2.0) AND LicenseRef-ann", "--set", "consent=Line one\nLine two"])
+            [
+                "manifest", "--bank", bank, "--set", "name=ann", "--set", "languages=en-us, JA-jp",
+                "--set", "license=(MIT  OR Apache-2.0) AND LicenseRef-ann", "--set", "consent=Line one\nLine two",
+            ])
         #expect(
             set.standardOutput == """
                 name: ann
@@ -85,7 +88,9 @@ import Testing
         let infoJSON = try run(voicebank, ["info", "--bank", bank, "--json"])
         let infoObject = try #require(
             try JSONSerialization.jsonObject(with: Data(infoJSON.standardOutput.utf8)) as? [String: Any])
-        #expect((infoObject["manifest"] as? [String: Any])?["license"] as? String == "(MIT OR Apache-2.0) AND LicenseRef-ann")
+        #expect(
+            (infoObject["manifest"] as? [String: Any])?["license"] as? String
+                == "(MIT OR Apache-2.0) AND LicenseRef-ann")
     }
 
     @Test(
@@ -173,7 +178,8 @@ import Testing
         #expect(try installedFiles().keys.sorted() == ["ann.sqlite"])
 
         let packs = try run(voicebank, ["packs", "--json"])
-        let list = try #require(try JSONSerialization.jsonObject(with: Data(packs.standardOutput.utf8)) as? [[String: Any]])
+        let list = try #require(
+            try JSONSerialization.jsonObject(with: Data(packs.standardOutput.utf8)) as? [[String: Any]])
         let user = list.filter { $0["scope"] as? String == "user" }
         #expect(user.count == 1)
         #expect(user.first?["name"] as? String == "ann")
@@ -206,7 +212,8 @@ import Testing
         let beta = directory.file("2.sqlite")
         try run(voicebank, ["publish", "--bank", bank, "-o", beta])
         #expect(try run(voicebank, ["install", beta]).standardOutput.hasSuffix(", replacing version 1.0.0\n"))
-        #expect(try VoicePack(path: "\(installed)/ann.sqlite", access: .readOnly).manifest()[.version] == "1.1.0-beta.2")
+        #expect(
+            try VoicePack(path: "\(installed)/ann.sqlite", access: .readOnly).manifest()[.version] == "1.1.0-beta.2")
 
         let older = try voicebank.run(["install", first], environment: environment)
         #expect(older.standardError.contains("this one is version 1.0.0; install a newer version, or give --force"))

@@ -162,7 +162,8 @@ public enum PackInstaller {
         if let expected, digest != expected.lowercased() {
             throw .notShareable(
                 path: file,
-                reason: "its SHA-256 is \(digest), not \(expected.lowercased()) as --sha256 says; the file is not the one published (a damaged or changed download?), and nothing was installed"
+                reason:
+                    "its SHA-256 is \(digest), not \(expected.lowercased()) as --sha256 says; the file is not the one published (a damaged or changed download?), and nothing was installed"
             )
         }
         let manifest: PackManifest
@@ -252,7 +253,8 @@ public enum PackInstaller {
             size = fileSize(path) ?? 0
         } catch {
             guard !error.isNoSuchFile else {
-                throw .notShareable(path: name, reason: "there is no such file; expected a pack file `voicebank publish` wrote")
+                throw .notShareable(
+                    path: name, reason: "there is no such file; expected a pack file `voicebank publish` wrote")
             }
             throw .fileSystem(path: name, reason: error.reason)
         }
@@ -296,7 +298,9 @@ public enum PackInstaller {
         if starts([0x42, 0x5A, 0x68]) { return "bzip2-compressed" }
         if header.count >= 262, Array(header[257..<262]) == Array("ustar".utf8) { return "a tar archive" }
         if starts(Array("SQLite format 3\0".utf8)) { return "an SQLite file too short to have a header" }
-        if starts(Array("<".utf8)) || starts(Array("<!".utf8)) { return "an HTML or XML page (a download's error page?)" }
+        if starts(Array("<".utf8)) || starts(Array("<!".utf8)) {
+            return "an HTML or XML page (a download's error page?)"
+        }
         return "not an SQLite file"
     }
 

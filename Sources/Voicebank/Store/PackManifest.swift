@@ -63,7 +63,8 @@ public struct PackManifest: Equatable, Sendable {
                 do throws(VoicebankError) {
                     tags.append(try Voice.canonicalLanguageTag(tag))
                 } catch {
-                    throw invalid("BCP 47 language tags separated by commas, such as en-US,ja-JP (\"\(tag)\" is not one)")
+                    throw invalid(
+                        "BCP 47 language tags separated by commas, such as en-US,ja-JP (\"\(tag)\" is not one)")
                 }
             }
             guard !tags.isEmpty else { throw invalid("BCP 47 language tags separated by commas, such as en-US,ja-JP") }
@@ -73,7 +74,8 @@ public struct PackManifest: Equatable, Sendable {
                 return try SPDXExpression.normalized(text)
             } catch {
                 throw invalid(
-                    "an SPDX license expression such as CC-BY-4.0, MIT OR Apache-2.0, or LicenseRef-my-terms (\(error.reason))")
+                    "an SPDX license expression such as CC-BY-4.0, MIT OR Apache-2.0, or LicenseRef-my-terms (\(error.reason))"
+                )
             }
         case .url:
             let isWeb = text.hasPrefix("https://") || text.hasPrefix("http://")
@@ -280,7 +282,8 @@ public enum SPDXExpression {
 
         mutating func term() throws(SyntaxError) {
             guard let token = peek else {
-                throw SyntaxError(reason: "it ends" + (previous.map { " after \"\($0)\"" } ?? "") + ", expected a license")
+                throw SyntaxError(
+                    reason: "it ends" + (previous.map { " after \"\($0)\"" } ?? "") + ", expected a license")
             }
             position += 1
             if token == "(" {
@@ -294,7 +297,9 @@ public enum SPDXExpression {
             guard Self.isLicense(token) else { throw SyntaxError(reason: Self.notALicense(token)) }
             if peek == "WITH" {
                 position += 1
-                guard let exception = peek else { throw SyntaxError(reason: "it ends after \"WITH\", expected an exception") }
+                guard let exception = peek else {
+                    throw SyntaxError(reason: "it ends after \"WITH\", expected an exception")
+                }
                 guard Self.isIdentifier(exception) else { throw SyntaxError(reason: Self.notALicense(exception)) }
                 position += 1
             }

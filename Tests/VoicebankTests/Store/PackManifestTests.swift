@@ -21,8 +21,10 @@ import Testing
 
     @Test(
         "what is not a semantic version does not parse",
-        arguments: ["1.0", "1", "v1.0.0", "01.0.0", "1.0.0-", "1.0.0-01", "1.0.0+", "1.0.0-a..b", "1.0.0 ", "1.-1.0",
-            "99999999999999999999.0.0"])
+        arguments: [
+            "1.0", "1", "v1.0.0", "01.0.0", "1.0.0-", "1.0.0-01", "1.0.0+", "1.0.0-a..b", "1.0.0 ", "1.-1.0",
+            "99999999999999999999.0.0",
+        ])
     func invalidVersion(text: String) {
         #expect(SemanticVersion(text) == nil)
     }
@@ -96,12 +98,15 @@ import Testing
         #expect(
             InstalledPacks.userFolder(environment: environment(["XDG_DATA_HOME": "data", "HOME": "/home/a"]))
                 == "/home/a/.local/share/concat-synth/packs")
-        #expect(InstalledPacks.systemFolder(executableFolder: "/usr/local/bin") == "/usr/local/share/concat-synth/packs")
+        #expect(
+            InstalledPacks.systemFolder(executableFolder: "/usr/local/bin") == "/usr/local/share/concat-synth/packs")
 
         let directory = TemporaryDirectory("installed-packs")
         let packs = directory.file("packs")
         try FileManager.default.createDirectory(atPath: packs, withIntermediateDirectories: true)
-        for name in ["ann.sqlite", "Bob.sqlite", ".install.sqlite.partial-12", "notes.txt", "ann.sqlite-wal", "b.sqlite"] {
+        for name in [
+            "ann.sqlite", "Bob.sqlite", ".install.sqlite.partial-12", "notes.txt", "ann.sqlite-wal", "b.sqlite",
+        ] {
             #expect(FileManager.default.createFile(atPath: packs + "/" + name, contents: Data()))
         }
         let listed = InstalledPacks.list([.user, .system]) { $0 == .user ? packs : directory.file("none") }

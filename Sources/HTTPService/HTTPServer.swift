@@ -1,0 +1,141 @@
+import ConcatSynth
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// An HTTP speech server: the OpenAI-compatible `POST /v1/audio/speech` that chat front ends and agent frameworks
+/// call, and MaryTTS's `/process` that openHAB's and Home Assistant's MaryTTS integrations call, both speaking with
+/// the voices of one pack or of the default and every installed pack (`VoiceCatalog`).
+///
+/// Built on swift-nio's HTTP/1.1 codec, as the Wyoming server is on swift-nio: one event loop thread reads requests
+/// and writes answers, renders run on a pool of threads, and the next chunk of an answer is made only once the client
+/// has taken the last, so a slow client holds back its own answer and no one else's. Not Hummingbird: swift-nio is a
+/// dependency already, a handful of fixed routes need no router, and the limits (head bytes, time to send a request,
+/// chunked answers written as the client takes them) sit at the byte level, below what a framework hands a route.
+///
+/// ```swift
+/// let server = try HTTPServer.start(host: "127.0.0.1", port: 8080, bank: nil) { print($0) }
+/// try server.waitUntilClosed()
+/// ```
+public final class HTTPServer: Sendable {
+    /// The host it listens on.
+    public let host: String
+    /// The port it listens on: the one the system chose when 0 was asked.
+    public let port: Int
+    private let channel: Channel
+    private let group: MultiThreadedEventLoopGroup
+    private let threadPool: NIOThreadPool
+    private let service: HTTPSpeechService
+
+    private init(
+        host: String, port: Int, channel: Channel, group: MultiThreadedEventLoopGroup, threadPool: NIOThreadPool,
+        service: HTTPSpeechService
+    ) {
+        self.host = host
+        self.port = port
+        self.channel = channel
+        self.group = group
+        self.threadPool = threadPool
+        self.service = service
+    }
+
+    /// Opens the packs read-only, listens on `host`:`port` and serves until `close()`.
+    ///
+    /// - Parameters:
+    ///   - bank: the pack whose voices it speaks; with none, the default and every installed pack's.
+    ///   - apiKey: when given, every request must carry `Authorization: Bearer KEY`, else it gets 401.
+    ///   - log: told one line per request and per fault, from any thread.
+    /// - Throws: `HTTPServiceError.cannotListen`; `ConcatSynthError` when no pack has a voice that can be spoken.
+    public static func start(
+        host: String, port: Int, bank: String?, apiKey: String? = nil, renderThreads: Int = System.coreCount,
+        limits: HTTPLimits = HTTPLimits(), log: @escaping @Sendable (String) -> Void
+    ) throws -> HTTPServer {
+        let pools = try SynthesizerPools(VoiceCatalog(bank: bank))
+        for warning in pools.warnings { log("warning: \(warning)") }
+        let temporaryFolder = try TemporaryFolder()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let threadPool = NIOThreadPool(numberOfThreads: max(1, renderThreads))
+        threadPool.start()
+        let service = HTTPSpeechService(
+            pools: pools, threadPool: threadPool, limits: limits, apiKey: apiKey, temporaryFolder: temporaryFolder,
+            log: log)
+        let clients = Atomic<Int>(0)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let number = clients.wrappingAdd(1, ordering: .relaxed).newValue
+                    let guardHandler = RequestGuard(limits: limits)
+                    let sync = channel.pipeline.syncOperations
+                    try sync.addHandler(guardHandler)
+                    try sync.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
+                    try sync.addHandler(HTTPResponseEncoder())
+                    try sync.addHandler(
+                        HTTPConnection(service: service, guard: guardHandler, name: "client \(number)"))
+                }
+            }
+        let channel: Channel
+        do {
+            channel = try bootstrap.bind(host: host, port: port).wait()
+        } catch {
+            try? threadPool.syncShutdownGracefully()
+            try? group.syncShutdownGracefully()
+            throw HTTPServiceError.cannotListen(address: "\(host):\(port)", reason: "\(error)")
+        }
+        return HTTPServer(
+            host: host, port: channel.localAddress?.port ?? port, channel: channel, group: group,
+            threadPool: threadPool, service: service)
+    }
+
+    /// Blocks until the server is closed.
+    public func waitUntilClosed() throws {
+        try channel.closeFuture.wait()
+    }
+
+    /// Stops listening, closes every connection and waits for the threads to end.
+    public func close() throws {
+        try? channel.close().wait()
+        try group.syncShutdownGracefully()
+        try threadPool.syncShutdownGracefully()
+        service.temporaryFolder.remove()
+    }
+}
+
+/// What the server allows one request, each limit answered with its own status.
+public struct HTTPLimits: Sendable {
+    /// The most bytes a request body may have: 413 beyond.
+    public var maximumBodyBytes = 1 << 20
+    /// The most bytes a request's line and headers may have: 431 beyond.
+    public var maximumHeaderBytes = 16 << 10
+    /// How long a client may take to send a whole request, from its first byte: 408 after, and the connection closed,
+    /// so a client that sends a byte a minute cannot hold a connection for ever.
+    public var requestSeconds: Int64 = 10
+
+    public init() {}
+}
+
+/// What every connection of a server shares.
+final class HTTPSpeechService: Sendable {
+    let pools: SynthesizerPools
+    let threadPool: NIOThreadPool
+    let limits: HTTPLimits
+    let apiKey: String?
+    let temporaryFolder: TemporaryFolder
+    let log: @Sendable (String) -> Void
+
+    init(
+        pools: SynthesizerPools, threadPool: NIOThreadPool, limits: HTTPLimits, apiKey: String?,
+        temporaryFolder: TemporaryFolder, log: @escaping @Sendable (String) -> Void
+    ) {
+        self.pools = pools
+        self.threadPool = threadPool
+        self.limits = limits
+        self.apiKey = apiKey
+        self.temporaryFolder = temporaryFolder
+        self.log = log
+    }
+}

@@ -1,0 +1,161 @@
+import AudioIO
+import ConcatSynth
+import NIOCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One answer's audio, made a step at a time on a render thread: raw `pcm` 100 ms a step as it is rendered; a file
+/// rendered whole by the first step, through the same writer as `concat-synth render -o`, then sent 64 KiB a step.
+///
+/// Used by one thread at a time, never two at once: the connection starts a `step()` only after the last one
+/// completed, and calls `end()` only when no step is running; hence `@unchecked Sendable`.
+final class HTTPSpeechJob: @unchecked Sendable {
+    let order: SpeechOrder
+    private let temporaryFolder: TemporaryFolder
+    /// Whether the client went, and the renderer's flag once there is a renderer to stop.
+    private let cancellation = Mutex<(isCancelled: Bool, renderer: Cancellation?)>((false, nil))
+    private var synthesizer: Synthesizer?
+    private var chain: ConvertedPull?
+    private var file: (path: String, reader: ReadableFile)?
+    private(set) var fallbackCount = 0
+
+    /// A 100 ms block of the renderer's frames.
+    static let blockFrames = RenderFormat.sampleRate / 10
+    /// How much of a rendered file one step sends.
+    static let fileChunkBytes = 64 << 10
+
+    init(order: SpeechOrder, temporaryFolder: TemporaryFolder) {
+        self.order = order
+        self.temporaryFolder = temporaryFolder
+    }
+
+    struct Step: Sendable {
+        var bytes: ByteBuffer
+        var isComplete: Bool
+        /// The whole answer's length, when the first step knows it (a rendered file).
+        var contentLength: Int?
+    }
+
+    /// A render stopped because the client went.
+    struct Cancelled: Error {}
+
+    /// The next piece of the answer; the first step plans the request (and renders a file whole).
+    ///
+    /// - Throws: `ConcatSynthError` for a request that cannot be planned or rendered, `Cancelled`, and what writing or
+    ///   reading the file throws.
+    func step(allocator: ByteBufferAllocator) throws -> Step {
+        do {
+            switch order.format {
+            case .pcm: return try pcmStep(allocator: allocator)
+            case .file(let fileExtension, let encoding, _):
+                var contentLength: Int?
+                if file == nil { contentLength = try renderFile(fileExtension, encoding) }
+                var step = try fileStep(allocator: allocator)
+                step.contentLength = contentLength
+                return step
+            }
+        } catch {
+            end()
+            throw error
+        }
+    }
+
+    private func pcmStep(allocator: ByteBufferAllocator) throws -> Step {
+        let chain = try self.chain ?? start(sampleRate: AudioResponseFormat.pcmSampleRate)
+        var bytes = allocator.buffer(capacity: Self.blockFrames * 3)
+        try chain.pull { frames in
+            bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: frames.count * 2) { out in
+                PCM16.convert(frames, into: UnsafeMutableRawBufferPointer(rebasing: out[..<(frames.count * 2)]))
+                return frames.count * 2
+            }
+        }
+        try checkCancelled()
+        if chain.isComplete { end() }
+        return Step(bytes: bytes, isComplete: chain.isComplete)
+    }
+
+    /// Renders the whole request into a file of the format, as `concat-synth render -o NAME.EXTENSION` does.
+    ///
+    /// - Returns: the file's size.
+    private func renderFile(_ fileExtension: String, _ encoding: OutputEncoding?) throws -> Int {
+        let path = temporaryFolder.newPath(extension: fileExtension)
+        let format = try RenderOutputFormat(path: path, sampleRate: nil, encoding: encoding)
+        let chain = try start(sampleRate: format.sampleRate)
+        let writer = try AudioFileWriter(path: path, format: format.file, sampleRate: format.sampleRate)
+        while !chain.isComplete {
+            try chain.pull { try writer.write($0) }
+            try checkCancelled()
+        }
+        try writer.commit()
+        releaseSynthesizer()
+        do throws(FileError) {
+            file = (path, try ReadableFile(path: path))
+        } catch {
+            unlink(path)
+            throw error
+        }
+        return fileSize(path)
+    }
+
+    private func fileStep(allocator: ByteBufferAllocator) throws -> Step {
+        guard let file else { return Step(bytes: allocator.buffer(capacity: 0), isComplete: true) }
+        try checkCancelled()
+        let chunk = try file.reader.descriptor.read(upTo: Self.fileChunkBytes)
+        if chunk.isEmpty { end() }
+        return Step(bytes: allocator.buffer(bytes: chunk), isComplete: chunk.isEmpty)
+    }
+
+    private func start(sampleRate: Int) throws -> ConvertedPull {
+        let synthesizer = try order.voice.pool.take()
+        self.synthesizer = synthesizer
+        let renderer = try synthesizer.renderer(for: order.request) { [self] note in
+            if case .fallback = note { fallbackCount += 1 }
+        }
+        let isCancelled = cancellation.withLock {
+            $0.renderer = renderer.cancellation
+            return $0.isCancelled
+        }
+        if isCancelled { renderer.cancel() }
+        let chain = try ConvertedPull(renderer, sampleRate: sampleRate, blockFrames: Self.blockFrames)
+        self.chain = chain
+        return chain
+    }
+
+    private func checkCancelled() throws {
+        if cancellation.withLock({ $0.isCancelled }) { throw Cancelled() }
+    }
+
+    /// Stops the render at its next pull; from any thread (the event loop, when the client goes).
+    func cancel() {
+        let renderer = cancellation.withLock {
+            $0.isCancelled = true
+            return $0.renderer
+        }
+        renderer?.cancel()
+    }
+
+    /// Releases the renderer and the synthesizer, and removes the rendered file.
+    func end() {
+        releaseSynthesizer()
+        if let file { unlink(file.path) }
+        file = nil
+    }
+
+    /// Releases the renderer (its read transaction) before the synthesizer goes back, so the next request to take it
+    /// starts on a connection nobody else reads.
+    private func releaseSynthesizer() {
+        chain = nil
+        if let synthesizer { order.voice.pool.giveBack(synthesizer) }
+        synthesizer = nil
+    }
+
+    private func fileSize(_ path: String) -> Int {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : 0
+    }
+}

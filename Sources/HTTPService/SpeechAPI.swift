@@ -1,0 +1,237 @@
+import ConcatSynth
+import NIOHTTP1
+
+#if canImport(FoundationEssentials)
+    // JSON without the rest of Foundation (ICU), as the other servers read it.
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A request the server answers with an error: its status, OpenAI's error `type`, and one sentence naming the input
+/// and what would be accepted.
+struct APIError: Error, Equatable {
+    var status: HTTPResponseStatus
+    var type: String
+    var message: String
+
+    static func invalid(_ message: String) -> APIError {
+        APIError(status: .badRequest, type: "invalid_request_error", message: message)
+    }
+}
+
+/// The OpenAI-compatible endpoints: `POST /v1/audio/speech`, `GET /v1/models`, `GET /v1/audio/voices`.
+enum OpenAIAPI {
+    /// The one model listed; `model` in a request is accepted whatever it says, as clients send their own default.
+    static let modelName = "concat-synth"
+
+    /// The body of `POST /v1/audio/speech`: `{model, input, voice, response_format, speed}`; `instructions` and
+    /// OpenAI's other fields are ignored.
+    struct SpeechBody: Decodable {
+        var input: String?
+        var voice: String?
+        var responseFormat: String?
+        var speed: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case input, voice, speed
+            case responseFormat = "response_format"
+        }
+    }
+
+    /// The speeds OpenAI accepts.
+    static let speeds: ClosedRange<Double> = 0.25...4
+
+    /// Reads a speech request's JSON body.
+    ///
+    /// - Throws: `APIError` (400) for a body that is not such JSON, no `input`, an unknown voice or format, or a
+    ///   speed outside 0.25 to 4.
+    static func order(body: [UInt8], voices: SynthesizerPools) throws(APIError) -> SpeechOrder {
+        let fields: SpeechBody
+        do {
+            fields = try JSONDecoder().decode(SpeechBody.self, from: Data(body))
+        } catch {
+            throw .invalid(
+                "the body is not the JSON object this endpoint takes; expected {\"model\": \"\(modelName)\", \"input\": \"Hello\", \"voice\": \"\(voices.voices[0].settings.identifier)\"}"
+            )
+        }
+        guard let input = fields.input, !input.allSatisfy(\.isWhitespace) else {
+            throw .invalid("the request has no input; expected \"input\" with the text or SSML to speak")
+        }
+        guard let format = AudioResponseFormat.openAI(fields.responseFormat) else {
+            throw .invalid(
+                "response_format \"\(fields.responseFormat ?? "")\" is not one this server writes; expected one of: \(AudioResponseFormat.openAINames.joined(separator: ", "))"
+            )
+        }
+        let speed = fields.speed ?? 1
+        guard speeds.contains(speed) else {
+            throw .invalid("speed \(speed) is outside what this endpoint takes; expected 0.25 to 4 (1 is normal)")
+        }
+        let voice: SynthesizerPools.Voice
+        if let name = fields.voice {
+            guard let found = voices.voice(named: name) else { throw unknownVoice(name, voices) }
+            voice = found
+        } else {
+            voice = voices.voices[0]
+        }
+        return SpeechOrder(
+            input: input, isSSML: SpeechOrder.startsAsSSML(input), voice: voice, speed: speed, format: format)
+    }
+
+    static func unknownVoice(_ name: String, _ voices: SynthesizerPools) -> APIError {
+        .invalid(
+            "voice \"\(name)\" is not one this server speaks; expected one of: \(voices.voices.map(\.settings.identifier).joined(separator: ", ")) (GET /v1/audio/voices lists them)"
+        )
+    }
+
+    struct ModelList: Encodable {
+        struct Model: Encodable {
+            var id = OpenAIAPI.modelName
+            var object = "model"
+            var created = 0
+            var ownedBy = "concat-synth"
+
+            enum CodingKeys: String, CodingKey {
+                case id, object, created
+                case ownedBy = "owned_by"
+            }
+        }
+        var object = "list"
+        var data = [Model()]
+    }
+
+    /// `GET /v1/audio/voices`: each voice with its languages and its pack's name, version and attribution.
+    struct VoiceList: Encodable {
+        struct Voice: Encodable {
+            var id: String
+            var name: String
+            var languages: [String]
+            var pack: String?
+            var packVersion: String?
+            var attribution: String?
+        }
+        var voices: [Voice]
+
+        init(_ pools: SynthesizerPools) {
+            voices = pools.voices.map {
+                Voice(
+                    id: $0.settings.identifier, name: $0.settings.name, languages: $0.settings.supportedLanguages,
+                    pack: $0.pack.name, packVersion: $0.pack.version, attribution: $0.pack.attribution)
+            }
+        }
+    }
+
+    /// An error as OpenAI's API writes it: `{"error": {"message", "type", "param", "code"}}`.
+    static func errorBody(_ error: APIError) -> [UInt8] {
+        struct Body: Encodable {
+            struct Detail: Encodable {
+                var message: String
+                var type: String
+                var param: String?
+                var code: String?
+            }
+            var error: Detail
+        }
+        return json(Body(error: .init(message: error.message, type: error.type)))
+    }
+
+    static func json(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // Encoding these plain structs cannot fail.
+        return Array((try? encoder.encode(value)) ?? Data("{}".utf8))
+    }
+}
+
+/// The MaryTTS-compatible endpoints that MaryTTS clients call (Home Assistant's and openHAB's integrations, the
+/// `speak2mary` package): `/process`, `/voices`, `/locales`, `/version`.
+enum MaryAPI {
+    /// `GET /process?INPUT_TEXT=…` or `POST /process` with the same parameters form-encoded.
+    ///
+    /// - Throws: `APIError` (400) for no `INPUT_TEXT`, an `INPUT_TYPE` other than `TEXT` or `SSML`, an `OUTPUT_TYPE`
+    ///   other than `AUDIO`, an unknown `AUDIO`, or a `VOICE` and `LOCALE` no voice has.
+    static func order(parameters: [String: String], voices: SynthesizerPools) throws(APIError) -> SpeechOrder {
+        guard let text = parameters["INPUT_TEXT"], !text.allSatisfy(\.isWhitespace) else {
+            throw .invalid("the request has no INPUT_TEXT; expected INPUT_TEXT with the text or SSML to speak")
+        }
+        let inputType = parameters["INPUT_TYPE"] ?? "TEXT"
+        guard inputType == "TEXT" || inputType == "SSML" else {
+            throw .invalid("INPUT_TYPE \"\(inputType)\" is not one this server reads; expected TEXT or SSML")
+        }
+        let outputType = parameters["OUTPUT_TYPE"] ?? "AUDIO"
+        guard outputType == "AUDIO" else {
+            throw .invalid("OUTPUT_TYPE \"\(outputType)\" is not one this server writes; expected AUDIO")
+        }
+        guard let format = AudioResponseFormat.mary(parameters["AUDIO"]) else {
+            throw .invalid(
+                "AUDIO \"\(parameters["AUDIO"] ?? "")\" is not one this server writes; expected one of: \(AudioResponseFormat.maryNames.joined(separator: ", "))"
+            )
+        }
+        // MaryTTS clients send a VOICE of MaryTTS's own (cmu-slt-hsmm) unless told otherwise: a voice of ours by that
+        // name first, else one for the LOCALE.
+        let voice =
+            parameters["VOICE"].flatMap { voices.voice(named: $0) }
+            ?? parameters["LOCALE"].flatMap { voices.voice(language: $0) }
+        guard let voice else {
+            throw .invalid(
+                "neither VOICE \"\(parameters["VOICE"] ?? "")\" nor LOCALE \"\(parameters["LOCALE"] ?? "")\" names a voice this server speaks; expected a VOICE or LOCALE from GET /voices: \(voiceLines(voices).split(separator: "\n").joined(separator: "; "))"
+            )
+        }
+        return SpeechOrder(
+            input: text, isSSML: inputType == "SSML" || SpeechOrder.startsAsSSML(text), voice: voice, speed: 1,
+            format: format)
+    }
+
+    /// `GET /voices`: a line `name locale gender` for each voice, as MaryTTS lists its own; a clip voice has no
+    /// gender on record, so it says `unknown`.
+    static func voiceLines(_ voices: SynthesizerPools) -> String {
+        voices.voices.map { "\($0.settings.identifier) \(locale($0.settings.primaryLanguages[0])) unknown\n" }.joined()
+    }
+
+    /// `GET /locales`: each language the voices speak, once, in MaryTTS's form (`en_US`).
+    static func localeLines(_ voices: SynthesizerPools) -> String {
+        var seen: Set<String> = []
+        return voices.voices.flatMap(\.settings.supportedLanguages).map(locale).filter { seen.insert($0).inserted }
+            .map { $0 + "\n" }.joined()
+    }
+
+    /// `GET /version`.
+    static let version = "Mary TTS server 5.2.1 (compatible: concat-synth)\n"
+
+    /// `en-US` as MaryTTS writes a locale: `en_US`.
+    static func locale(_ tag: String) -> String { String(tag.map { $0 == "-" ? "_" : $0 }) }
+
+    /// The parameters of a query string or a form-encoded body: `+` is a space, `%XX` a byte; a name given twice
+    /// keeps its first value.
+    static func parameters(_ encoded: String) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for pair in encoded.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = decoded(parts[0])
+            if parameters[name] == nil { parameters[name] = decoded(parts.count > 1 ? parts[1] : "") }
+        }
+        return parameters
+    }
+
+    private static func decoded(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var index = text.utf8.startIndex
+        let utf8 = text.utf8
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%"), let high = utf8.index(index, offsetBy: 1, limitedBy: utf8.endIndex),
+                let low = utf8.index(index, offsetBy: 2, limitedBy: utf8.endIndex), low < utf8.endIndex,
+                let value = UInt8(String(decoding: [utf8[high], utf8[low]], as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+                index = low
+            } else {
+                bytes.append(byte)
+            }
+            index = utf8.index(after: index)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import TestSupport
+import Testing
+import Voicebank
+
+/// `concat-synth serve --http` driven by the real clients: the `openai` package and `speak2mary` from PyPI
+/// (tools/python-env, through Fixtures/http_driver.py) and curl. Each test starts its own server on a free port, with
+/// its own copy of the default pack.
+@Suite(.serialized) struct HTTPServerTests {
+    let directory = TemporaryDirectory("concat-synth-http")
+    let concatSynth = Binary("concat-synth")
+    var pack: String { directory.file("pack.sqlite") }
+
+    init() throws {
+        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: pack)
+    }
+
+    func server(_ extra: [String] = []) throws -> WyomingTestServer {
+        try WyomingTestServer(arguments: ["serve", "--bank", pack, "--http", "127.0.0.1:0"] + extra) { line in
+            line.hasPrefix("HTTP listening on ") ? String(line.dropFirst("HTTP listening on ".count)) : nil
+        }
+    }
+
+    /// What `concat-synth render -o NAME` writes for the request.
+    func rendered(_ text: String, name: String, _ options: [String] = []) throws -> Data {
+        let output = directory.file("render-\(UUID().uuidString)-\(name)")
+        let result = try concatSynth.run(["render", "--bank", pack, "-o", output] + options + [text])
+        try #require(result.status == 0, "\(result.standardError)")
+        return try Data(contentsOf: URL(fileURLWithPath: output))
+    }
+
+    func driver(_ arguments: [String]) throws -> [String: Any] {
+        let result = try Binary(path: HTTPDriver.python.get()).run([HTTPDriver.script] + arguments)
+        guard result.status == 0 else {
+            throw TestFailure(description: "the driver exited \(result.status): \(result.standardError)")
+        }
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutputBytes)) as? [String: Any])
+    }
+
+    func curl(_ arguments: [String]) throws -> (status: Int, body: String) {
+        let marker = "\n--status:"
+        let result = try Binary(path: "/usr/bin/curl").run(["-sS", "-w", "\(marker)%{http_code}"] + arguments)
+        let text = result.standardOutput
+        guard let range = text.range(of: marker, options: .backwards) else {
+            throw TestFailure(description: "curl: \(result.standardError)")
+        }
+        return (Int(text[range.upperBound...]) ?? 0, String(text[..<range.lowerBound]))
+    }
+
+    static let text = "Hello, nice to meet you. Good morning!"
+
+    @Test(
+        "the openai client's speech is the bytes concat-synth render writes in that format",
+        arguments: [
+            ("wav", "a.wav", [String]()), ("flac", "a.flac", []), ("mp3", "a.mp3", []), ("opus", "a.opus", []),
+            ("pcm", "a.raw", ["--sample-rate", "24000", "--encoding", "s16"]),
+        ])
+    func openAIFormats(format: String, name: String, options: [String]) throws {
+        let server = try server()
+        let output = directory.file("received")
+        let answer = try driver(["openai", server.uri + "/v1", output, Self.text, "org.concatsynth.en", format, "1"])
+        #expect(answer["content_type"] as? String != nil)
+        let received = try Data(contentsOf: URL(fileURLWithPath: output))
+        #expect(received.count > 1_000)
+        if format == "opus" {
+            // libsndfile gives each Ogg stream a random serial number, which every page carries with its checksum.
+            #expect(Self.withoutOggSerials(received) == Self.withoutOggSerials(try rendered(Self.text, name: name)))
+        } else {
+            #expect(received == (try rendered(Self.text, name: name, options)))
+        }
+    }
+
+    /// An Ogg file with each page's stream serial number and checksum (bytes 14–17 and 22–25) zeroed.
+    static func withoutOggSerials(_ file: Data) -> Data {
+        var bytes = [UInt8](file)
+        var page = 0
+        while page + 27 <= bytes.count, bytes[page..<page + 4].elementsEqual("OggS".utf8) {
+            for offset in Array(14..<18) + Array(22..<26) { bytes[page + offset] = 0 }
+            let segments = Int(bytes[page + 26])
+            guard page + 27 + segments <= bytes.count else { break }
+            page += 27 + segments + bytes[page + 27..<page + 27 + segments].reduce(0) { $0 + Int($1) }
+        }
+        #expect(page == bytes.count, "the file is whole Ogg pages")
+        return Data(bytes)
+    }
+
+    @Test("with_streaming_response gets pcm in chunks as it is rendered; speed and SSML are the render's")
+    func streaming() throws {
+        let server = try server()
+        let output = directory.file("streamed.raw")
+        let long = String(repeating: "Good morning. Double tap to open. ", count: 20)
+        let answer = try driver(["stream", server.uri + "/v1", output, long, "Default English", "pcm"])
+        #expect(answer["transfer_encoding"] as? String == "chunked")
+        #expect((answer["chunks"] as? Int ?? 0) > 10)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: output))
+                == (try rendered(long, name: "long.raw", ["--sample-rate", "24000", "--encoding", "s16"])))
+
+        let ssml = #"<speak>Hello <break time="250ms"/> goodbye</speak>"#
+        _ = try driver(["openai", server.uri + "/v1", output, ssml, "org.concatsynth.en", "wav", "2"])
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: output)) == (try rendered(ssml, name: "b.wav", ["--rate", "2"])))
+    }
+
+    @Test(
+        "speak2mary, as Home Assistant's MaryTTS integration calls it, gets render's 16-bit WAV; a locale finds a voice"
+    )
+    func mary() throws {
+        let server = try server()
+        let port = String(server.uri.split(separator: ":").last!)
+        let output = directory.file("mary.wav")
+        // speak2mary's default voice is MaryTTS's own cmu-slt-hsmm, which no pack has: the locale picks the voice.
+        _ = try driver(["mary", "127.0.0.1", port, output, Self.text, "en_US", "cmu-slt-hsmm", "WAVE_FILE"])
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: output))
+                == (try rendered(Self.text, name: "m.wav", ["--encoding", "s16"])))
+        _ = try driver(["mary", "127.0.0.1", port, output, "設定", "ja_JP", "org.concatsynth.ja", "AIFF_FILE"])
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: output))
+                == (try rendered("設定", name: "j.aiff", ["--encoding", "s16", "--voice", "org.concatsynth.ja"])))
+
+        let voices = try curl([server.uri + "/voices"])
+        #expect(voices.body == "org.concatsynth.en en_US unknown\norg.concatsynth.ja ja_JP unknown\n")
+        #expect(try curl([server.uri + "/locales"]).body == "en_US\nja_JP\n")
+        #expect(try curl([server.uri + "/version"]).body.hasPrefix("Mary TTS server"))
+        let get = try curl(["-o", output, server.uri + "/process?INPUT_TEXT=Good+morning&INPUT_TYPE=TEXT&LOCALE=en_US"])
+        #expect(get.status == 200)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: output))
+                == (try rendered("Good morning", name: "g.wav", ["--encoding", "s16"])))
+    }
+
+    @Test("the model and voice lists say what there is")
+    func lists() throws {
+        let server = try server()
+        let models = try curl([server.uri + "/v1/models"])
+        #expect(models.status == 200)
+        #expect(models.body.contains(#""id":"concat-synth""#))
+        let voices = try curl([server.uri + "/v1/audio/voices"])
+        let list = try #require(
+            try JSONSerialization.jsonObject(with: Data(voices.body.utf8)) as? [String: [[String: Any]]])
+        #expect(list["voices"]?.map { $0["id"] as? String } == ["org.concatsynth.en", "org.concatsynth.ja"])
+        #expect(list["voices"]?.first?["pack"] as? String == "default")
+    }
+
+    @Test(
+        "a request the API cannot take is an OpenAI error with the status that fits, and the next one is served",
+        arguments: [
+            ("Hello", "org.concatsynth.en", "aac", "1", 400, "expected one of: mp3, opus, wav, flac, pcm"),
+            ("Hello", "alloy", "wav", "1", 400, #"voice "alloy" is not one this server speaks"#),
+            ("Hello", "org.concatsynth.en", "wav", "9", 400, "expected 0.25 to 4"),
+            ("<speak>Hello", "org.concatsynth.en", "wav", "1", 400, "line 1"),
+        ])
+    func apiErrors(text: String, voice: String, format: String, speed: String, status: Int, message: String) throws {
+        let server = try server()
+        let answer = try driver(["openai-error", server.uri + "/v1", text, voice, format, speed])
+        #expect(answer["status"] as? Int == status)
+        let error = try #require(
+            (answer["body"] as? [String: Any]) ?? (answer["body"] as? [String: [String: Any]])?["error"])
+        #expect((error["message"] as? String)?.contains(message) == true, "\(error)")
+        #expect(error["type"] as? String == "invalid_request_error")
+        let output = directory.file("after.wav")
+        _ = try driver(["openai", server.uri + "/v1", output, "Hello", "org.concatsynth.en", "wav", "1"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == (try rendered("Hello", name: "h.wav")))
+    }
+
+    @Test(
+        "limits: a body over 1 MiB gets 413, headers over 16 KiB 431, an unknown path 404; each followed by a good request"
+    )
+    func limits() throws {
+        let server = try server()
+        let big = directory.file("big.json")
+        try Data(("{\"input\": \"" + String(repeating: "a", count: 1 << 20) + "\"}").utf8).write(
+            to: URL(fileURLWithPath: big))
+        let tooLarge = try curl([
+            "-H", "content-type: application/json", "--data-binary", "@\(big)", server.uri + "/v1/audio/speech",
+        ])
+        #expect(tooLarge.status == 413)
+        #expect(tooLarge.body.contains("over the 1048576 this server takes"))
+        let header = try curl(["-H", "X-Padding: " + String(repeating: "b", count: 17_000), server.uri + "/v1/models"])
+        #expect(header.status == 431)
+        #expect(try curl([server.uri + "/v2/everything"]).status == 404)
+        #expect(try curl(["-X", "DELETE", server.uri + "/v1/models"]).status == 405)
+        #expect(try curl([server.uri + "/v1/models"]).status == 200)
+        try server.waitForLog("refused: 431")
+    }
+
+    @Test("a client that sends a byte at a time is cut off after --request-timeout with 408; the server goes on")
+    func slowClient() throws {
+        let server = try server(["--request-timeout", "1"])
+        let port = String(server.uri.split(separator: ":").last!)
+        let answer = try driver(["slow", "127.0.0.1", port])
+        #expect((answer["answer"] as? String)?.hasPrefix("HTTP/1.1 408 Request Timeout") == true, "\(answer)")
+        #expect((answer["seconds"] as? Double ?? 0) < 5)
+        #expect(try curl([server.uri + "/v1/models"]).status == 200)
+    }
+
+    @Test("a client that goes mid-answer has its render cancelled and logged so; the server goes on")
+    func hangUp() throws {
+        let server = try server()
+        let port = String(server.uri.split(separator: ":").last!)
+        let long = String(repeating: "Good morning. Double tap to open. ", count: 500)
+        let answer = try driver(["hangup", "127.0.0.1", port, long])
+        #expect(answer["status_line"] as? String == "HTTP/1.1 200 OK")
+        try server.waitForLog("render cancelled")
+        #expect(try curl([server.uri + "/v1/models"]).status == 200)
+    }
+
+    @Test("--api-key: a request without Authorization: Bearer KEY gets 401; with it, speech")
+    func apiKey() throws {
+        let server = try server(["--api-key", "s3cret"])
+        let refused = try curl([server.uri + "/v1/models"])
+        #expect(refused.status == 401)
+        #expect(refused.body.contains("authentication_error"))
+        #expect(try curl(["-H", "Authorization: Bearer wrong", server.uri + "/v1/models"]).status == 401)
+        #expect(try curl(["-H", "Authorization: Bearer s3cret", server.uri + "/v1/models"]).status == 200)
+    }
+
+    @Test("50 clients of 10 requests each are all served")
+    func load() throws {
+        let server = try server()
+        let answer = try driver(["load", server.uri + "/v1", "50", "10", "Hello"])
+        #expect(answer["error_count"] as? Int == 0, "\(answer)")
+        #expect(
+            answer["sizes"] as? [Int] == [
+                (try rendered("Hello", name: "l.raw", ["--sample-rate", "24000", "--encoding", "s16"])).count
+            ])
+    }
+
+    @Test("binding beyond loopback without --api-key warns")
+    func exposedWarning() throws {
+        let server = try WyomingTestServer(arguments: ["serve", "--bank", pack, "--http", "0.0.0.0:0"]) { line in
+            line.hasPrefix("HTTP listening on ") ? String(line.dropFirst("HTTP listening on ".count)) : nil
+        }
+        #expect(server.log.contains("warning: the HTTP server on 0.0.0.0:0 is reachable from other machines"))
+    }
+}
+
+/// The Python side of the HTTP tests: tools/python-env's interpreter running Fixtures/http_driver.py.
+enum HTTPDriver {
+    static let script = "\(Driver.root)/Tests/SpeechServiceTests/Fixtures/http_driver.py"
+    static var python: Result<String, TestFailure> { Driver.python }
+}
