@@ -17,13 +17,16 @@ public final class ConvertedPull {
         block = [Float](repeating: 0, count: blockFrames)
     }
 
-    /// Pulls one block and hands its converted frames to `consume` (none while the converter fills), and the
-    /// 22050 Hz frames to `rendered`; at the request's end, the converter's last frames too.
+    /// Pulls one block (or up to `maximumFrames` of it) and hands its converted frames to `consume` (none while the
+    /// converter fills), and the 22050 Hz frames to `rendered`; at the request's end, the converter's last frames too.
     public func pull(
-        _ consume: (UnsafeBufferPointer<Float>) throws -> Void,
+        maximumFrames: Int = .max, _ consume: (UnsafeBufferPointer<Float>) throws -> Void,
         rendered: ((UnsafeBufferPointer<Float>) -> Void)? = nil
     ) throws {
-        let pulled = try block.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
+        let count = min(maximumFrames, block.count)
+        let pulled = try block.withUnsafeMutableBufferPointer {
+            try renderer.render(into: UnsafeMutableBufferPointer(rebasing: $0[..<count]))
+        }
         try block.withUnsafeBufferPointer { buffer in
             let frames = UnsafeBufferPointer(rebasing: buffer[..<pulled.frameCount])
             rendered?(frames)

@@ -11,7 +11,8 @@ import ConcatSynth
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "concat-synth-bench",
-        abstract: "Measure concat-synth against the tools people use instead, and check the targets of issues 6 and 11.",
+        abstract:
+            "Measure concat-synth against the tools people use instead, and check the targets of issues 6 and 11.",
         discussion: """
             Run it through tools/bench, which builds the release binaries first. It makes its own voice packs \
             (100, 10,000 and 100,000 clips; about 3 GB on disk for a few minutes) in a temporary folder and \
@@ -50,7 +51,7 @@ struct BenchCommand: ParsableCommand {
     var only: [Int] = []
 
     /// The items, in the order they run.
-    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 
     /// `--peak-rss-of FILE PROGRAM ARGUMENTS…` runs PROGRAM and writes its exit status and peak RSS in bytes to FILE:
     /// a child inherits the high-water mark of the process that spawns it (Linux keeps it across the spawn and
@@ -170,7 +171,13 @@ struct BenchCommand: ParsableCommand {
             ).run()
         }
 
-        var targets = Table("Targets (issues 6, 10, 11 and 14)", columns: ["target", "measured", "verdict"])
+        if items.contains(10) {
+            results += try HTTPBench(
+                pack: largest, text: Request.sentence.text, requestCount: smoke ? 10 : 500, work: work
+            ).run()
+        }
+
+        var targets = Table("Targets (issues 6, 10, 11, 14 and 25)", columns: ["target", "measured", "verdict"])
         targets.printHeader()
         for result in results { targets.add([result.target, result.measured, result.verdict]) }
     }

@@ -76,3 +76,39 @@ func which(_ program: String) -> String? {
 }
 
 func fflushStandardOutput() { fflush(nil) }
+
+/// Runs a program to its end and returns its standard output; fails when it exits non-zero.
+func capture(work: WorkDirectory, _ executable: String, _ arguments: [String]) throws -> String {
+    let output = work.file("captured.txt")
+    let pid = try spawnBackground(executable, arguments, standardOutput: output)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    guard status == 0 else {
+        throw BenchError(description: "\(executable) \(arguments.joined(separator: " ")) failed (status \(status))")
+    }
+    return try readText(output)
+}
+
+/// Starts a program without waiting; standard input from /dev/null, the outputs to the files given (else
+/// standard output to /dev/null and standard error shown).
+func spawnBackground(
+    _ executable: String, _ arguments: [String], standardOutput: String? = nil, standardError: String? = nil
+) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(
+        &actions, 1, standardOutput ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    if let standardError {
+        posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    }
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    let status = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
+    guard status == 0 else {
+        throw BenchError(description: "cannot run \(executable): \(String(cString: strerror(status)))")
+    }
+    return pid
+}

@@ -34,8 +34,9 @@ struct WyomingBench {
     }
 
     func run() throws -> [TargetResult] {
-        let python = try capture(Locations.repository + "/tools/python-env", []).split(separator: "\n").last.map(
-            String.init)
+        let python = try capture(work: work, Locations.repository + "/tools/python-env", []).split(separator: "\n").last
+            .map(
+                String.init)
         guard let python else { throw BenchError(description: "tools/python-env printed no interpreter") }
         let driver = Locations.repository + "/Tests/SpeechServiceTests/Fixtures/wyoming_driver.py"
         let log = work.file("serve.log")
@@ -63,6 +64,7 @@ struct WyomingBench {
         for clients in Self.clientCounts {
             let perClient = max(1, requestCount / clients)
             let output = try capture(
+                work: work,
                 python, [driver, "load", uri, "--clients", "\(clients)", "--requests", "\(perClient)", text])
             let load = try JSONDecoder().decode(Load.self, from: Data(output.utf8))
             let firstChunk = Samples(load.first_chunk_ms.map { $0 / 1_000 })
@@ -100,41 +102,5 @@ struct WyomingBench {
                 measured: oneClientFirstChunk.map { "\(Unit.milliseconds.format($0)) ms" } ?? "n/a",
                 isMet: oneClientFirstChunk.map { $0 <= 1e-3 })
         ]
-    }
-
-    /// Runs a program to its end and returns its standard output; fails when it exits non-zero.
-    private func capture(_ executable: String, _ arguments: [String]) throws -> String {
-        let output = work.file("captured.txt")
-        let pid = try spawnBackground(executable, arguments, standardOutput: output)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else {
-            throw BenchError(description: "\(executable) \(arguments.joined(separator: " ")) failed (status \(status))")
-        }
-        return try readText(output)
-    }
-
-    /// Starts a program without waiting; standard input from /dev/null, the outputs to the files given (else
-    /// standard output to /dev/null and standard error shown).
-    private func spawnBackground(
-        _ executable: String, _ arguments: [String], standardOutput: String? = nil, standardError: String? = nil
-    ) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(
-            &actions, 1, standardOutput ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        if let standardError {
-            posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let status = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
-        guard status == 0 else {
-            throw BenchError(description: "cannot run \(executable): \(String(cString: strerror(status)))")
-        }
-        return pid
     }
 }

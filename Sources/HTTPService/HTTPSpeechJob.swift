@@ -66,9 +66,11 @@ final class HTTPSpeechJob: @unchecked Sendable {
     }
 
     private func pcmStep(allocator: ByteBufferAllocator) throws -> Step {
+        let isFirst = self.chain == nil
         let chain = try self.chain ?? start(sampleRate: AudioResponseFormat.pcmSampleRate)
         var bytes = allocator.buffer(capacity: Self.blockFrames * 3)
-        try chain.pull { frames in
+        // A first block of 10 ms, so the first bytes leave before 100 ms are rendered and converted.
+        try chain.pull(maximumFrames: isFirst ? Self.blockFrames / 10 : .max) { frames in
             bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: frames.count * 2) { out in
                 PCM16.convert(frames, into: UnsafeMutableRawBufferPointer(rebasing: out[..<(frames.count * 2)]))
                 return frames.count * 2

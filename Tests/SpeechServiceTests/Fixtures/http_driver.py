@@ -8,8 +8,12 @@ MaryTTS client of Home Assistant's integration), from tools/python-env. Prints o
     http_driver.py load BASE_URL CLIENTS REQUESTS TEXT           CLIENTS threads of REQUESTS requests each
     http_driver.py slow HOST PORT                                a request's head a byte at a time, until answered
     http_driver.py hangup HOST PORT TEXT                         a long pcm request, read a little, then gone
+    http_driver.py bench HOST PORT CLIENTS REQUESTS TEXT         tools/bench: pcm requests on kept-alive connections
+                                                                 (http.client, whose own cost is least), each
+                                                                 one's time to its answer's first byte
 """
 
+import http.client
 import json
 import socket
 import sys
@@ -120,6 +124,41 @@ def main(command, *arguments):
         received = connection.recv(65536)
         connection.close()
         return {"received": len(received), "status_line": received.split(b"\r\n")[0].decode()}
+    if command == "bench":
+        host, port, clients, requests, text = arguments
+        body = json.dumps({"model": "tts-1", "input": text, "response_format": "pcm"})   # the first voice
+        first_byte_ms, errors = [], []
+        lock = threading.Lock()
+
+        def work():
+            connection = http.client.HTTPConnection(host, int(port), timeout=60)
+            for _ in range(int(requests)):
+                try:
+                    started = time.perf_counter()
+                    connection.request("POST", "/v1/audio/speech", body, {"Content-Type": "application/json"})
+                    response = connection.getresponse()
+                    response.read(1)
+                    first = time.perf_counter() - started
+                    response.read()
+                    with lock:
+                        if response.status == 200:
+                            first_byte_ms.append(first * 1000)
+                        else:
+                            errors.append(str(response.status))
+                except Exception as error:  # every failure counts, whatever its kind
+                    with lock:
+                        errors.append(repr(error))
+                    connection.close()
+                    connection = http.client.HTTPConnection(host, int(port), timeout=60)
+
+        threads = [threading.Thread(target=work) for _ in range(int(clients))]
+        started = time.monotonic()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return {"requests": int(clients) * int(requests), "errors": errors[:5], "error_count": len(errors),
+                "seconds": time.monotonic() - started, "first_byte_ms": first_byte_ms}
     raise SystemExit("unknown command " + command)
 
 

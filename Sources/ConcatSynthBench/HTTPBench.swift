@@ -1,0 +1,80 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Item 10: `concat-synth serve --http` under a Python client on kept-alive connections (`http.client`, the cheapest
+/// client to measure with): time to the first byte of a `pcm` answer, which is sent as it is rendered, and requests
+/// per second with 1, 10 and 50 clients at once, beside item 9's Wyoming figures.
+struct HTTPBench {
+    var pack: BenchPack
+    var text: String
+    /// Requests each row sends in all, shared among its clients.
+    var requestCount: Int
+    var work: WorkDirectory
+
+    /// What the driver's `bench` prints.
+    struct Load: Decodable {
+        var requests: Int
+        var errors: [String]
+        var error_count: Int
+        var seconds: Double
+        var first_byte_ms: [Double]
+    }
+
+    func run() throws -> [TargetResult] {
+        let python = try capture(work: work, Locations.repository + "/tools/python-env", [])
+            .split(separator: "\n").last.map(String.init)
+        guard let python else { throw BenchError(description: "tools/python-env printed no interpreter") }
+        let driver = Locations.repository + "/Tests/SpeechServiceTests/Fixtures/http_driver.py"
+        let log = work.file("serve-http.log")
+        let server = try spawnBackground(
+            Locations.binaries + "/concat-synth", ["serve", "--bank", pack.path, "--http", "127.0.0.1:0"],
+            standardError: log)
+        defer {
+            kill(server, SIGTERM)
+            var status: Int32 = 0
+            waitpid(server, &status, 0)
+        }
+        let prefix = "HTTP listening on http://127.0.0.1:"
+        var port: String?
+        for _ in 0..<200 where port == nil {
+            usleep(50_000)
+            port = (try? readText(log))?.split(separator: "\n").first { $0.hasPrefix(prefix) }
+                .map { String($0.dropFirst(prefix.count)) }
+        }
+        guard let port else { throw BenchError(description: "concat-synth serve --http did not start: \(log)") }
+
+        var table = Table(
+            "10. HTTP server over loopback, \(pack.label)-clip pack, \"\(text)\" as pcm (client: Python's http.client)",
+            columns: ["clients", "requests", "errors", "time to first byte (ms, median (min–max))", "requests/s"])
+        table.printHeader()
+        var oneClientFirstByte: Double?
+        for clients in WyomingBench.clientCounts {
+            let perClient = max(1, requestCount / clients)
+            let output = try capture(
+                work: work, python, [driver, "bench", "127.0.0.1", port, "\(clients)", "\(perClient)", text])
+            let load = try JSONDecoder().decode(Load.self, from: Data(output.utf8))
+            let firstByte = Samples(load.first_byte_ms.map { $0 / 1_000 })
+            if clients == 1 { oneClientFirstByte = firstByte.isEmpty ? nil : firstByte.median }
+            table.add([
+                "\(clients)", "\(load.requests)", "\(load.error_count)", Unit.milliseconds.summary(firstByte),
+                decimal(Double(load.requests) / load.seconds, places: 0),
+            ])
+            if !load.errors.isEmpty { print("note: first error with \(clients) clients: \(load.errors[0])") }
+        }
+        return [
+            TargetResult(
+                target: "HTTP time to first byte ≤ 1 ms over loopback at one client",
+                measured: oneClientFirstByte.map { "\(Unit.milliseconds.format($0)) ms" } ?? "n/a",
+                isMet: oneClientFirstByte.map { $0 <= 1e-3 })
+        ]
+    }
+}
