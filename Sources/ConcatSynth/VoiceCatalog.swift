@@ -94,7 +94,15 @@ public struct VoiceCatalog: Sendable {
         // user's own, and a pack may be reached through a link: the same file counts once.
         for path in [defaultPack] + installed where files.insert(Self.realPath(path)).inserted {
             do throws(ConcatSynthError) {
-                read.append(try Self.read(path))
+                let pack = try Self.read(path)
+                // One release of a pack in two places (a clone's default pack and the copy `tools/install --user`
+                // made, a pack installed for the user and for the system) is one pack: the first found speaks.
+                if pack.pack.name != nil, pack.pack.version != nil,
+                    read.contains(where: { $0.0.name == pack.pack.name && $0.0.version == pack.pack.version })
+                {
+                    continue
+                }
+                read.append(pack)
             } catch {
                 firstError = firstError ?? error
                 let which = path == defaultPack ? "the default pack" : "an installed pack"

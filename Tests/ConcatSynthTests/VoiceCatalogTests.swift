@@ -22,6 +22,27 @@ import Voicebank
         #expect(catalog.warnings.isEmpty)
     }
 
+    @Test("one release of a pack in two files (the clone's default pack and its installed copy) counts once")
+    func sameReleaseOnce() throws {
+        let directory = TemporaryDirectory("catalog-copies")
+        let copy = directory.file("default.sqlite")
+        try FileManager.default.copyItem(atPath: defaultPack, toPath: copy)
+        let catalog = try VoiceCatalog(defaultPack: defaultPack, installed: [copy])
+        #expect(catalog.packs.map(\.path) == [defaultPack])
+        #expect(try catalog.pack(ofVoice: "org.concatsynth.ja").path == defaultPack)
+
+        // Another version of it is another pack, and its voices are then in two packs.
+        try execute("UPDATE manifest SET value = '1.1.0' WHERE key = 'version'", on: copy)
+        let two = try VoiceCatalog(defaultPack: defaultPack, installed: [copy])
+        #expect(two.packs.map(\.path) == [defaultPack, copy])
+        #expect(
+            throws: ConcatSynthError.voiceInSeveralPacks(
+                identifier: "org.concatsynth.ja", packPaths: [defaultPack, copy])
+        ) {
+            try two.pack(ofVoice: "org.concatsynth.ja")
+        }
+    }
+
     @Test("a default pack that cannot be opened is left out with a warning, and is the error when no pack opens")
     func missingDefaultPack() throws {
         let directory = TemporaryDirectory("catalog-missing")

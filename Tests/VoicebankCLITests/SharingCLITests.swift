@@ -188,6 +188,11 @@ import Testing
         #expect(user.first?["voices"] as? [String] == ["com.example.ann"])
         #expect(user.first?["path"] as? String == "\(installed)/ann.sqlite")
 
+        let voices = try run(concatSynth, ["voices"])
+        #expect(
+            voices.standardOutput.contains("com.example.ann\tAnn\ten-US\tann\t1.0.0\t\(installed)/ann.sqlite"),
+            "\(voices.standardOutput)")
+
         let fromSource = try run(concatSynth, ["render", "--bank", bank, "-o", "-", "hello world, zebra"])
         let fromInstalled = try run(
             concatSynth, ["render", "--bank", "\(installed)/ann.sqlite", "-o", "-", "hello world, zebra"])
