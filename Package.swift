@@ -188,7 +188,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             // The Wyoming tests' Python client, run from the source tree.
-            exclude: ["Fixtures/wyoming_driver.py"]),
+            exclude: ["Fixtures/wyoming_driver.py", "Fixtures/http_driver.py"]),
         .testTarget(
             name: "VoicebankCLITests",
             dependencies: ["Voicebank", "VoicebankAuthoring", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),

@@ -4,12 +4,6 @@
     import Foundation
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Item 10: `concat-synth serve --http` under a Python client on kept-alive connections (`http.client`, the cheapest
 /// client to measure with): time to the first byte of a `pcm` answer, which is sent as it is rendered, and requests
 /// per second with 1, 10 and 50 clients at once, beside item 9's Wyoming figures.
@@ -30,27 +24,14 @@ struct HTTPBench {
     }
 
     func run() throws -> [TargetResult] {
-        let python = try capture(work: work, Locations.repository + "/tools/python-env", [])
-            .split(separator: "\n").last.map(String.init)
-        guard let python else { throw BenchError(description: "tools/python-env printed no interpreter") }
+        let python = try pythonEnvironment(work: work)
         let driver = Locations.repository + "/Tests/SpeechServiceTests/Fixtures/http_driver.py"
-        let log = work.file("serve-http.log")
-        let server = try spawnBackground(
-            Locations.binaries + "/concat-synth", ["serve", "--bank", pack.path, "--http", "127.0.0.1:0"],
-            standardError: log)
-        defer {
-            kill(server, SIGTERM)
-            var status: Int32 = 0
-            waitpid(server, &status, 0)
-        }
-        let prefix = "HTTP listening on http://127.0.0.1:"
-        var port: String?
-        for _ in 0..<200 where port == nil {
-            usleep(50_000)
-            port = (try? readText(log))?.split(separator: "\n").first { $0.hasPrefix(prefix) }
-                .map { String($0.dropFirst(prefix.count)) }
-        }
-        guard let port else { throw BenchError(description: "concat-synth serve --http did not start: \(log)") }
+        let server = try ServeProcess(
+            ["--bank", pack.path, "--http", "127.0.0.1:0"], log: work.file("serve-http.log"),
+            readyPrefix: "HTTP listening on http://127.0.0.1:")
+        let port = server.address
+        // Stopped when this item ends, not after the address's last use.
+        defer { withExtendedLifetime(server) {} }
 
         var table = Table(
             "10. HTTP server over loopback, \(pack.label)-clip pack, \"\(text)\" as pcm (client: Python's http.client)",

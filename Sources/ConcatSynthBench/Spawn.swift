@@ -112,3 +112,44 @@ func spawnBackground(
     }
     return pid
 }
+
+/// tools/python-env's interpreter, with the real clients the server items drive the servers with.
+func pythonEnvironment(work: WorkDirectory) throws -> String {
+    let printed = try capture(work: work, Locations.repository + "/tools/python-env", [])
+    guard let python = printed.split(separator: "\n").last.map(String.init) else {
+        throw BenchError(description: "tools/python-env printed no interpreter")
+    }
+    return python
+}
+
+/// A `concat-synth serve` of the release build, stopped when released.
+final class ServeProcess {
+    let pid: pid_t
+    /// What follows `readyPrefix` in the line that said the server listens.
+    let address: String
+
+    /// Starts `concat-synth serve` with `arguments`, its standard error to `log`, and waits up to 10 s for a line that
+    /// starts with `readyPrefix`.
+    init(_ arguments: [String], log: String, readyPrefix: String) throws {
+        pid = try spawnBackground(Locations.binaries + "/concat-synth", ["serve"] + arguments, standardError: log)
+        var address: String?
+        for _ in 0..<200 where address == nil {
+            usleep(50_000)
+            address = (try? readText(log))?.split(separator: "\n").first { $0.hasPrefix(readyPrefix) }
+                .map { String($0.dropFirst(readyPrefix.count)) }
+        }
+        guard let address else {
+            Self.stop(pid)
+            throw BenchError(description: "concat-synth serve did not start: \(log)")
+        }
+        self.address = address
+    }
+
+    private static func stop(_ pid: pid_t) {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+
+    deinit { Self.stop(pid) }
+}

@@ -34,27 +34,15 @@ struct WyomingBench {
     }
 
     func run() throws -> [TargetResult] {
-        let python = try capture(work: work, Locations.repository + "/tools/python-env", []).split(separator: "\n").last
-            .map(
-                String.init)
-        guard let python else { throw BenchError(description: "tools/python-env printed no interpreter") }
+        let python = try pythonEnvironment(work: work)
         let driver = Locations.repository + "/Tests/SpeechServiceTests/Fixtures/wyoming_driver.py"
-        let log = work.file("serve.log")
-        let server = try spawnBackground(
-            Locations.binaries + "/concat-synth", ["serve", "--bank", pack.path, "--uri", "tcp://127.0.0.1:0"],
-            standardError: log)
-        defer {
-            kill(server, SIGTERM)
-            var status: Int32 = 0
-            waitpid(server, &status, 0)
-        }
-        var uri: String?
-        for _ in 0..<200 where uri == nil {
-            usleep(50_000)
-            uri = (try? readText(log))?.split(separator: "\n").first { $0.hasPrefix("listening on ") }?
-                .split(separator: " ").dropFirst(2).first.map(String.init)
-        }
-        guard let uri else { throw BenchError(description: "concat-synth serve did not start: \(log)") }
+        let server = try ServeProcess(
+            ["--bank", pack.path, "--uri", "tcp://127.0.0.1:0"], log: work.file("serve.log"),
+            readyPrefix: "listening on ")
+        // "listening on tcp://127.0.0.1:PORT with the voices of …"
+        let uri = String(server.address.prefix { $0 != " " })
+        // Stopped when this item ends, not after the address's last use.
+        defer { withExtendedLifetime(server) {} }
 
         var table = Table(
             "9. Wyoming server over loopback, \(pack.label)-clip pack, \"\(text)\" (real client: wyoming from PyPI)",

@@ -1,7 +1,6 @@
 import AudioIO
 import ConcatSynth
 import NIOCore
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -17,8 +16,8 @@ import Synchronization
 final class HTTPSpeechJob: @unchecked Sendable {
     let order: SpeechOrder
     private let temporaryFolder: TemporaryFolder
-    /// Whether the client went, and the renderer's flag once there is a renderer to stop.
-    private let cancellation = Mutex<(isCancelled: Bool, renderer: Cancellation?)>((false, nil))
+    /// Set when the client goes.
+    private let cancellation = RenderCancellation()
     private var synthesizer: Synthesizer?
     private var chain: ConvertedPull?
     private var file: (path: String, reader: ReadableFile)?
@@ -118,28 +117,18 @@ final class HTTPSpeechJob: @unchecked Sendable {
         let renderer = try synthesizer.renderer(for: order.request) { [self] note in
             if case .fallback = note { fallbackCount += 1 }
         }
-        let isCancelled = cancellation.withLock {
-            $0.renderer = renderer.cancellation
-            return $0.isCancelled
-        }
-        if isCancelled { renderer.cancel() }
+        cancellation.attach(renderer)
         let chain = try ConvertedPull(renderer, sampleRate: sampleRate, blockFrames: Self.blockFrames)
         self.chain = chain
         return chain
     }
 
     private func checkCancelled() throws {
-        if cancellation.withLock({ $0.isCancelled }) { throw Cancelled() }
+        if cancellation.isCancelled { throw Cancelled() }
     }
 
     /// Stops the render at its next pull; from any thread (the event loop, when the client goes).
-    func cancel() {
-        let renderer = cancellation.withLock {
-            $0.isCancelled = true
-            return $0.renderer
-        }
-        renderer?.cancel()
-    }
+    func cancel() { cancellation.cancel() }
 
     /// Releases the renderer and the synthesizer, and removes the rendered file.
     func end() {

@@ -3,7 +3,6 @@ import ConcatSynth
 import NIOCore
 import Rendering
 import SpeechCore
-import Synchronization
 
 /// One request's render: pulled a chunk at a time on a thread of the render pool, its chunks written by the
 /// connection's event loop.
@@ -15,8 +14,8 @@ final class SpeechJob: @unchecked Sendable {
     let pool: SynthesizerPool
     let log: @Sendable (String) -> Void
     let logPrefix: String
-    /// Whether the client went, and the renderer's flag once there is a renderer to stop.
-    private let cancellation = Mutex<(isCancelled: Bool, renderer: Cancellation?)>((false, nil))
+    /// Set when the client goes.
+    private let cancellation = RenderCancellation()
     private var synthesizer: Synthesizer?
     private var renderer: Renderer?
     private var samples = [Float](repeating: 0, count: WyomingAudio.chunkFrames)
@@ -42,7 +41,7 @@ final class SpeechJob: @unchecked Sendable {
     /// - Throws: `ConcatSynthError` for a request that cannot be read or planned, what the renderer throws for
     ///   audio that cannot be read (`ConcatSynthError.init(_:)` names it).
     func step(allocator: ByteBufferAllocator) throws -> Step {
-        if renderer == nil, cancellation.withLock({ $0.isCancelled }) {
+        if renderer == nil, cancellation.isCancelled {
             return Step(audio: allocator.buffer(capacity: 0), frameCount: 0, isComplete: true)
         }
         do {
@@ -72,23 +71,13 @@ final class SpeechJob: @unchecked Sendable {
             case .fallback: fallbackCount += 1
             }
         }
-        let isCancelled = cancellation.withLock {
-            $0.renderer = renderer.cancellation
-            return $0.isCancelled
-        }
-        if isCancelled { renderer.cancel() }
+        cancellation.attach(renderer)
         self.renderer = renderer
         return renderer
     }
 
     /// Stops the render at its next pull; from any thread (the event loop, when the client goes).
-    func cancel() {
-        let renderer = cancellation.withLock {
-            $0.isCancelled = true
-            return $0.renderer
-        }
-        renderer?.cancel()
-    }
+    func cancel() { cancellation.cancel() }
 
     /// Releases the renderer (its read transaction) before the synthesizer goes back, so the next request to
     /// take it starts on a connection nobody else reads.
