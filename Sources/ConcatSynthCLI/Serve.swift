@@ -55,6 +55,13 @@ extension ConcatSynthCommand {
                 "Seconds an HTTP client may take to send a whole request; it gets 408 after.", valueName: "seconds"))
         var requestTimeout: Int64 = HTTPLimits().requestSeconds
 
+        @Option(
+            name: .customLong("idle-timeout"),
+            help: ArgumentHelp(
+                "Seconds a kept-alive HTTP connection may wait for its next request before it is closed.",
+                valueName: "seconds"))
+        var idleTimeout: Int64 = HTTPLimits().idleSeconds
+
         static let defaultURI = "tcp://127.0.0.1:10200"
 
         func validate() throws {
@@ -65,8 +72,9 @@ extension ConcatSynthCommand {
             if apiKey != nil && http == nil {
                 throw ValidationError("--api-key is for the HTTP server; give --http too")
             }
-            if !(1...3_600).contains(requestTimeout) {
-                throw ValidationError("--request-timeout \(requestTimeout) is out of range; expected 1 to 3600 seconds")
+            for (option, seconds) in [("--request-timeout", requestTimeout), ("--idle-timeout", idleTimeout)]
+            where !(1...3_600).contains(seconds) {
+                throw ValidationError("\(option) \(seconds) is out of range; expected 1 to 3600 seconds")
             }
             if let apiKey, apiKey.isEmpty || apiKey.contains(where: { $0.isWhitespace || $0.isNewline }) {
                 throw ValidationError("--api-key must be one word with no spaces, such as a random token")
@@ -98,6 +106,7 @@ extension ConcatSynthCommand {
                 }
                 var limits = HTTPLimits()
                 limits.requestSeconds = requestTimeout
+                limits.idleSeconds = idleTimeout
                 let server = try HTTPServer.start(
                     host: host, port: port, bank: bank.bank, apiKey: apiKey, limits: limits, log: log)
                 let shown = host.contains(":") ? "[\(host)]" : host

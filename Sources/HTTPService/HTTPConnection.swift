@@ -374,6 +374,18 @@ final class HTTPConnection: ChannelInboundHandler {
                 + (fallbacks > 0 ? ", \(fallbacks) fallback\(fallbacks == 1 ? "" : "s")" : ""))
     }
 
+    /// A kept-alive connection that sent nothing for `HTTPLimits.idleSeconds` between requests is closed; one waiting
+    /// for its answer, or sending a request (which `RequestGuard` times), is not idle.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read, speaking == nil, head == nil, isOpen {
+            service.log("\(name) closed: idle for \(service.limits.idleSeconds) s")
+            isOpen = false
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable, speaking?.isWaitingForClient == true { renderStep(context: context) }
         context.fireChannelWritabilityChanged()

@@ -71,6 +71,7 @@ public final class HTTPServer: Sendable {
                     let number = clients.wrappingAdd(1, ordering: .relaxed).newValue
                     let guardHandler = RequestGuard(limits: limits)
                     let sync = channel.pipeline.syncOperations
+                    try sync.addHandler(IdleStateHandler(readTimeout: .seconds(limits.idleSeconds)))
                     try sync.addHandler(guardHandler)
                     try sync.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
                     try sync.addHandler(HTTPResponseEncoder())
@@ -114,6 +115,9 @@ public struct HTTPLimits: Sendable {
     /// How long a client may take to send a whole request, from its first byte: 408 after, and the connection closed,
     /// so a client that sends a byte a minute cannot hold a connection for ever.
     public var requestSeconds: Int64 = 10
+    /// How long a kept-alive connection may wait for its next request before it is closed, so that idle connections
+    /// cannot pile up to the process's limit of open files.
+    public var idleSeconds: Int64 = 60
 
     public init() {}
 }

@@ -195,6 +195,17 @@ import Voicebank
         #expect(try curl([server.uri + "/v1/models"]).status == 200)
     }
 
+    @Test("a kept-alive connection that sends nothing for --idle-timeout is closed; a new one is served")
+    func idleConnection() throws {
+        let server = try server(["--idle-timeout", "1"])
+        let port = try #require(Int(server.uri.split(separator: ":").last!))
+        let socket = try TCPClient(port: port)
+        try socket.send("GET /v1/models HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        #expect(try socket.readUntilClosed(seconds: 5).hasPrefix("HTTP/1.1 200 OK"))
+        try server.waitForLog("closed: idle for 1 s")
+        #expect(try curl([server.uri + "/v1/models"]).status == 200)
+    }
+
     @Test("a client that goes mid-answer has its render cancelled and logged so; the server goes on")
     func hangUp() throws {
         let server = try server()
@@ -240,4 +251,44 @@ import Voicebank
 enum HTTPDriver {
     static let script = "\(Driver.root)/Tests/SpeechServiceTests/Fixtures/http_driver.py"
     static var python: Result<String, TestFailure> { Driver.python }
+}
+
+/// A plain TCP connection to the loopback interface, for what no HTTP client does on purpose.
+final class TCPClient {
+    private let descriptor: Int32
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard status == 0 else { throw TestFailure(description: "cannot connect to port \(port)") }
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        guard write(descriptor, bytes, bytes.count) == bytes.count else { throw TestFailure(description: "send") }
+    }
+
+    /// What arrives until the server closes the connection, within `seconds`.
+    func readUntilClosed(seconds: Int) throws -> String {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { break }
+            received += buffer[..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
 }
