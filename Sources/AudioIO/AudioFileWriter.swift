@@ -209,7 +209,12 @@ public final class AudioFileWriter {
         self.handle = nil
         let status = sf_close(handle)
         guard status == 0 else { throw .unwritable(path: path, reason: String(cString: sf_error_number(status))) }
-        do { try file?.commit() } catch { throw .unwritable(path: path, reason: error.reason) }
+        do throws(FileError) {
+            if let file, format.container == .ogg { try OggSerialNumber.fix(descriptor: file.descriptor, path: path) }
+            try file?.commit()
+        } catch {
+            throw .unwritable(path: path, reason: error.reason)
+        }
     }
 
     /// Before `count` more samples: within a 32-bit container's limit, a WAV moved into RF64, or an error.

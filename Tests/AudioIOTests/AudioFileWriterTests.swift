@@ -38,6 +38,51 @@ import Testing
         #expect(written == samples.map(PCM16.sample))
     }
 
+    @Test("Ogg files (Vorbis, Opus) are the same bytes on every write, and read back", arguments: ["ogg", "opus"])
+    func oggIsDeterministic(fileExtension: String) throws {
+        let directory = TemporaryDirectory()
+        let tone = (0..<22_050).map { Float(sin(Double($0) * 2 * .pi * 440 / 22_050) * 0.5) }
+        let format = try RenderOutputFormat(path: "x.\(fileExtension)", sampleRate: nil, encoding: nil)
+        var files: [Data] = []
+        for name in ["a", "b"] {
+            let path = directory.file("\(name).\(fileExtension)")
+            let writer = try AudioFileWriter(path: path, format: format.file, sampleRate: format.sampleRate)
+            try writer.write(tone)
+            try writer.commit()
+            files.append(try Data(contentsOf: URL(fileURLWithPath: path)))
+            // libogg checks every page's checksum as libsndfile reads the file back.
+            let clip = try PreparedClip(path: path)
+            #expect(abs(clip.source.frameCount - tone.count) < 2_000, "the frames written, give or take the codec's padding")
+        }
+        #expect(files[0] == files[1])
+        #expect(files[0][14..<18].elementsEqual([0x62, 0x76, 0x73, 0x63]), "the fixed serial number, little-endian")
+    }
+
+    @Test("the Ogg page checksum is the one libogg writes, on every page of a file sndfile-convert made")
+    func oggChecksum() throws {
+        let directory = TemporaryDirectory()
+        let wav = directory.file("tone.wav")
+        let writer = try AudioFileWriter(path: wav, format: .init(.wav, .pcm16), sampleRate: 22_050)
+        try writer.write((0..<22_050).map { Float(sin(Double($0) * 0.1) * 0.5) })
+        try writer.commit()
+        let ogg = directory.file("tone.ogg")
+        let converted = try Binary(path: "/usr/bin/sndfile-convert").run([wav, ogg])
+        try #require(converted.status == 0, "\(converted.standardError)")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: ogg)))
+        var offset = 0
+        var pages = 0
+        while offset + 27 <= bytes.count {
+            let segments = Int(bytes[offset + 26])
+            let length = 27 + segments + bytes[offset + 27..<offset + 27 + segments].reduce(0) { $0 + Int($1) }
+            let stored = bytes[offset + 22..<offset + 26].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            for index in offset + 22..<offset + 26 { bytes[index] = 0 }
+            #expect(OggSerialNumber.checksum(Array(bytes[offset..<offset + length])) == stored, "page \(pages)")
+            offset += length
+            pages += 1
+        }
+        #expect(pages >= 2 && offset == bytes.count)
+    }
+
     @Test("a writer released without commit leaves no file and keeps the old one")
     func abandon() throws {
         let directory = TemporaryDirectory()
