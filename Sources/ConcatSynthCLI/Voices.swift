@@ -33,9 +33,12 @@ struct VoiceJSON: Encodable {
     var supportedLanguages: [String]
     /// The SSML rate at which the clips play as recorded.
     var normalRate: Double
+    /// How words no clip covers are spoken: `clip`, `spell` or `voice`.
+    var fallback: String
 
     init(_ voice: VoiceSettings) {
         normalRate = voice.normalRate
+        fallback = voice.fallbackMode.rawValue
         identifier = voice.identifier
         name = voice.name
         primaryLanguages = voice.primaryLanguages
