@@ -22,6 +22,18 @@ import Testing
         #expect(try symbolCount(of: "Voicebank", in: product) > 0)
     }
 
+    @Test(
+        "the speaking executables load neither libespeak-ng (opened when the fallback voice first speaks) nor aubio",
+        arguments: ["concat-synth", "sd_concat-synth"])
+    func fallbackLibraries(product: String) throws {
+        let dynamic = try Binary(path: "/usr/bin/readelf").run(["--dynamic", Binary(product).path])
+        try #require(dynamic.status == 0, "readelf \(product): \(dynamic.standardError)")
+        let needed = dynamic.standardOutput.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(!needed.isEmpty)
+        #expect(!needed.contains { $0.contains("espeak") || $0.contains("fftw") || $0.contains("aubio") })
+        #expect(try symbolCount(of: "AudioFeatures", in: product) == 0)
+    }
+
     @Test("voicebank links the authoring code, so the count above means something")
     func authoringTool() throws {
         #expect(try symbolCount(of: "VoicebankAuthoring", in: "voicebank") > 100)
