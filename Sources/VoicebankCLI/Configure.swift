@@ -53,7 +53,11 @@ extension VoicebankCommand {
             discussion: """
                 --normal-rate is the SSML rate at which the voice's clips play as recorded. VoiceOver in Japanese \
                 sends rate="400.0%" at its normal speed: a voice for it has a normal rate of 400% (or 4), so that \
-                rate means "as recorded". Example: voicebank configure --voice com.example.otoya --normal-rate 400%
+                rate means "as recorded". Example: voicebank configure --voice com.example.otoya --normal-rate 400%. \
+                --fallback voice has espeak-ng speak the words no clip covers, with the pitch, rate and loudness of \
+                the voice's clips: configure measures the clips' F0 and listens to espeak-ng speak the voice's own \
+                phrases to choose espeak-ng's settings, which takes a few seconds. A voice whose language espeak-ng \
+                does not have is refused.
                 """)
 
         @OptionGroup var bank: BankOptions
