@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 import Voicebank
 
-/// `concat-synth` with a copy of the default pack whose English voice speaks uncovered words with the fallback voice.
+/// `concat-synth` with a copy of the default pack, whose English voice speaks uncovered words with the fallback voice
+/// and whose Japanese voice here spells them.
 @Suite struct FallbackCommandTests {
     let concatSynth = Binary("concat-synth")
     let directory = TemporaryDirectory("concat-synth-fallback")
@@ -11,11 +12,12 @@ import Voicebank
 
     init() throws {
         try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: bank)
-        let configured = try Binary("voicebank").run([
-            "configure", "--bank", bank, "--voice", "org.concatsynth.en", "--fallback", "voice",
-        ])
-        try #require(configured.status == 0, "\(configured.standardError)")
-        #expect(configured.standardOutput.hasPrefix("fallback voice: espeak-ng variant "))
+        for (voice, mode) in [("org.concatsynth.en", "voice"), ("org.concatsynth.ja", "spell")] {
+            let configured = try Binary("voicebank").run([
+                "configure", "--bank", bank, "--voice", voice, "--fallback", mode,
+            ])
+            try #require(configured.status == 0, "\(configured.standardError)")
+        }
     }
 
     @Test(
@@ -66,6 +68,6 @@ import Voicebank
         let result = try concatSynth.run(["voices", "--bank", bank, "--json"])
         let voices = try #require(
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
-        #expect(voices.map { $0["fallback"] as? String } == ["voice", "clip"])
+        #expect(voices.map { $0["fallback"] as? String } == ["voice", "spell"])
     }
 }
