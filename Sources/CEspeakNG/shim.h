@@ -3,9 +3,10 @@
 #include <espeak-ng/speak_lib.h>
 #include <stdio.h>
 
-// libespeak-ng is opened when the fallback voice first speaks, not linked: it brings libpcaudio, PulseAudio, D-Bus
-// and X11 libraries with it (28 in all), and loading them cost every process about 3.5 ms (dlopen, measured), most of
-// a short render's whole run, though only a voice whose words fall back to espeak-ng needs it. The pointers take
+// libespeak-ng is opened when the fallback voice first speaks, not linked: it brings some thirty libraries with it
+// (libpcaudio, PulseAudio, D-Bus, X11, systemd's), and a C program linked with them besides concat-synth's own took
+// 3.1-3.8 ms more CPU to start (docs/benchmarks.md), most of a short render's whole run, though only a voice whose
+// words fall back to espeak-ng needs it. The pointers take
 // their types from espeak-ng's own header, so a mismatch with it does not compile.
 struct concat_synth_espeak {
     __typeof__(espeak_Initialize) *_Nonnull espeak_Initialize;
