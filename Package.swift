@@ -57,10 +57,21 @@ let package = Package(
         // No pkgConfig: its only flag is -lasound, and libasound is not linked but loaded by Playback when `say` opens a
         // device (see shim.h), so that other commands do not load it at start.
         .systemLibrary(name: "CAlsa", providers: [.apt(["libasound2-dev"])]),
+        // No pkgConfig, for the same reason: libespeak-ng is loaded by AudioIO when the fallback voice first speaks.
+        .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
+        // Debian's static libaubio (the module map's `link ":libaubio.a"`), of which F0 tracking needs a few objects
+        // and libfftw3f: libaubio.so would load about 140 libraries (libavcodec, librsvg, …), 40 ms at every start of
+        // `voicebank`.
+        .systemLibrary(name: "CAubio", providers: [.apt(["libaubio-dev", "libfftw3-dev"])]),
 
         // The value types every stage shares (formats, clip takes, prosody, markers); no C, no I/O.
         .target(name: "SpeechCore"),
-        .target(name: "AudioIO", dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CEbur128", "CSonic"]),
+        .target(
+            name: "AudioIO",
+            dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CEbur128", "CSonic", "CEspeakNG"]),
+        // What authoring measures of recordings beyond loudness: F0 (aubio's YIN). Apart from AudioIO so that the
+        // speaking executables, which read what was measured from the pack, load neither aubio nor libfftw3f.
+        .target(name: "AudioFeatures", dependencies: ["SpeechCore", "CAubio"]),
         // Playback through ALSA, for `concat-synth say`; libasound is loaded when a device is opened.
         .target(name: "Playback", dependencies: ["CAlsa", "AudioIO"]),
         .target(name: "Tokens", dependencies: ["CUTF8Proc"]),
@@ -73,7 +84,8 @@ let package = Package(
         // Making and changing packs: voices and their settings, import (transcripts, the preparation pipeline),
         // export, inspection and verify, remove; only `voicebank`, the tests and the benchmark link it.
         .target(
-            name: "VoicebankAuthoring", dependencies: ["Voicebank", "SpeechCore", "AudioIO", "Tokens", "CNettle"],
+            name: "VoicebankAuthoring",
+            dependencies: ["Voicebank", "SpeechCore", "AudioIO", "AudioFeatures", "Tokens", "CNettle"],
             path: "Sources/Voicebank/Authoring"),
         // Events to a timed plan: matching, planning, the timeline. Never names the voice pack.
         .target(name: "Planning", dependencies: ["SpeechCore", "SSML", "Tokens", "Verbalization"]),
@@ -151,7 +163,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "SpeechCore", "TestSupport"]),
+        .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioFeatures", "SpeechCore", "TestSupport"]),
         .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
         .testTarget(name: "SSMLTests", dependencies: ["SSML", "SpeechCore"]),
         .testTarget(name: "VerbalizationTests", dependencies: ["Verbalization"]),
@@ -169,7 +181,7 @@ let package = Package(
             name: "ConcatSynthTests",
             dependencies: [
                 "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "Tokens", "Voicebank",
-                "VoicebankAuthoring", "AudioIO", "TestSupport", "SpeechTestSupport",
+                "VoicebankAuthoring", "AudioIO", "AudioFeatures", "TestSupport", "SpeechTestSupport",
             ]),
         .testTarget(
             name: "ConcatSynthCLITests",

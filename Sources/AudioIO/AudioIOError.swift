@@ -32,6 +32,12 @@ public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedOutputRate(sampleRate: Int)
     /// libebur128 could not measure loudness.
     case loudnessMeter(reason: String)
+    /// libespeak-ng could not be loaded or started; `reason` is dlerror's message or what failed.
+    case espeakUnavailable(reason: String)
+    /// espeak-ng has no voice for the language (a BCP 47 tag).
+    case espeakLanguage(language: String)
+    /// An espeak-ng call returned an error status (`espeak_ERROR`).
+    case espeakFailed(call: String, status: Int)
 
     public var description: String {
         switch self {
@@ -80,6 +86,15 @@ public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
                 "invalid --sample-rate \(sampleRate): expected \(AudioLimits.sampleRates.lowerBound) to \(AudioLimits.sampleRates.upperBound) Hz"
         case .loudnessMeter(let reason):
             return "loudness measurement failed: \(reason)"
+        case .espeakUnavailable(let reason):
+            return
+                "cannot start espeak-ng for the fallback voice: \(reason); expected Debian's libespeak-ng1 and espeak-ng-data (apt-get install libespeak-ng1)"
+        case .espeakLanguage(let language):
+            return
+                "espeak-ng has no voice for the language \(language); expected a language espeak-ng speaks (espeak-ng --voices lists them), or the fallback clip or spell"
+        case .espeakFailed(let call, let status):
+            return
+                "espeak-ng failed at \(call) with status \(status) (\(status == 2 ? "not found" : status == 1 ? "buffer full" : "internal error")); expected espeak-ng's own voices and variants"
         }
     }
 }

@@ -16,8 +16,10 @@ public typealias Marker = SpeechCore.Marker
 public typealias RenderFormat = SpeechCore.RenderFormat
 /// Renders a request by pull, like an Audio Unit render block.
 public typealias Renderer = Rendering.Renderer
-/// A renderer's stop flag, which any thread may set (`Renderer.cancellation`).
-public typealias Cancellation = Rendering.Cancellation
+/// The flag that stops a render, from any thread (`Renderer.cancellation`).
+public typealias Cancellation = SpeechCore.Cancellation
+/// How a voice speaks the words no clip covers: its fallback clip, its letter clips, or the fallback voice.
+public typealias FallbackMode = SpeechCore.FallbackMode
 /// The stretched clips a synthesizer keeps between requests.
 public typealias StretchCache = Rendering.StretchCache
 /// A request's whole plan: its segments placed in the output, its markers and warnings.

@@ -69,8 +69,9 @@ public final class Synthesizer {
             stretchCacheCapacity: stretchCacheCapacity)
     }
 
-    /// - Parameter standInFallback: planned for the words of a voice with no fallback clip, instead of the error;
-    ///   for analysing a pack (coverage), never for rendering.
+    /// - Parameter standInFallback: planned for the words of a voice with no fallback clip, instead of the error,
+    ///   and every fallback planned as a clip whatever the voice's mode, so that nothing is synthesized: for
+    ///   analysing a pack (coverage), never for rendering.
     init(
         pack: VoicePack, voice identifier: String?, audioSandbox: AudioSandbox, takeChoice: TakeChoice,
         standInFallback: ClipTake?, stretchCacheCapacity: Int = StretchCache.standardSampleCapacity
@@ -88,10 +89,18 @@ public final class Synthesizer {
             }
             let plannerVoices = indexes.map { index in
                 let fallbacks = index.fallbackTakes.isEmpty ? standInFallback.map { [$0] } ?? [] : index.fallbackTakes
-                return PlannerVoice(voice: index.settings, lookup: index, fallbacks: fallbacks)
+                let settings = index.settings
+                // Made for every voice in that mode, but it loads espeak-ng only when it first speaks.
+                let fallbackVoice =
+                    settings.fallbackMode == .voice
+                    ? FallbackVoice(language: settings.language, settings: settings.fallbackVoice) : nil
+                return PlannerVoice(
+                    voice: settings, lookup: index, fallbacks: fallbacks, fallbackSpeaker: fallbackVoice)
             }
-            planner = Planner(
+            var planner = Planner(
                 voices: plannerVoices, startingVoice: starting, audioSandbox: audioSandbox, takeChoice: takeChoice)
+            planner.plansFallbacksAsClips = standInFallback != nil
+            self.planner = planner
             voices = indexes.map(\.settings)
             voice = startingIndex.settings
         } catch {
@@ -118,17 +127,18 @@ public final class Synthesizer {
     }
 
     /// Plans `request` without rendering it and fails if any words would fall back: `--strict`'s check before any
-    /// audio is made. A streamed text is read to its end.
+    /// audio is made. A streamed text is read to its end. Fallbacks are planned as the fallback clip, so the
+    /// fallback voice speaks nothing here.
     ///
     /// - Throws: `ConcatSynthError.fallbackInStrictMode` naming every run of words no clip covers; what `plan`
     ///   throws.
     public func checkCovered(_ request: SpeechRequest) throws(ConcatSynthError) {
-        let stream = try self.stream(request)
+        let stream = try self.stream(request, plansFallbacksAsClips: true)
         var fallbacks: [String] = []
         do {
             try pack.reading {
                 while let segment = try stream.nextSegment() {
-                    if case .fallback = segment.kind { fallbacks.append(segment.text) }
+                    if let fallback = segment.fallback, fallback.startsRun { fallbacks.append(fallback.words) }
                 }
             }
         } catch {
@@ -137,14 +147,17 @@ public final class Synthesizer {
         if !fallbacks.isEmpty { throw .fallbackInStrictMode(voice: stream.voice, words: fallbacks) }
     }
 
-    /// The request's plan, made as it is pulled.
+    /// The request's plan, made as it is pulled; with `plansFallbacksAsClips`, one that only finds what falls back.
     ///
     /// - Throws: `ConcatSynthError.ssml` for a request that cannot be read, `.voicebank` for an unknown voice;
     ///   planning's own errors come from the stream's pulls.
-    func stream(_ request: SpeechRequest) throws(ConcatSynthError) -> PlanStream<ClipIndex> {
+    func stream(_ request: SpeechRequest, plansFallbacksAsClips: Bool = false) throws(ConcatSynthError)
+        -> PlanStream<ClipIndex>
+    {
         let events: SSMLEventStream?
         do throws(SSMLError) { events = try request.events(reader: reader) } catch { throw .ssml(error) }
         var planner = planner
+        if plansFallbacksAsClips { planner.plansFallbacksAsClips = true }
         if let voice = request.voice {
             guard let index = planner.voices.firstIndex(where: { $0.voice.identifier == voice }) else {
                 throw .voicebank(
@@ -167,9 +180,10 @@ public final class Synthesizer {
     public func renderer(
         for request: SpeechRequest, reporting report: @escaping (PlanNote) -> Void = { _ in }
     ) throws(ConcatSynthError) -> Renderer {
-        Renderer(
-            source: try SnapshotSource(try stream(request), pack: pack, audio: clipSource, report: report),
-            audio: clipSource, stretchCache: stretchCache)
+        let stream = try stream(request)
+        return Renderer(
+            source: try SnapshotSource(stream, pack: pack, audio: clipSource, report: report),
+            audio: clipSource, stretchCache: stretchCache, cancellation: stream.cancellation)
     }
 
     /// A renderer that pulls a collected plan's frames out of the pack's clips.
@@ -184,7 +198,7 @@ public final class Synthesizer {
 /// What planning tells as it goes: a warning, or words no clip covers.
 public enum PlanNote: Equatable, Sendable, CustomStringConvertible {
     case warning(String)
-    /// The fallback clip of `voice` speaks `words`.
+    /// No clip of `voice` covers `words`: its fallback clip, letter clips or fallback voice speaks them.
     case fallback(words: String, voice: String)
 
     /// `warning: …` or `fallback: no clip for "…" in voice …`: the line the command line prints.
@@ -230,7 +244,9 @@ final class SnapshotSource: TimedSegmentSource {
                 end()
                 return nil
             }
-            if case .fallback = segment.kind { report(.fallback(words: segment.text, voice: segment.voice)) }
+            if let fallback = segment.fallback, fallback.startsRun {
+                report(.fallback(words: fallback.words, voice: segment.voice))
+            }
             return segment
         } catch {
             end()

@@ -3,6 +3,7 @@ import AudioIO
 import CommandLineSupport
 import ConcatSynth
 import Picture
+import Planning
 import Rendering
 import SSML
 
@@ -190,11 +191,11 @@ struct RequestArguments: Equatable {
     ///
     /// - Throws: `ConcatSynthError` for an unreadable request, the pack, the voice, bad SSML or a fallback under
     ///   `--strict`.
-    func start(checkingFirst: Bool, readingWhole: Bool = false) throws -> (
+    func start(checkingFirst: Bool) throws -> (
         synthesizer: Synthesizer, request: SpeechRequest, renderer: Renderer, fallbacks: FallbackLog
     ) {
         let checksFirst = strict && checkingFirst
-        let request = try readRequest(whole: checksFirst || readingWhole)
+        let request = try readRequest(whole: checksFirst)
         let synthesizer = try Synthesizer(
             bank: packPath(), voice: voice, audioSandbox: AudioSandbox(allowing: audioDirectories), takeChoice: takes)
         if checksFirst { try synthesizer.checkCovered(request) }
@@ -278,10 +279,10 @@ struct RenderArguments: Equatable {
     func run() throws {
         let format = try outputFormat()
         // --strict writes nothing when words fall back. Into a file, a fallback met while rendering keeps the
-        // file from appearing; into a pipe, a pass that only plans must find them all first, and --join-report
-        // plans the request once more: those read the request whole.
+        // file from appearing; into a pipe, a pass that only plans must find them all first, which reads the request
+        // whole.
         let (synthesizer, speechRequest, renderer, fallbacks) = try request.start(
-            checkingFirst: output == nil || output == "-", readingWhole: joinReport)
+            checkingFirst: output == nil || output == "-")
         if [output, markers, picture].contains(where: { $0 != nil && $0 != "-" }) {
             // A file is unnamed until it is whole, but a hidden name may stand for a moment as it is put in place, or
             // all along where the file system refuses unnamed files: Ctrl-C, SIGTERM, a closed terminal or pipe
@@ -316,6 +317,7 @@ struct RenderArguments: Equatable {
         PartialPath.removeAbandoned(beside: hiddenNames.compactMap { $0 })
         let chain = try ConvertedPull(renderer, sampleRate: format.sampleRate, blockFrames: 4_096)
         var rendered: [Float] = []
+        var renderedSegments: [TimedSegment] = []
         var drawing = pictureFile.map { _ in RenderPicture() }
         while !chain.isComplete {
             // After a fallback under --strict the rest is planned only to name every word that falls back.
@@ -324,7 +326,10 @@ struct RenderArguments: Equatable {
                 continue
             }
             try chain.pull({ try writer.write($0) }) { frames in
-                if joinReport { rendered += frames }
+                if joinReport {
+                    rendered += frames
+                    renderedSegments += renderer.startedSegments
+                }
                 drawing?.add(frames, pulledFrom: renderer)
             }
             if let markerFile {
@@ -345,10 +350,13 @@ struct RenderArguments: Equatable {
         }
         try writer.commit()
         if joinReport {
-            // A diagnostic: the joins come from the request planned once more, whole.
+            // A diagnostic: the joins of the segments the render played.
             var standardError = StandardError()
-            let joins = try synthesizer.plan(speechRequest).joinFrames
-            print("\(JoinClickMeasure(samples: rendered, joinFrames: joins))", to: &standardError)
+            let played = RenderPlan(voice: synthesizer.voice.identifier, segments: renderedSegments)
+            let measure = JoinClickMeasure(
+                samples: rendered, joinFrames: played.joinFrames,
+                fallbackVoiceJoinFrames: played.fallbackVoiceJoinFrames)
+            print("\(measure)", to: &standardError)
         }
         if let markerFile {
             do throws(FileError) { try markerFile.commit() } catch {

@@ -52,10 +52,13 @@ struct VoiceJSON: Encodable {
     /// The pack's license, an SPDX expression; absent where it has none.
     var packLicense: String?
     var packPath: String
+    /// How words no clip covers are spoken: `clip`, `spell` or `voice`.
+    var fallback: String
 
     init(_ entry: VoiceCatalog.Entry) {
         let voice = entry.voice
         normalRate = voice.normalRate
+        fallback = voice.fallbackMode.rawValue
         identifier = voice.identifier
         name = voice.name
         primaryLanguages = voice.primaryLanguages

@@ -34,7 +34,7 @@ public struct RenderPicture {
     enum SpanKind: String {
         /// A clip of a phrase.
         case phrase
-        /// The voice's fallback clip, standing for words no phrase covers.
+        /// Words no phrase covers: the voice's fallback clip, a letter clip spelling them, or the fallback voice.
         case fallback
         /// Silence: a `<break>`, or the pause after a sentence or paragraph.
         case pause
@@ -49,6 +49,8 @@ public struct RenderPicture {
         var text: String
         var frame: Int
         var frameCount: Int
+        /// How a fallback spoke, and the words it stood for.
+        var fallback: PlanSegment.Fallback?
     }
 
     /// A join between two sounding segments, and how hard it steps.
@@ -115,13 +117,15 @@ public struct RenderPicture {
     private mutating func add(_ segment: TimedSegment) {
         let kind: SpanKind
         switch segment.segment.kind {
-        case .phrase: kind = .phrase
-        case .fallback: kind = .fallback
+        case .phrase, .fallback, .synthesized: kind = segment.fallback == nil ? .phrase : .fallback
         case .silence: kind = .pause
         case .audio: kind = .audio
         case .mark, .structureStart, .structureEnd: return
         }
-        spans.append(Span(kind: kind, text: segment.text, frame: segment.frame, frameCount: segment.frameCount))
+        spans.append(
+            Span(
+                kind: kind, text: segment.text, frame: segment.frame, frameCount: segment.frameCount,
+                fallback: segment.fallback))
         if hasSoundingSegment {
             // The window's frames that came before the segment was started are among the recent ones.
             let recentStart = frameCount - recent.count
@@ -293,7 +297,8 @@ private struct Drawing {
 
     mutating func heading(spans: [RenderPicture.Span], roughJoinCount: Int) {
         let phrases = spans.filter { $0.kind == .phrase || $0.kind == .fallback }
-        let fallbacks = spans.filter { $0.kind == .fallback }.count
+        // A spelled run has a span for each character and counts once.
+        let fallbacks = spans.filter { $0.fallback?.startsRun == true }.count
         let summary =
             "\(seconds(frameCount, places: 2)) s · \(count(phrases.count, "phrase")) · "
             + "\(count(fallbacks, "fallback")) · \(count(roughJoinCount, "rough join"))"
@@ -329,12 +334,18 @@ private struct Drawing {
         let title: String
         switch span.kind {
         case .phrase: title = span.text
-        case .fallback: title = "fallback for \u{201C}\(span.text)\u{201D}"
+        case .fallback:
+            switch span.fallback?.mode {
+            case .voice: title = "the fallback voice for \u{201C}\(span.text)\u{201D}"
+            case .spell: title = "\u{201C}\(span.text)\u{201D}, spelling \u{201C}\(span.fallback!.words)\u{201D}"
+            case .clip, nil: title = "fallback for \u{201C}\(span.text)\u{201D}"
+            }
         case .pause: title = "pause \(seconds(span.frameCount, places: 3)) s"
         case .audio: title = "audio \u{201C}\(span.text)\u{201D}"
         }
+        let mode = span.fallback.map { #" data-fallback="\#($0.mode.rawValue)""# } ?? ""
         body +=
-            #"<g class="\#(span.kind.rawValue)" data-frame="\#(span.frame)" data-frames="\#(span.frameCount)">"#
+            #"<g class="\#(span.kind.rawValue)" data-frame="\#(span.frame)" data-frames="\#(span.frameCount)"\#(mode)>"#
             + "<title>\(escaped(title))</title>"
         let top = span.kind == .pause ? Self.labelLane.lowerBound : Self.waveLane.lowerBound
         for piece in pieces {

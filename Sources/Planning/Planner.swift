@@ -12,17 +12,23 @@ public enum TakeChoice: String, Sendable, CaseIterable {
     case first
 }
 
-/// A voice as the planner sees it: who it is, how to look its phrases up, and its fallback take.
+/// A voice as the planner sees it: who it is, how to look its phrases up, and what speaks the words no clip covers.
 public struct PlannerVoice<Lookup: PhraseLookup> {
     public var voice: VoiceSettings
     public var lookup: Lookup
-    /// The takes that speak for unmatched words, first imported first; none makes such words an error.
+    /// The takes of the fallback clip, first imported first; none makes a fallback the clip must speak an error.
     public var fallbacks: [ClipTake]
+    /// What speaks the words no clip covers when the voice's fallback mode is `voice`; without one, or when it cannot
+    /// speak, the fallback clip does, with a warning.
+    public var fallbackSpeaker: (any FallbackSpeaker)?
 
-    public init(voice: VoiceSettings, lookup: Lookup, fallbacks: [ClipTake]) {
+    public init(
+        voice: VoiceSettings, lookup: Lookup, fallbacks: [ClipTake], fallbackSpeaker: (any FallbackSpeaker)? = nil
+    ) {
         self.voice = voice
         self.lookup = lookup
         self.fallbacks = fallbacks
+        self.fallbackSpeaker = fallbackSpeaker
     }
 }
 
@@ -38,6 +44,9 @@ public struct Planner<Lookup: PhraseLookup> {
     /// Which `<audio>` files may play.
     public var audioSandbox: AudioSandbox
     public var takeChoice: TakeChoice
+    /// Plans every fallback as the fallback clip, whatever the voice's mode: for a plan made only to find the words
+    /// that fall back (coverage, `--strict`'s first pass), which then speaks nothing.
+    public var plansFallbacksAsClips = false
 
     /// - Parameter startingVoice: an identifier in `voices`; the first voice when `nil` or not found.
     public init(
@@ -100,6 +109,9 @@ public final class PlanStream<Lookup: PhraseLookup> {
     private var lookups: [RememberedLookup<Lookup>?]
     /// The text run being matched, a window of its tokens at a time.
     private var text: TextCursor?
+    /// Raised to stop the request; the fallback voice stops inside a phrase when it is. A renderer of the stream
+    /// shares it.
+    public let cancellation = Cancellation()
     /// How much of a run's text is read into tokens at a time (UTF-8 bytes; a cut waits for a space).
     let textWindowBytes: Int
 
@@ -320,6 +332,11 @@ public final class PlanStream<Lookup: PhraseLookup> {
             case .none:
                 cursor.unmatched.append(cursor.window[cursor.head])
                 cursor.head += 1
+                if cursor.unmatched.count == Self.spokenRunTokenLimit,
+                    planner.voices[cursor.spoken.speaker].voice.fallbackMode == .voice
+                {
+                    try appendUnmatched(of: &cursor)
+                }
             case .phrase(let length, let takes):
                 try appendUnmatched(of: &cursor)
                 let tokens = Array(cursor.window[cursor.head..<cursor.head + length])
@@ -340,7 +357,8 @@ public final class PlanStream<Lookup: PhraseLookup> {
     }
 
     /// Speaks the unmatched tokens gathered so far: digits no clip covers are read as a number, in words the
-    /// voice may have; the rest falls back.
+    /// voice may have; the rest falls back, number words no clip covers in one run with the words around them
+    /// (`at 3 PM` is one run, `at three pm`, for the fallback voice to speak as a phrase).
     private func appendUnmatched(of cursor: inout TextCursor) throws {
         guard !cursor.unmatched.isEmpty else { return }
         var tokens: [Token] = []
@@ -353,40 +371,133 @@ public final class PlanStream<Lookup: PhraseLookup> {
                 unmatched.append(token)
                 continue
             }
-            if !unmatched.isEmpty {
-                try append(Match(takes: [], tokens: unmatched), spoken)
-                unmatched = []
+            for wordMatch in try Matcher.match(words, in: lookup(spoken.speaker)) {
+                guard !wordMatch.takes.isEmpty else {
+                    unmatched += wordMatch.tokens
+                    continue
+                }
+                if !unmatched.isEmpty {
+                    try append(Match(takes: [], tokens: unmatched), spoken)
+                    unmatched = []
+                }
+                try append(wordMatch, spoken)
             }
-            for wordMatch in try Matcher.match(words, in: lookup(spoken.speaker)) { try append(wordMatch, spoken) }
         }
         if !unmatched.isEmpty { try append(Match(takes: [], tokens: unmatched), spoken) }
     }
 
+    /// The most words the fallback voice speaks as one phrase: a longer run is spoken in pieces this long, so that a
+    /// text no clip covers is never synthesized whole (256 words are about 100 s of speech, 9 MB of samples).
+    static var spokenRunTokenLimit: Int { 256 }
+
     private func append(_ match: Match, _ spoken: Spoken) throws {
         guard let first = match.tokens.first, let last = match.tokens.last else { return }
-        let speaker = planner.voices[spoken.speaker]
-        let voice = speaker.voice
         let sourceRange = first.sourceRange.lowerBound..<max(first.sourceRange.lowerBound, last.sourceRange.upperBound)
-        let kind: PlanSegment.Kind
-        let frameCount: Int
-        if !match.takes.isEmpty {
+        guard match.takes.isEmpty else {
             let take = choose(from: match.takes)
-            kind = .phrase(take)
-            frameCount = take.frameCount
-        } else {
-            guard !speaker.fallbacks.isEmpty else {
-                throw PlanningError.noFallbackClip(voice: voice.identifier, words: match.words)
-            }
-            let fallback = choose(from: speaker.fallbacks)
-            kind = .fallback(fallback)
-            frameCount = fallback.frameCount
+            append(.phrase(take), frameCount: take.frameCount, text: match.words, sourceRange, spoken)
+            return
         }
+        let speaker = planner.voices[spoken.speaker]
+        switch planner.plansFallbacksAsClips ? .clip : speaker.voice.fallbackMode {
+        case .voice:
+            if let speech = speak(match.words, speaker) {
+                append(
+                    .synthesized(speech), frameCount: speech.samples.count, text: match.words, sourceRange, spoken,
+                    pitchShift: speech.pitchSemitones, fallback: .init(mode: .voice, words: match.words))
+                return
+            }
+        case .spell:
+            try spell(match, spoken)
+            return
+        case .clip:
+            break
+        }
+        let take = try fallbackTake(speaker, words: match.words)
+        append(
+            .fallback(take), frameCount: take.frameCount, text: match.words, sourceRange, spoken,
+            fallback: .init(mode: .clip, words: match.words))
+    }
+
+    /// Places a clip, the fallback clip or the fallback voice's speech, spoken as `spoken` says and `pitchShift`
+    /// semitones higher.
+    private func append(
+        _ kind: PlanSegment.Kind, frameCount: Int, text: String, _ sourceRange: Range<Int>, _ spoken: Spoken,
+        pitchShift: Double = 0, fallback: PlanSegment.Fallback? = nil
+    ) {
+        let voice = planner.voices[spoken.speaker].voice
+        let pitch = spoken.pitchSemitones + pitchShift
         timeline.append(
             PlanSegment(
-                kind: kind, frameCount: frameCount, text: match.words, sourceRange: sourceRange,
-                voice: voice.identifier, volumeDecibels: spoken.context.volumeDecibels, speed: spoken.speed,
-                pitchSemitones: spoken.pitchSemitones, edgeFadeFrames: voice.joins.edgeFadeFrames,
-                crossfadeFrames: voice.joins.crossfadeFrames))
+                kind: kind, frameCount: frameCount, text: text, sourceRange: sourceRange, voice: voice.identifier,
+                volumeDecibels: spoken.context.volumeDecibels, speed: spoken.speed,
+                pitchSemitones: min(max(pitch, Prosody.pitchShifts.lowerBound), Prosody.pitchShifts.upperBound),
+                edgeFadeFrames: voice.joins.edgeFadeFrames, crossfadeFrames: voice.joins.crossfadeFrames,
+                fallback: fallback))
+    }
+
+    /// The next take of the voice's fallback clip.
+    ///
+    /// - Throws: `PlanningError.noFallbackClip` when the voice has none.
+    private func fallbackTake(_ speaker: PlannerVoice<Lookup>, words: String) throws -> ClipTake {
+        guard !speaker.fallbacks.isEmpty else {
+            throw PlanningError.noFallbackClip(voice: speaker.voice.identifier, words: words)
+        }
+        return choose(from: speaker.fallbacks)
+    }
+
+    /// The fallback voice's speech of `words`; `nil`, with a warning, when the voice has no fallback voice or it
+    /// cannot speak (a language espeak-ng does not have): the fallback clip speaks then.
+    private func speak(_ words: String, _ speaker: PlannerVoice<Lookup>) -> SynthesizedSpeech? {
+        let reason: String
+        if let fallbackSpeaker = speaker.fallbackSpeaker {
+            do throws(FallbackVoiceUnavailable) {
+                return try fallbackSpeaker.speak(words, cancellation: cancellation)
+            } catch {
+                reason = error.reason
+            }
+        } else {
+            reason = "it has no fallback voice"
+        }
+        warn(
+            "the fallback voice cannot speak for \(speaker.voice.identifier) (\(reason)); its fallback clip speaks "
+                + "the words no clip covers")
+        return nil
+    }
+
+    /// The pause between two spelled words: an x-weak break (250 ms), which follows the rate.
+    private static var spelledWordPauseFrames: Int { 5_513 }
+
+    /// Spells each word of a run with the voice's letter clips, the fallback clip for a character with none, with a
+    /// short pause between words.
+    private func spell(_ match: Match, _ spoken: Spoken) throws {
+        let speaker = planner.voices[spoken.speaker]
+        var startsRun = true
+        for (index, word) in match.tokens.enumerated() {
+            if index > 0 {
+                timeline.append(
+                    PlanSegment(kind: .silence, frameCount: Self.spelledWordPauseFrames, speed: spoken.speed))
+            }
+            // Each character's own range in the request where the word stands there as normalised, else the word's.
+            let isVerbatim = word.text.utf16.count == word.sourceRange.count
+            for character in Tokenizer.characterTokens(in: word.text, utf16Offset: word.sourceRange.lowerBound) {
+                let range = isVerbatim ? character.sourceRange : word.sourceRange
+                let fallback = PlanSegment.Fallback(mode: .spell, words: match.words, startsRun: startsRun)
+                startsRun = false
+                let takes = try lookup(spoken.speaker).takes(forPhraseKey: character.text)
+                if takes.isEmpty {
+                    let take = try fallbackTake(speaker, words: match.words)
+                    append(
+                        .fallback(take), frameCount: take.frameCount, text: character.text, range, spoken,
+                        fallback: fallback)
+                } else {
+                    let take = choose(from: takes)
+                    append(
+                        .phrase(take), frameCount: take.frameCount, text: character.text, range, spoken,
+                        fallback: fallback)
+                }
+            }
+        }
     }
 
     /// The word for a telephone number's leading `+` in the voice's language (`plus`, `プラス`), if it has one.

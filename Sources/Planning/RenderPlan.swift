@@ -1,14 +1,17 @@
 import SSML
 import SpeechCore
 
-/// One piece of a request as the planner decides it: a clip, a fallback clip, silence, an `<audio>` file, or a
-/// point with no frames. Its length in the output is the timeline's to work out (`TimedSegment`).
+/// One piece of a request as the planner decides it: a clip, a fallback clip, the fallback voice's speech, silence,
+/// an `<audio>` file, or a point with no frames. Its length in the output is the timeline's to work out
+/// (`TimedSegment`).
 public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Equatable, Sendable {
-        /// A take of a phrase the voice has.
+        /// A take of a phrase the voice has (in spell mode, a letter of a word no phrase covers).
         case phrase(ClipTake)
         /// The voice's fallback clip, standing for words no phrase covers.
         case fallback(ClipTake)
+        /// The fallback voice's speech of words no phrase covers, made when the words were planned.
+        case synthesized(SynthesizedSpeech)
         /// Silence: a `<break>`, or the pause after a sentence or paragraph.
         case silence
         /// A `<mark>`: a named point in the audio.
@@ -39,11 +42,29 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
     public var edgeFadeFrames: Int
     /// Frames the voice crossfades a join between two of its clips over; 0 for none.
     public var crossfadeFrames: Int
+    /// The words no clip covers that it speaks, and how; `nil` for a phrase's own clip, silence and points.
+    public var fallback: Fallback?
+
+    /// Words no clip covers that a segment speaks, and how.
+    public struct Fallback: Equatable, Sendable {
+        public var mode: FallbackMode
+        /// The whole run of words no clip covers that the segment speaks, or speaks a part of.
+        public var words: String
+        /// Whether the segment is the run's first: a spelled run has a segment for each character, and each run is
+        /// reported once.
+        public var startsRun: Bool
+
+        public init(mode: FallbackMode, words: String, startsRun: Bool = true) {
+            self.mode = mode
+            self.words = words
+            self.startsRun = startsRun
+        }
+    }
 
     public init(
         kind: Kind, frameCount: Int = 0, text: String = "", sourceRange: Range<Int>? = nil, voice: String = "",
         volumeDecibels: Double = 0, speed: Double = 1, pitchSemitones: Double = 0,
-        edgeFadeFrames: Int = Joins.standard.edgeFadeFrames, crossfadeFrames: Int = 0
+        edgeFadeFrames: Int = Joins.standard.edgeFadeFrames, crossfadeFrames: Int = 0, fallback: Fallback? = nil
     ) {
         self.kind = kind
         self.frameCount = frameCount
@@ -55,12 +76,13 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
         self.pitchSemitones = pitchSemitones
         self.edgeFadeFrames = edgeFadeFrames
         self.crossfadeFrames = crossfadeFrames
+        self.fallback = fallback
     }
 
-    /// Whether it is a clip: a phrase's take or a fallback.
+    /// Whether it is a clip: a phrase's take, a fallback clip, or the fallback voice's speech, which plays as one.
     public var isClip: Bool {
         switch kind {
-        case .phrase, .fallback: return true
+        case .phrase, .fallback, .synthesized: return true
         default: return false
         }
     }
@@ -68,9 +90,15 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
     /// Whether it has frames of its own in the output (a clip, silence, an `<audio>` file), as against a point.
     public var isSounding: Bool {
         switch kind {
-        case .phrase, .fallback, .silence, .audio: return true
+        case .phrase, .fallback, .synthesized, .silence, .audio: return true
         case .mark, .structureStart, .structureEnd: return false
         }
+    }
+
+    /// Whether it is the fallback voice's speech.
+    public var isSynthesized: Bool {
+        if case .synthesized = kind { return true }
+        return false
     }
 
     /// Whether the renderer changes its samples' tempo or pitch, rather than copying them.
@@ -82,6 +110,7 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
         let level: Double
         switch kind {
         case .phrase(let take), .fallback(let take): level = take.levelDecibels
+        case .synthesized(let speech): level = speech.levelDecibels
         default: level = 0
         }
         return Float(Decibels.amplitude(volumeDecibels + level))
@@ -92,12 +121,14 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
         switch kind {
         case .phrase(let take): line = "phrase \(take) \"\(text)\""
         case .fallback(let take): line = "fallback \(take) for \"\(text)\""
+        case .synthesized: line = "fallback voice for \"\(text)\""
         case .silence: line = "silence"
         case .mark(let name): line = "mark \"\(name)\""
         case .audio: line = "audio \"\(text)\""
         case .structureStart(let structure): line = "\(structure.rawValue) start"
         case .structureEnd(let structure): line = "\(structure.rawValue) end"
         }
+        if let fallback, fallback.mode == .spell { line += " spelling \"\(fallback.words)\"" }
         if frameCount > 0 { line += " \(frameCount) frames" }
         if !voice.isEmpty { line += " (\(voice))" }
         if volumeDecibels != 0 { line += " \(volumeDecibels == -.infinity ? "silent" : "\(volumeDecibels) dB")" }
@@ -184,9 +215,16 @@ public struct RenderPlan: Equatable, Sendable, CustomStringConvertible {
         segments.filter { $0.segment.isSounding && $0.frameCount > 0 }.dropFirst().map(\.frame)
     }
 
-    /// The fallback segments: the words no clip covered, each maximal run once.
+    /// The joins that lead into or out of the fallback voice's speech: where it meets the clips.
+    public var fallbackVoiceJoinFrames: [Int] {
+        let sounding = segments.filter { $0.segment.isSounding && $0.frameCount > 0 }
+        return zip(sounding, sounding.dropFirst()).filter { $0.0.isSynthesized || $0.1.isSynthesized }.map(\.1.frame)
+    }
+
+    /// The first segment of each run of words no clip covered (`PlanSegment.Fallback.startsRun`): one a run, however
+    /// it was spoken.
     public var fallbacks: [TimedSegment] {
-        segments.filter { if case .fallback = $0.segment.kind { true } else { false } }
+        segments.filter { $0.segment.fallback?.startsRun == true }
     }
 
     public var description: String {

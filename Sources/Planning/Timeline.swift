@@ -99,12 +99,12 @@ public struct Timeline {
         placedCount += 1
         let segment = timed.segment
         switch segment.kind {
-        case .phrase, .fallback:
+        case .phrase, .fallback, .synthesized:
             let range = segment.sourceRange ?? 0..<0
             emit(
                 Marker(
                     kind: .phrase, text: segment.text, frame: timed.frame, frameCount: timed.frameCount,
-                    textRange: range))
+                    textRange: range, fallback: segment.fallback?.mode))
             for level in open.indices {
                 open[level].append(words: segment.text)
                 open[level].range =

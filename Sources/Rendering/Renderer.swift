@@ -1,7 +1,6 @@
 import AudioIO
 import Planning
 import SpeechCore
-import Synchronization
 
 /// Where the renderer takes a request's segments from, already placed in the output: a plan being made
 /// (`PlanStream`), or a collected one (`RenderPlan.Replay`).
@@ -37,25 +36,14 @@ extension RenderPlan {
     }
 }
 
-/// A flag another thread may raise to stop a render between two pulls.
-public final class Cancellation: Sendable {
-    private let flag = Atomic<Bool>(false)
-
-    public init() {}
-
-    public func cancel() { flag.store(true, ordering: .relaxed) }
-
-    public var isCancelled: Bool { flag.load(ordering: .relaxed) }
-}
-
 /// Renders a request by pull, like an Audio Unit render block: ask for frames until the request is complete.
 ///
-/// Each segment plays through a chain of its own: its source (a clip read from the pack, an `<audio>` file
-/// decoded when the output reaches it, or silence), a time-stretcher where its speed or pitch asks for one,
-/// then its fades and gain. A segment that is not stretched is read straight into the caller's buffer, so the
-/// samples are copied once. Where two clips crossfade, both chains play at once and are mixed. Segments are
-/// taken from the source as the output reaches them, so the first frames are out before later segments are
-/// even planned.
+/// Each segment plays through a chain of its own: its source (a clip read from the pack, the fallback voice's
+/// speech, an `<audio>` file decoded when the output reaches it, or silence), a time-stretcher where its speed or
+/// pitch asks for one, then its fades and gain. A segment that is not stretched is read straight into the caller's
+/// buffer, so the samples are copied once. Where two clips crossfade, both chains play at once and are mixed.
+/// Segments are taken from the source as the output reaches them, so the first frames are out before later segments
+/// are even planned.
 ///
 /// ```swift
 /// let renderer = Renderer(source: synthesizer.stream(request), audio: pack)
@@ -84,7 +72,7 @@ public final class Renderer {
     private let audio: ClipAudioSource
     private let stretchCache: StretchCache?
     /// Raised by `cancel()`, from any thread.
-    public let cancellation = Cancellation()
+    public let cancellation: Cancellation
     /// The segment playing now, and the one it crossfades out of.
     private var current: Chain?
     private var outgoing: Chain?
@@ -104,12 +92,19 @@ public final class Renderer {
     /// to come), in output order: what a picture of the render draws phrases, fallbacks, pauses and joins from.
     public private(set) var startedSegments: [TimedSegment] = []
 
-    /// - Parameter stretchCache: where stretched clips are kept for the next segment, or the next request, that
-    ///   plays them at the same speed and pitch; `nil` stretches every segment afresh.
-    public init(source: TimedSegmentSource, audio: ClipAudioSource, stretchCache: StretchCache? = nil) {
+    /// - Parameters:
+    ///   - stretchCache: where stretched clips are kept for the next segment, or the next request, that plays them
+    ///     at the same speed and pitch; `nil` stretches every segment afresh.
+    ///   - cancellation: the flag that stops it; a plan stream's own (`PlanStream.cancellation`), so that a
+    ///     cancelled render stops the fallback voice inside a phrase too.
+    public init(
+        source: TimedSegmentSource, audio: ClipAudioSource, stretchCache: StretchCache? = nil,
+        cancellation: Cancellation = Cancellation()
+    ) {
         self.source = source
         self.audio = audio
         self.stretchCache = stretchCache
+        self.cancellation = cancellation
         mixBuffer = .allocate(capacity: 1_024)
         stretchInput = .allocate(capacity: 1_024)
         reachedMarkers.reserveCapacity(64)
@@ -147,7 +142,9 @@ public final class Renderer {
         var written = 0
         while written < buffer.count {
             if current == nil {
-                guard try startNextSegment() else { break }
+                // Planning the next segment may have taken a while (the fallback voice speaking a long phrase), and
+                // been cut short by a cancellation meanwhile.
+                guard try startNextSegment(), !cancellation.isCancelled else { break }
             }
             let ownEnd = current!.timed.frameCount - current!.timed.overlapWithNext
             let count = min(ownEnd - current!.position, buffer.count - written)
@@ -256,6 +253,7 @@ private struct Chain {
         var source: Source
         switch segment.kind {
         case .phrase(let take), .fallback(let take): source = .clip(take)
+        case .synthesized(let speech): source = .samples(speech.samples)
         case .audio(let path): source = .samples(try PreparedClip(path: path).renderReady)
         case .silence, .mark, .structureStart, .structureEnd: source = .silence
         }

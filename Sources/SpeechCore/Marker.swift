@@ -13,13 +13,19 @@ public struct Marker: Equatable, Sendable, CustomStringConvertible {
     public var frameCount: Int
     /// UTF-16 offsets in the request as given.
     public var textRange: Range<Int>
+    /// For a phrase spoken for words no clip covers, how it was spoken: the fallback clip, letter clips or the
+    /// fallback voice; `nil` for a phrase's own clip and for the other kinds.
+    public var fallback: FallbackMode?
 
-    public init(kind: Kind, text: String, frame: Int, frameCount: Int, textRange: Range<Int>) {
+    public init(
+        kind: Kind, text: String, frame: Int, frameCount: Int, textRange: Range<Int>, fallback: FallbackMode? = nil
+    ) {
         self.kind = kind
         self.text = text
         self.frame = frame
         self.frameCount = frameCount
         self.textRange = textRange
+        self.fallback = fallback
     }
 
     /// Where `frame` starts in the Float32 output: what Apple's `byteSampleOffset` carries.
@@ -28,10 +34,12 @@ public struct Marker: Equatable, Sendable, CustomStringConvertible {
     /// One line of JSON with the fields SPEC.md lists, in its order.
     public var jsonLine: String { jsonLine(bytesPerFrame: MemoryLayout<Float>.size) }
 
-    /// One line of JSON whose `byteOffset` counts `bytesPerFrame`, the output encoding's frame size.
+    /// One line of JSON whose `byteOffset` counts `bytesPerFrame`, the output encoding's frame size; a fallback's
+    /// phrase ends with `"fallback"` and how it was spoken.
     public func jsonLine(bytesPerFrame: Int) -> String {
         #"{"kind":"\#(kind.rawValue)","text":\#(jsonString(text)),"frame":\#(frame),"frames":\#(frameCount),"#
-            + #""byteOffset":\#(frame * bytesPerFrame),"textRange":[\#(textRange.lowerBound),\#(textRange.count)]}"#
+            + #""byteOffset":\#(frame * bytesPerFrame),"textRange":[\#(textRange.lowerBound),\#(textRange.count)]"#
+            + (fallback.map { #","fallback":"\#($0.rawValue)"}"# } ?? "}")
     }
 
     /// The marker in output converted to `sampleRate`: its start and end at `RenderFormat.frame(_:atSampleRate:)`,
@@ -39,7 +47,8 @@ public struct Marker: Equatable, Sendable, CustomStringConvertible {
     public func atSampleRate(_ sampleRate: Int) -> Marker {
         let start = RenderFormat.frame(frame, atSampleRate: sampleRate)
         let end = RenderFormat.frame(frame + frameCount, atSampleRate: sampleRate)
-        return Marker(kind: kind, text: text, frame: start, frameCount: end - start, textRange: textRange)
+        return Marker(
+            kind: kind, text: text, frame: start, frameCount: end - start, textRange: textRange, fallback: fallback)
     }
 
     public var description: String { jsonLine }

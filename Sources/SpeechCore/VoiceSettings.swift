@@ -14,10 +14,15 @@ public struct VoiceSettings: Equatable, Hashable, Sendable, CustomStringConverti
     public var normalRate: Double
     /// How clips meet: fades at their edges, or a crossfade between adjacent clips.
     public var joins: Joins
+    /// How the words no clip covers are spoken.
+    public var fallbackMode: FallbackMode
+    /// How the fallback voice speaks them, in `FallbackMode.voice`.
+    public var fallbackVoice: FallbackVoiceSettings
 
     public init(
         identifier: String, name: String = "", primaryLanguages: [String] = [], supportedLanguages: [String]? = nil,
-        normalRate: Double = 1, joins: Joins = .standard
+        normalRate: Double = 1, joins: Joins = .standard, fallbackMode: FallbackMode = .clip,
+        fallbackVoice: FallbackVoiceSettings = .standard
     ) {
         self.identifier = identifier
         self.name = name.isEmpty ? identifier : name
@@ -25,6 +30,8 @@ public struct VoiceSettings: Equatable, Hashable, Sendable, CustomStringConverti
         self.supportedLanguages = supportedLanguages ?? primaryLanguages
         self.normalRate = normalRate
         self.joins = joins
+        self.fallbackMode = fallbackMode
+        self.fallbackVoice = fallbackVoice
     }
 
     /// The language numbers, dates and times are read in: the first primary language.

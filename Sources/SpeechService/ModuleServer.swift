@@ -1,5 +1,6 @@
 import AudioIO
 import Rendering
+import SpeechCore
 import Synchronization
 
 /// speech-dispatcher's output-module protocol over an engine: reads commands from one file descriptor and answers

@@ -53,7 +53,11 @@ extension VoicebankCommand {
             discussion: """
                 --normal-rate is the SSML rate at which the voice's clips play as recorded. VoiceOver in Japanese \
                 sends rate="400.0%" at its normal speed: a voice for it has a normal rate of 400% (or 4), so that \
-                rate means "as recorded". Example: voicebank configure --voice com.example.otoya --normal-rate 400%
+                rate means "as recorded". Example: voicebank configure --voice com.example.otoya --normal-rate 400%. \
+                --fallback voice has espeak-ng speak the words no clip covers, with the pitch, rate and loudness of \
+                the voice's clips: configure measures the clips' F0 and listens to espeak-ng speak the voice's own \
+                phrases to choose espeak-ng's settings, which takes a few seconds. A voice whose language espeak-ng \
+                does not have is refused.
                 """)
 
         @OptionGroup var bank: BankOptions
@@ -104,13 +108,19 @@ extension VoicebankCommand {
                 valueName: "ms"))
         var crossfade: MillisecondsArgument?
 
+        @Option(
+            help: ArgumentHelp(
+                "How words no clip covers are spoken: clip (the fallback clip), spell (letter clips) or voice (espeak-ng, matched to the clips' pitch, rate and loudness).",
+                valueName: "mode"))
+        var fallback: FallbackMode?
+
         func validate() throws {
             if normalRate == nil && trimThreshold == nil && trimPad == nil && !noTrim && edgeFade == nil
                 && crossfade == nil
-                && targetLoudness == nil && truePeakCeiling == nil && !noLoudnessTarget
+                && targetLoudness == nil && truePeakCeiling == nil && !noLoudnessTarget && fallback == nil
             {
                 throw ValidationError(
-                    "Nothing to change: give --normal-rate, --trim-threshold, --trim-pad, --no-trim, --edge-fade, --crossfade, --target-loudness, --true-peak-ceiling or --no-loudness-target."
+                    "Nothing to change: give --normal-rate, --trim-threshold, --trim-pad, --no-trim, --edge-fade, --crossfade, --target-loudness, --true-peak-ceiling, --no-loudness-target or --fallback."
                 )
             }
             if noLoudnessTarget && (targetLoudness != nil || truePeakCeiling != nil) {
@@ -126,6 +136,8 @@ extension VoicebankCommand {
             let pack = try bank.open(.readWrite)
             // Unchecked: configure is how a voice with a damaged setting is repaired.
             let target = try pack.resolveVoice(voice, isChecked: false)
+            // First, as it is the one setting refused for what the voice is (a language espeak-ng lacks).
+            if let fallback { try pack.setFallbackMode(fallback, voice: target.identifier) }
             if let normalRate { try pack.setNormalRate(normalRate.multiple, voice: target.identifier) }
             if noTrim {
                 try pack.setTrimming(nil, voice: target.identifier)
@@ -164,10 +176,25 @@ extension VoicebankCommand {
                         crossfadeFrames: crossfade.map(frames) ?? target.joins.crossfadeFrames),
                     voice: target.identifier)
             }
-            print("voice \(try pack.resolveVoice(target.identifier)) of \(pack.path)")
+            let configured = try pack.resolveVoice(target.identifier)
+            if fallback == .voice {
+                print("fallback voice: espeak-ng \(configured.fallbackVoice)\(matching(configured))")
+            }
+            print("voice \(configured) of \(pack.path)")
         }
     }
 }
+
+/// What the fallback voice was matched to: `, matching a median F0 of 201.3 Hz and -20.1 LUFS`.
+func matching(_ voice: Voice) -> String {
+    let parts = [
+        voice.medianF0Hz.map { "a median F0 of \(formatTenths($0)) Hz" },
+        (voice.loudness?.targetLUFS ?? voice.medianLoudnessLUFS).map { "\(formatTenths($0)) LUFS" },
+    ].compactMap { $0 }
+    return parts.isEmpty ? "" : ", matching " + parts.joined(separator: " and ")
+}
+
+extension FallbackMode: ExpressibleByArgument {}
 
 /// `min … median … max LUFS` of the clips' loudness as played (or as measured), skipping silent ones.
 func spread(_ clips: [ClipLoudness], played: Bool) -> String {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineSupport
+import SpeechCore
 import Voicebank
 import VoicebankAuthoring
 
@@ -51,10 +52,12 @@ extension VoicebankCommand {
                     "  clips: \(voice.phraseClipCount) phrase\(voice.phraseClipCount == 1 ? "" : "s"), "
                         + "\(voice.fallbackClipCount) fallback\(voice.fallbackClipCount == 0 ? " (none: words no clip covers cannot be spoken)" : ""), "
                         + "\(formatSeconds(voice.durationSeconds)) s of audio")
+                print("  fallback: \(fallbackLine(voice.voice))")
                 if let loudness = voice.loudness {
                     print(
-                        "  loudness: min \(formatLUFS(loudness.minimumLUFS)), median \(formatLUFS(loudness.medianLUFS)), "
-                            + "max \(formatLUFS(loudness.maximumLUFS)) LUFS over \(loudness.measuredClipCount) clips"
+                        "  loudness: min \(formatTenths(loudness.minimumLUFS)), "
+                            + "median \(formatTenths(loudness.medianLUFS)), max \(formatTenths(loudness.maximumLUFS)) "
+                            + "LUFS over \(loudness.measuredClipCount) clips"
                             + (loudness.shortClipCount > 0
                                 ? ", \(loudness.shortClipCount) of them under 400 ms and measured ungated" : "")
                             + (loudness.unmeasuredClipCount > 0
@@ -67,8 +70,20 @@ extension VoicebankCommand {
     }
 }
 
+/// The `fallback:` line of `voicebank info`: the mode, and for `voice` espeak-ng's settings and what they match.
+func fallbackLine(_ voice: Voice) -> String {
+    switch voice.fallbackMode {
+    case .clip: return "clip (the fallback clip speaks the words no clip covers)"
+    case .spell: return "spell (letter clips spell the words no clip covers)"
+    case .voice: return "voice (espeak-ng \(voice.fallbackVoice)\(matching(voice)))"
+    }
+}
+
+/// Rounded to two decimals, for JSON.
+func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+
 /// One decimal, without Foundation's formatters.
-func formatLUFS(_ value: Double) -> String {
+func formatTenths(_ value: Double) -> String {
     let tenths = Int((value * 10).rounded())
     return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10)"
 }
@@ -101,6 +116,21 @@ struct InfoJSON: Encodable {
         var hasFallback: Bool
         var durationSeconds: Double
         var loudness: Loudness?
+        /// `clip`, `spell` or `voice`.
+        var fallback: String
+        /// The median F0 of the phrase clips, in Hz; absent until measured, or when none is voiced.
+        var medianF0Hz: Double?
+        /// The median loudness of the phrase clips as stored, what the fallback voice plays at without a target.
+        var medianLoudnessLUFS: Double?
+        var fallbackVoice: FallbackVoice
+    }
+    /// espeak-ng's settings for the fallback voice.
+    struct FallbackVoice: Encodable {
+        var variant: String
+        var pitch: Int
+        var pitchRange: Int
+        var wordsPerMinute: Int
+        var pitchShiftSemitones: Double
     }
 
     var path: String
@@ -134,7 +164,14 @@ struct InfoJSON: Encodable {
                         medianLUFS: ($0.medianLUFS * 100).rounded() / 100,
                         maximumLUFS: ($0.maximumLUFS * 100).rounded() / 100, measuredClips: $0.measuredClipCount,
                         shortClips: $0.shortClipCount, silentClips: $0.unmeasuredClipCount)
-                })
+                },
+                fallback: voice.voice.fallbackMode.rawValue, medianF0Hz: voice.voice.medianF0Hz.map(hundredths),
+                medianLoudnessLUFS: voice.voice.medianLoudnessLUFS.map(hundredths),
+                fallbackVoice: FallbackVoice(
+                    variant: voice.voice.fallbackVoice.variant, pitch: voice.voice.fallbackVoice.pitch,
+                    pitchRange: voice.voice.fallbackVoice.pitchRange,
+                    wordsPerMinute: voice.voice.fallbackVoice.wordsPerMinute,
+                    pitchShiftSemitones: voice.voice.fallbackVoice.pitchShiftSemitones))
         }
     }
 }

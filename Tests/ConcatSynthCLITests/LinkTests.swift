@@ -22,6 +22,13 @@ import Testing
         #expect(try symbolCount(of: "Voicebank", in: product) > 0)
     }
 
+    /// The `(NEEDED)` lines of `product`'s dynamic section: the libraries the dynamic linker loads at its start.
+    func neededLibraries(of product: String) throws -> [Substring] {
+        let dynamic = try Binary(path: "/usr/bin/readelf").run(["--dynamic", Binary(product).path])
+        try #require(dynamic.status == 0, "readelf \(product): \(dynamic.standardError)")
+        return dynamic.standardOutput.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+    }
+
     /// Release builds link the Swift runtime statically with only the Foundation libraries `releaseLinking` in
     /// Package.swift names (FoundationEssentials and its parts, for JSON): an executable that needs all of Foundation
     /// (`import Foundation` for `FileManager`, say) fails to link in release, which `tools/install` builds. The debug
@@ -30,11 +37,19 @@ import Testing
         "no executable needs Foundation beyond FoundationEssentials, which the release link cannot give it",
         arguments: ["concat-synth", "sd_concat-synth", "voicebank"])
     func noFoundation(product: String) throws {
-        let dynamic = try Binary(path: "/usr/bin/readelf").run(["-d", Binary(product).path])
-        try #require(dynamic.status == 0, "readelf \(product): \(dynamic.standardError)")
-        let needed = dynamic.standardOutput.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        let needed = try neededLibraries(of: product)
         #expect(!needed.contains { $0.contains("[libFoundation.so]") }, "\(needed)")
         #expect(!needed.contains { $0.contains("libFoundationInternationalization") }, "\(needed)")
+    }
+
+    @Test(
+        "the speaking executables load neither libespeak-ng (opened when the fallback voice first speaks) nor aubio",
+        arguments: ["concat-synth", "sd_concat-synth"])
+    func fallbackLibraries(product: String) throws {
+        let needed = try neededLibraries(of: product)
+        #expect(!needed.isEmpty)
+        #expect(!needed.contains { $0.contains("espeak") || $0.contains("fftw") || $0.contains("aubio") })
+        #expect(try symbolCount(of: "AudioFeatures", in: product) == 0)
     }
 
     @Test("voicebank links the authoring code, so the count above means something")

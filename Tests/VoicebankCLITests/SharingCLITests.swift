@@ -254,8 +254,17 @@ import Testing
         try makePack(at: bank)
         let published = directory.file("old.sqlite")
         try run(voicebank, ["publish", "--bank", bank, "-o", published])
-        // Schema 5, as the tools before the manifest wrote it, with the manifest table that 6 added taken out.
-        try execute("DROP TABLE manifest; PRAGMA user_version = 5", on: published)
+        // Schema 5, as the tools before the manifest wrote it: the manifest table that 6 added and the columns of 7
+        // taken out.
+        let seven = [
+            "voice": [
+                "fallback_mode", "median_f0_hz", "median_loudness_lufs", "fallback_variant", "fallback_pitch",
+                "fallback_pitch_range", "fallback_words_per_minute", "fallback_pitch_shift",
+            ],
+            "clip": ["f0_hz", "is_f0_measured"],
+        ]
+        let dropped = seven.flatMap { table, columns in columns.map { "ALTER TABLE \(table) DROP COLUMN \($0);" } }
+        try execute("DROP TABLE manifest; \(dropped.joined()) PRAGMA user_version = 5", on: published)
         let original = try Data(contentsOf: URL(fileURLWithPath: published))
 
         let result = try voicebank.run(["install", published], environment: environment)

@@ -85,8 +85,8 @@ extension VoicePack {
                 INSERT INTO clip (voice_id, phrase, phrase_key, token_count, is_fallback, source_name, source_container,
                     source_sample_format, source_sample_rate, source_channel_count, source_frame_count, original_encoding,
                     original_pcm, content_hash, converter, trim_start, frame_count, pcm, loudness_lufs, true_peak_dbtp,
-                    is_loudness_measured)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+                    is_loudness_measured, f0_hz, is_f0_measured)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
                 """)
             let sameContent = try database.prepare(
                 """
@@ -132,10 +132,11 @@ extension VoicePack {
                     .blob(clip.original.bytes), .integer(hash), .text(clip.converter.rawValue),
                     .integer(played.lowerBound), .integer(played.count), .floats(clip.renderReady),
                     loudness.clipLUFS.map { .real($0) },
-                    loudness.storedTruePeak
+                    loudness.storedTruePeak, prepared.f0.map { .real($0) }, .integer(request.isFallback ? 0 : 1)
                 ).run()
                 report.imported.append(try self.clip(id: database.lastInsertedRowID))
             }
+            if !report.imported.isEmpty { try updateMeasurements(voice: target.identifier) }
             return report
         }
     }
@@ -148,6 +149,8 @@ extension VoicePack {
         var played: Range<Int>
         /// The loudness of what plays.
         var loudness: Loudness
+        /// The median F0 of what plays, for a phrase clip (`nil` also when no part is voiced).
+        var f0: Double?
         var contentHash: Int
     }
 
@@ -161,17 +164,21 @@ extension VoicePack {
             guard !tokens.isEmpty || request.isFallback else {
                 throw .emptyPhrase(file: request.path, phrase: phrase)
             }
+            var clip: PreparedClip
+            let played: Range<Int>
+            let loudness: Loudness
             do throws(AudioIOError) {
-                var clip = try PreparedClip(path: request.path, converter: converter)
+                clip = try PreparedClip(path: request.path, converter: converter)
                 ClipConditioning.removeDC(&clip.renderReady)
-                let played = ClipConditioning.playedRange(clip.renderReady, trimming: trimming)
-                let loudness = try Loudness(Array(clip.renderReady[played]), measuringTruePeak: measuringTruePeak)
-                return Prepared(
-                    clip: clip, tokens: tokens, played: played, loudness: loudness,
-                    contentHash: contentHash(clip.original.bytes))
+                played = ClipConditioning.playedRange(clip.renderReady, trimming: trimming)
+                loudness = try Loudness(Array(clip.renderReady[played]), measuringTruePeak: measuringTruePeak)
             } catch {
                 throw .audio(error)
             }
+            return Prepared(
+                clip: clip, tokens: tokens, played: played, loudness: loudness,
+                f0: request.isFallback ? nil : try medianF0(Array(clip.renderReady[played])),
+                contentHash: contentHash(clip.original.bytes))
         }
     }
 

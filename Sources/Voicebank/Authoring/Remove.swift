@@ -36,6 +36,7 @@ extension VoicePack {
             let fallbackVoices = Set(removing.filter(\.isFallback).map(\.voice))
             let delete = try database.prepare("DELETE FROM clip WHERE id = ?")
             for clip in removing { try delete.bind(.integer(clip.id)).run() }
+            for voice in Set(removing.map(\.voice)).sorted() { try updateMeasurements(voice: voice) }
             if !allowNoFallback {
                 for voice in fallbackVoices.sorted() where try !clips(voice: voice).contains(where: \.isFallback) {
                     throw .lastFallback(voice: voice, path: path)

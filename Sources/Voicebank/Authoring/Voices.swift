@@ -99,6 +99,8 @@ extension VoicePack {
                     .integer(unmeasured.int(0))
                 ).run()
             }
+            // The fallback voice plays at the target, or at the median this may have just measured.
+            try updateMeasurements(voice: voice.identifier, isChoosingFallbackVoice: false)
             return try clipLoudness(voice: voice.identifier)
         }
     }
@@ -179,6 +181,8 @@ extension VoicePack {
                     loudness.storedTruePeak, .integer(clips.int(0))
                 ).run()
             }
+            // What plays, and so its loudness and length, changed: the fallback voice is matched to it anew.
+            try updateMeasurements(voice: voice.identifier)
         }
     }
 }

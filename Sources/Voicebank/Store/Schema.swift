@@ -1,5 +1,5 @@
 /// The voice pack's tables, versioned with `PRAGMA user_version`; migration N takes a pack from version N-1 to N.
-enum Schema {
+package enum Schema {
     /// Marks the SQLite file as a concat-synth voice pack (`PRAGMA application_id`, ASCII "csvb").
     static let applicationID = 0x6373_7662
 
@@ -71,7 +71,43 @@ enum Schema {
             value TEXT NOT NULL
         ) STRICT;
         """,
+        // 7: the fallback voice. How a voice speaks the words no clip covers (clip, spell or voice); each clip's F0
+        // (Hz; NULL when it has no voiced part or was not measured) and the voice's medians of F0 and loudness over
+        // its phrase clips, which import, remove and configure keep current; and the espeak-ng settings configure
+        // chose to sound like them. The loudness median of a pack from before is worked out here from what it has.
+        """
+        ALTER TABLE voice ADD COLUMN fallback_mode TEXT NOT NULL DEFAULT 'clip';
+        ALTER TABLE voice ADD COLUMN median_f0_hz REAL;
+        ALTER TABLE voice ADD COLUMN median_loudness_lufs REAL;
+        ALTER TABLE voice ADD COLUMN fallback_variant TEXT NOT NULL DEFAULT '';
+        ALTER TABLE voice ADD COLUMN fallback_pitch INTEGER NOT NULL DEFAULT 50;
+        ALTER TABLE voice ADD COLUMN fallback_pitch_range INTEGER NOT NULL DEFAULT 50;
+        ALTER TABLE voice ADD COLUMN fallback_words_per_minute INTEGER NOT NULL DEFAULT 175;
+        ALTER TABLE voice ADD COLUMN fallback_pitch_shift REAL NOT NULL DEFAULT 0;
+        ALTER TABLE clip ADD COLUMN f0_hz REAL;
+        ALTER TABLE clip ADD COLUMN is_f0_measured INTEGER NOT NULL DEFAULT 0;
+        """ + medianLoudnessUpdate,
     ]
+
+    /// Sets each voice's `median_loudness_lufs` to the median loudness of its measured phrase clips (the lower of two
+    /// middles; NULL when none is measured). Migration 7 runs it as it stands, so the rule changes only by a new step.
+    package static let medianLoudnessUpdate = median(of: "loudness_lufs", into: "median_loudness_lufs")
+
+    /// Sets each voice's `median_f0_hz` to the median F0 of its voiced phrase clips, by the same rule.
+    package static let medianF0Update = median(of: "f0_hz", into: "median_f0_hz")
+
+    /// An UPDATE of every voice's `target` to the median of its phrase clips' `column` where it is not NULL: one pass
+    /// over each voice's clips, numbered in order (SQLite takes no correlated OFFSET). It ends without `;`, so that a
+    /// WHERE can pick the voices.
+    private static func median(of column: String, into target: String) -> String {
+        """
+        UPDATE voice SET \(target) = (
+            SELECT \(column) FROM (
+                SELECT \(column), row_number() OVER (ORDER BY \(column)) AS place, count(*) OVER () AS clips
+                FROM clip WHERE clip.voice_id = voice.id AND is_fallback = 0 AND \(column) IS NOT NULL)
+            WHERE place = (clips + 1) / 2)
+        """
+    }
 
     static var currentVersion: Int { migrations.count }
 
@@ -104,6 +140,7 @@ enum Schema {
         [],
         [],
         [.table("manifest"), .index("sqlite_autoindex_manifest_1", on: "manifest")],  // key PRIMARY KEY
+        [],
     ]
 
     /// The `sqlite_schema` rows a pack of schema `version` holds, in the order the steps make them.
@@ -118,7 +155,9 @@ enum Schema {
             "voice",
             """
             id, identifier, name, primary_languages, supported_languages, normal_rate, trim_threshold_db,
-            trim_pad_frames, edge_fade_frames, crossfade_frames, target_loudness_lufs, true_peak_ceiling_dbtp
+            trim_pad_frames, edge_fade_frames, crossfade_frames, target_loudness_lufs, true_peak_ceiling_dbtp,
+            fallback_mode, median_f0_hz, median_loudness_lufs, fallback_variant, fallback_pitch, fallback_pitch_range,
+            fallback_words_per_minute, fallback_pitch_shift
             """
         ),
         (
@@ -127,7 +166,7 @@ enum Schema {
             id, voice_id, phrase, phrase_key, token_count, is_fallback, source_name, source_container,
             source_sample_format, source_sample_rate, source_channel_count, source_frame_count, original_encoding,
             original_pcm, content_hash, converter, frame_count, pcm, trim_start, loudness_lufs, true_peak_dbtp,
-            is_loudness_measured
+            is_loudness_measured, f0_hz, is_f0_measured
             """
         ),
         ("manifest", "key, value"),

@@ -20,6 +20,15 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
     public var joins: Joins
     /// The loudness every clip is played at; `nil` plays clips at their recorded level.
     public var loudness: LoudnessTarget?
+    /// How the words no clip covers are spoken.
+    public var fallbackMode: FallbackMode
+    /// The espeak-ng settings the fallback voice speaks with, chosen to sound like the clips (`voicebank configure
+    /// --fallback voice`); the loudness it plays at is the voice's (see `settings`).
+    public var fallbackVoice: FallbackVoiceSettings
+    /// The median F0 of its phrase clips, in Hz; `nil` until measured, or when no clip has a voiced part.
+    public var medianF0Hz: Double?
+    /// The median loudness of its phrase clips, in LUFS; `nil` when none is measured.
+    public var medianLoudnessLUFS: Double?
 
     /// Normal rates a voice can have: SSML's rates from a twentieth to twenty times the default.
     public static let normalRates: ClosedRange<Double> = 0.05...20
@@ -31,7 +40,7 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
     public init(
         identifier: String, name: String, primaryLanguages: [String], supportedLanguages: [String] = [],
         normalRate: Double = 1, trimming: Trimming? = .standard, joins: Joins = .standard,
-        loudness: LoudnessTarget? = nil
+        loudness: LoudnessTarget? = nil, fallbackMode: FallbackMode = .clip
     ) throws(VoicebankError) {
         guard Self.normalRates.contains(normalRate) else { throw .invalidNormalRate(normalRate) }
         guard Self.isReverseDNS(identifier) else { throw .invalidIdentifier(identifier) }
@@ -50,13 +59,20 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
         self.trimming = trimming
         self.joins = joins
         self.loudness = loudness
+        self.fallbackMode = fallbackMode
+        fallbackVoice = .standard
     }
 
     init(
         stored identifier: String, name: String, primary: String, supported: String, normalRate: Double,
-        trimming: Trimming?, joins: Joins, loudness: LoudnessTarget?
+        trimming: Trimming?, joins: Joins, loudness: LoudnessTarget?, fallbackMode: FallbackMode,
+        fallbackVoice: FallbackVoiceSettings, medianF0Hz: Double?, medianLoudnessLUFS: Double?
     ) {
         self.loudness = loudness
+        self.fallbackMode = fallbackMode
+        self.fallbackVoice = fallbackVoice
+        self.medianF0Hz = medianF0Hz
+        self.medianLoudnessLUFS = medianLoudnessLUFS
         self.normalRate = normalRate
         self.trimming = trimming
         self.joins = joins
@@ -66,11 +82,16 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
         self.supportedLanguages = supported.split(separator: ",").map(String.init)
     }
 
-    /// What speaking needs of the voice.
+    /// What speaking needs of the voice. The fallback voice plays at the loudness the clips play at: the voice's
+    /// target, else their median.
     public var settings: VoiceSettings {
-        VoiceSettings(
+        var fallbackVoice = fallbackVoice
+        fallbackVoice.loudnessLUFS = loudness?.targetLUFS ?? medianLoudnessLUFS
+        fallbackVoice.truePeakCeilingDBTP = loudness?.truePeakCeilingDBTP ?? LoudnessTarget.standardCeilingDBTP
+        return VoiceSettings(
             identifier: identifier, name: name, primaryLanguages: primaryLanguages,
-            supportedLanguages: supportedLanguages, normalRate: normalRate, joins: joins)
+            supportedLanguages: supportedLanguages, normalRate: normalRate, joins: joins, fallbackMode: fallbackMode,
+            fallbackVoice: fallbackVoice)
     }
 
     public var description: String {
@@ -78,6 +99,7 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
             + (supportedLanguages == primaryLanguages
                 ? "" : " (also \(supportedLanguages.dropFirst(primaryLanguages.count).joined(separator: ",")))")
             + (normalRate == 1 ? "" : ", normal rate \(normalRate)")
+            + (fallbackMode == .clip ? "" : ", fallback \(fallbackMode)")
     }
 
     static func isReverseDNS(_ identifier: String) -> Bool {
@@ -85,11 +107,14 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
         return parts.count >= 2
             && parts.allSatisfy { part in
                 !part.isEmpty
-                    && part.utf8.allSatisfy { byte in
-                        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D
-                            || byte == 0x5F
-                    }
+                    && part.utf8.allSatisfy(isNameByte)
             }
+    }
+
+    /// Whether `byte` may be in a part of an identifier, or in an espeak-ng variant's name: an ASCII letter or digit,
+    /// `-` or `_`.
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D || byte == 0x5F
     }
 
     /// Checks the shape of a BCP 47 tag (language, then subtags of 1 to 8 letters or digits) and writes it in
@@ -144,7 +169,10 @@ public struct LoudnessTarget: Equatable, Hashable, Sendable, CustomStringConvert
     public var targetLUFS: Double
     public var truePeakCeilingDBTP: Double
 
-    public init(targetLUFS: Double, truePeakCeilingDBTP: Double = -1) {
+    /// The ceiling where none is given: -1 dBTP.
+    public static let standardCeilingDBTP = -1.0
+
+    public init(targetLUFS: Double, truePeakCeilingDBTP: Double = standardCeilingDBTP) {
         self.targetLUFS = targetLUFS
         self.truePeakCeilingDBTP = truePeakCeilingDBTP
     }

@@ -214,11 +214,14 @@ public final class VoicePack {
         let statement = try database.prepare(
             """
             SELECT identifier, name, primary_languages, supported_languages, normal_rate, trim_threshold_db,
-                trim_pad_frames, edge_fade_frames, crossfade_frames, target_loudness_lufs, true_peak_ceiling_dbtp, id
+                trim_pad_frames, edge_fade_frames, crossfade_frames, target_loudness_lufs, true_peak_ceiling_dbtp, id,
+                fallback_mode, median_f0_hz, median_loudness_lufs, fallback_variant, fallback_pitch,
+                fallback_pitch_range, fallback_words_per_minute, fallback_pitch_shift
             FROM voice ORDER BY id
             """)
         var rows: [(id: Int, voice: Voice)] = []
         while try statement.step() {
+            let mode = FallbackMode(rawValue: statement.text(12))
             let voice = Voice(
                 stored: statement.text(0), name: statement.text(1), primary: statement.text(2),
                 supported: statement.text(3), normalRate: statement.double(4),
@@ -228,8 +231,21 @@ public final class VoicePack {
                 joins: Joins(edgeFadeFrames: statement.int(7), crossfadeFrames: statement.int(8)),
                 loudness: statement.optionalDouble(9).map {
                     LoudnessTarget(targetLUFS: $0, truePeakCeilingDBTP: statement.double(10))
-                })
-            if isChecked { try checkSettings(voice) }
+                },
+                fallbackMode: mode ?? .clip,
+                fallbackVoice: FallbackVoiceSettings(
+                    variant: statement.text(15), pitch: statement.int(16), pitchRange: statement.int(17),
+                    wordsPerMinute: statement.int(18), pitchShiftSemitones: statement.double(19)),
+                medianF0Hz: statement.optionalDouble(13), medianLoudnessLUFS: statement.optionalDouble(14))
+            if isChecked {
+                guard mode != nil else {
+                    throw .damagedVoice(
+                        path: path, voice: voice.identifier, field: "fallback_mode", value: statement.text(12),
+                        expected: FallbackMode.allCases.map(\.rawValue).joined(separator: ", "),
+                        option: "--fallback MODE")
+                }
+                try checkSettings(voice)
+            }
             rows.append((statement.int(11), voice))
         }
         return rows
@@ -272,6 +288,7 @@ public final class VoicePack {
                     "0 to \(Trimming.maximumPadFrames) frames (0 to 1000 ms)", "--trim-pad MS")
             }
         }
+        try checkFallbackSettings(voice, damage)
         if let loudness = voice.loudness {
             guard LoudnessTarget.targets.contains(loudness.targetLUFS) else {
                 throw damage(
@@ -284,6 +301,39 @@ public final class VoicePack {
                     "true_peak_ceiling_dbtp", "\(loudness.truePeakCeilingDBTP)", "at most 0 dBTP such as -1",
                     "--true-peak-ceiling DBTP")
             }
+        }
+    }
+
+    /// Refuses fallback-voice settings `voicebank configure` would not have chosen: a variant that is not a plain
+    /// name (it goes to espeak-ng as part of a voice name), pitches, rates and medians out of range.
+    private func checkFallbackSettings(
+        _ voice: Voice, _ damage: (String, String, String, String) -> VoicebankError
+    ) throws(VoicebankError) {
+        let settings = voice.fallbackVoice
+        let option = "--fallback \(voice.fallbackMode)"
+        guard settings.variant.utf8.count <= 32, settings.variant.utf8.allSatisfy(Voice.isNameByte) else {
+            throw damage("fallback_variant", settings.variant, "an espeak-ng variant such as f3, or none", option)
+        }
+        guard FallbackVoiceSettings.pitches.contains(settings.pitch) else {
+            throw damage("fallback_pitch", "\(settings.pitch)", "an espeak-ng pitch from 0 to 100", option)
+        }
+        guard FallbackVoiceSettings.pitches.contains(settings.pitchRange) else {
+            throw damage(
+                "fallback_pitch_range", "\(settings.pitchRange)", "an espeak-ng pitch range from 0 to 100", option)
+        }
+        guard FallbackVoiceSettings.wordsPerMinuteRange.contains(settings.wordsPerMinute) else {
+            throw damage(
+                "fallback_words_per_minute", "\(settings.wordsPerMinute)", "an espeak-ng rate from 80 to 450", option)
+        }
+        guard Prosody.pitchShifts.contains(settings.pitchShiftSemitones) else {
+            throw damage(
+                "fallback_pitch_shift", "\(settings.pitchShiftSemitones)", "a shift from -24 to 24 semitones", option)
+        }
+        if let f0 = voice.medianF0Hz, !(f0.isFinite && f0 > 0) {
+            throw damage("median_f0_hz", "\(f0)", "a frequency above 0 Hz", option)
+        }
+        if let loudness = voice.medianLoudnessLUFS, !LoudnessTarget.targets.contains(loudness) {
+            throw damage("median_loudness_lufs", "\(loudness)", "-70 to 0 LUFS", option)
         }
     }
 

@@ -38,6 +38,10 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case ambiguousVoice(available: [String], path: String)
     case emptyPhrase(file: String, phrase: String)
     case audio(AudioIOError)
+    /// `--fallback voice` for a voice whose language espeak-ng has no voice for.
+    case fallbackLanguage(voice: String, language: String)
+    /// F0 could not be measured; the pitch tracker's own description.
+    case pitchMeasurement(String)
     case unknownClip(id: Int, path: String)
     // Pack tools: transcripts, folders, export, remove.
     case fileSystem(path: String, reason: String)
@@ -123,6 +127,11 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
                 "the phrase \"\(phrase)\" of \(file) has no words once normalised; expected --text with a phrase that has letters, digits or CJK characters"
         case .audio(let error):
             return error.description
+        case .fallbackLanguage(let voice, let language):
+            return
+                "espeak-ng has no voice for \(language), the language of voice \(voice); expected a language espeak-ng speaks (espeak-ng --voices lists them), or --fallback clip or spell"
+        case .pitchMeasurement(let description):
+            return description
         case .unknownClip(let id, let path):
             return "no clip \(id) in \(path)"
         case .fileSystem(let path, let reason):

@@ -34,6 +34,60 @@ import VoicebankAuthoring
         #expect(wal == nil || wal == 0)
     }
 
+    @Test("a version 6 pack opens at version 7: its voices speak the fallback clip, their loudness medians worked out")
+    func fromVersion6() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("six.sqlite")
+        try makePack(version: 6, at: path)
+        var clips: [String] = []
+        // Phrase clips at -30, -20, -10 and unmeasured; a fallback clip at -5 that the median leaves out.
+        for (index, (loudness, isFallback)) in [("-30.0", 0), ("-10.0", 0), ("-20.0", 0), ("NULL", 0), ("-5.0", 1)]
+            .enumerated()
+        {
+            clips.append(
+                """
+                INSERT INTO clip (voice_id, phrase, phrase_key, token_count, is_fallback, source_name, source_container,
+                    source_sample_format, source_sample_rate, source_channel_count, source_frame_count,
+                    original_encoding, original_pcm, content_hash, converter, frame_count, pcm, loudness_lufs,
+                    is_loudness_measured)
+                    VALUES (1, 'p\(index)', 'p\(index)', 1, \(isFallback), 'p.wav', 'WAV', 'Signed 16 bit PCM', 22050,
+                    1, 1, 's16le', x'0100', \(index), 'best', 1, x'0000803f', \(loudness), 1);
+                """)
+        }
+        try execute(clips.joined(), on: path)
+
+        let pack = try VoicePack(path: path, access: .readOnly)
+
+        #expect(try pack.schemaVersion == 7)
+        let voice = try #require(try pack.voices().first)
+        #expect(voice.fallbackMode == .clip)
+        #expect(voice.medianLoudnessLUFS == -20)
+        #expect(voice.medianF0Hz == nil)
+        #expect(voice.fallbackVoice == .standard)
+        #expect(voice.settings.fallbackVoice.loudnessLUFS == -20)
+    }
+
+    @Test("a fallback mode or fallback-voice setting no voicebank writes is refused when the pack is read")
+    func damagedFallback() throws {
+        let temporary = try TemporaryPack()
+        let path = temporary.pack.path
+        for (column, value) in [
+            ("fallback_mode", "'beep'"), ("fallback_variant", "'f3; rm'"), ("fallback_pitch", "101"),
+            ("fallback_words_per_minute", "5000"), ("median_loudness_lufs", "40"),
+        ] {
+            try execute("UPDATE voice SET \(column) = \(value)", on: path)
+            #expect(throws: VoicebankError.self, "\(column) = \(value)") {
+                try VoicePack(path: path, access: .readOnly).voices()
+            }
+            try execute(
+                """
+                UPDATE voice SET fallback_mode = 'clip', fallback_variant = '', fallback_pitch = 50,
+                    fallback_words_per_minute = 175, median_loudness_lufs = NULL
+                """, on: path)
+        }
+        #expect(try VoicePack(path: path, access: .readOnly).voices().count == 1)
+    }
+
     @Test("a voice's normal rate is stored and can be changed")
     func normalRate() throws {
         let temporary = try TemporaryPack()

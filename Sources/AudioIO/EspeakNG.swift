@@ -1,0 +1,194 @@
+import CEspeakNG
+import SpeechCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// espeak-ng, the general synthesizer the fallback voice speaks with, through its C library: text in, render-ready
+/// samples (22050 Hz mono Float32, espeak-ng's own rate) out, made in memory through its synthesis callback.
+///
+/// espeak-ng keeps its voice, its parameters and its callback in global state, so a process has one `EspeakNG`
+/// (`shared`) and every use of the library goes through its one lock: one caller at a time, from any thread.
+/// libespeak-ng is loaded (dlopen) and initialised on the first call, so a process that never falls back to it
+/// never loads it.
+///
+/// The same text with the same settings gives the same samples, whatever was spoken before: espeak-ng carries state
+/// from one synthesis to the next that no call resets (the phase of its pitch flutter, a static in its wave
+/// generator, and the C library's `rand()` for breath noise), so each synthesis after the first of a load unloads
+/// and loads the library again (about 8 ms) and seeds `rand()`.
+///
+/// ```swift
+/// let samples = try EspeakNG.shared.synthesize("sunny with a high of", language: "en-US")
+/// ```
+public final class EspeakNG: Sendable {
+    /// The one instance: espeak-ng's state is the process's.
+    public static let shared = EspeakNG()
+
+    private struct State {
+        var library: UnsafePointer<concat_synth_espeak>?
+        /// Whether the library as loaded has synthesized, and so no longer starts from its initial state.
+        var hasSynthesized = false
+        /// Each language asked for and the espeak-ng voice that speaks it (`nil`: none does).
+        var voices: [String: String?] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    private init() {}
+
+    /// Whether espeak-ng has a voice for `language`, a BCP 47 tag (`en-US`, `ja-JP`).
+    ///
+    /// - Throws: `AudioIOError.espeakUnavailable` when libespeak-ng cannot be loaded or started.
+    public func hasVoice(forLanguage language: String) throws(AudioIOError) -> Bool {
+        try state.withLock { (state) throws(AudioIOError) -> Bool in
+            let espeak = try Self.load(&state)
+            return try Self.voice(forLanguage: language, espeak, &state) != nil
+        }
+    }
+
+    /// Speaks `text` as one phrase in `language`: its samples, at 22050 Hz, as espeak-ng made them (with the silence
+    /// it puts at the ends).
+    ///
+    /// - Parameters:
+    ///   - variant: an espeak-ng variant of the language's voice (`f3`, `m2`); empty for the voice itself.
+    ///   - pitch: espeak-ng's base pitch, and `pitchRange` how far its intonation moves
+    ///     (`FallbackVoiceSettings.pitches`).
+    ///   - wordsPerMinute: espeak-ng's rate (`FallbackVoiceSettings.wordsPerMinuteRange`).
+    ///   - isCancelled: asked as each piece of audio arrives (every 50 ms of speech); `true` stops the synthesis,
+    ///     and what was made so far is returned.
+    /// - Throws: `AudioIOError.espeakUnavailable` (libespeak-ng cannot be loaded or started), `.espeakLanguage`
+    ///   (no voice for the language), `.espeakFailed` (a call refused, with its status).
+    public func synthesize(
+        _ text: String, language: String, variant: String = "", pitch: Int = FallbackVoiceSettings.standard.pitch,
+        pitchRange: Int = FallbackVoiceSettings.standard.pitchRange,
+        wordsPerMinute: Int = FallbackVoiceSettings.standard.wordsPerMinute, isCancelled: () -> Bool = { false }
+    ) throws(AudioIOError) -> [Float] {
+        try withoutActuallyEscaping(isCancelled) { (isCancelled) throws(AudioIOError) -> [Float] in
+            let collector = SampleCollector(isCancelled: isCancelled)
+            try state.withLock { (state) throws(AudioIOError) -> Void in
+                if state.hasSynthesized { try Self.unload(&state) }
+                let espeak = try Self.load(&state)
+                guard let identifier = try Self.voice(forLanguage: language, espeak, &state) else {
+                    throw .espeakLanguage(language: language)
+                }
+                let name = variant.isEmpty ? identifier : "\(identifier)+\(variant)"
+                try Self.check(espeak.pointee.espeak_SetVoiceByName(name), "espeak_SetVoiceByName(\"\(name)\")")
+                // Set at every call: a voice brings its own defaults, and the last caller may have asked for others.
+                for (parameter, value) in [
+                    (espeakRATE, wordsPerMinute), (espeakPITCH, pitch), (espeakRANGE, pitchRange), (espeakVOLUME, 100),
+                ] {
+                    try Self.check(
+                        espeak.pointee.espeak_SetParameter(parameter, Int32(value), 0),
+                        "espeak_SetParameter(\(parameter.rawValue), \(value))")
+                }
+                let context = Unmanaged.passUnretained(collector).toOpaque()
+                srand(Self.noiseSeed)
+                state.hasSynthesized = true
+                // The size counts the terminating NUL, as espeak-ng's own programs pass it.
+                let size = text.utf8.count + 1
+                let status = text.withCString { text in
+                    espeak.pointee.espeak_Synth(
+                        text, size, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, context)
+                }
+                try Self.check(status, "espeak_Synth")
+            }
+            return collector.samples
+        }
+    }
+
+    /// libespeak-ng's functions, loaded and initialised on the first call.
+    private static func load(_ state: inout State) throws(AudioIOError) -> UnsafePointer<concat_synth_espeak> {
+        if let library = state.library { return library }
+        guard let espeak = concat_synth_espeak_load() else {
+            throw .espeakUnavailable(reason: String(cString: concat_synth_espeak_load_error()))
+        }
+        // Synchronous: the samples come to the callback before espeak_Synth returns, and no sound device is opened.
+        // Without DONT_EXIT espeak-ng ends the process when it cannot find its data.
+        let rate = espeak.pointee.espeak_Initialize(
+            AUDIO_OUTPUT_SYNCHRONOUS, Int32(Self.bufferMilliseconds), nil, espeakINITIALIZE_DONT_EXIT)
+        guard rate == Int32(RenderFormat.sampleRate) else {
+            throw .espeakUnavailable(
+                reason: rate < 0
+                    ? "espeak_Initialize failed (its data, espeak-ng-data, may be missing)"
+                    : "espeak-ng speaks at \(rate) Hz, not \(RenderFormat.sampleRate) Hz")
+        }
+        espeak.pointee.espeak_SetSynthCallback(collectSamples)
+        state.library = espeak
+        return espeak
+    }
+
+    /// Terminates espeak-ng and unloads its library, so that the next `load` starts it afresh.
+    private static func unload(_ state: inout State) throws(AudioIOError) {
+        guard let espeak = state.library else { return }
+        state.library = nil
+        state.hasSynthesized = false
+        try check(espeak.pointee.espeak_Terminate(), "espeak_Terminate")
+        guard concat_synth_espeak_unload() == 0 else {
+            throw .espeakUnavailable(reason: "dlclose of libespeak-ng.so.1 failed: \(String(cString: dlerror()))")
+        }
+    }
+
+    /// How much speech espeak-ng hands the callback at a time, in ms: how soon a cancelled synthesis stops.
+    private static let bufferMilliseconds = 50
+
+    /// The seed of `rand()`, from which espeak-ng's breath noise comes, at the start of every synthesis.
+    private static let noiseSeed: UInt32 = 1
+
+    /// The identifier of the first voice espeak-ng lists for `language` (`gmw/en-US`), leaving out MBROLA voices,
+    /// which need a program and data Debian's espeak-ng does not bring.
+    private static func voice(
+        forLanguage language: String, _ espeak: UnsafePointer<concat_synth_espeak>, _ state: inout State
+    ) throws(AudioIOError) -> String? {
+        let tag = language.lowercased()
+        if let known = state.voices[tag] { return known }
+        var found: String?
+        tag.withCString { tag in
+            var specification = espeak_VOICE()
+            specification.languages = tag
+            guard var voice = espeak.pointee.espeak_ListVoices(&specification) else { return }
+            while let entry = voice.pointee, found == nil {
+                if let identifier = entry.pointee.identifier.map({ String(cString: $0) }),
+                    !identifier.hasPrefix("mb/")
+                {
+                    found = identifier
+                }
+                voice += 1
+            }
+        }
+        state.voices[tag] = .some(found)
+        return found
+    }
+
+    private static func check(_ status: espeak_ERROR, _ call: String) throws(AudioIOError) {
+        guard status != EE_OK else { return }
+        throw .espeakFailed(call: call, status: Int(status.rawValue))
+    }
+}
+
+/// The samples of one synthesis, gathered by the callback; `isCancelled` stops it.
+///
+/// @unchecked Sendable: it goes into the lock's closure, but only one thread ever touches it, the caller's, to which
+/// espeak-ng hands the samples inside `espeak_Synth` (synchronous mode).
+private final class SampleCollector: @unchecked Sendable {
+    var samples: [Float] = []
+    let isCancelled: () -> Bool
+
+    init(isCancelled: @escaping () -> Bool) { self.isCancelled = isCancelled }
+}
+
+/// espeak-ng's synthesis callback: each piece of 16-bit audio, with events whose `user_data` is the collector the
+/// synthesis passed. Returns 1, which stops espeak-ng, once the synthesis is cancelled.
+private func collectSamples(
+    _ samples: UnsafeMutablePointer<Int16>?, _ count: Int32, _ events: UnsafeMutablePointer<espeak_EVENT>?
+) -> Int32 {
+    guard let context = events?.pointee.user_data else { return 0 }
+    let collector = Unmanaged<SampleCollector>.fromOpaque(context).takeUnretainedValue()
+    if let samples, count > 0 {
+        // As libsndfile reads 16-bit files: full scale is 32768.
+        collector.samples.append(
+            contentsOf: UnsafeBufferPointer(start: samples, count: Int(count)).lazy.map { Float($0) / 32_768 })
+    }
+    return collector.isCancelled() ? 1 : 0
+}

@@ -1,0 +1,67 @@
+import AudioFeatures
+import Foundation
+import SpeechCore
+import TestSupport
+import Testing
+
+@testable import AudioIO
+
+/// espeak-ng through its library, and the F0 tracker the fallback voice is matched with.
+@Suite struct FallbackVoiceAudioTests {
+    @Test("espeak-ng speaks to memory: 22050 Hz samples, the same ones every time")
+    func speaks() throws {
+        let first = try EspeakNG.shared.synthesize("sunny with a high of twenty four degrees", language: "en-US")
+        let second = try EspeakNG.shared.synthesize("sunny with a high of twenty four degrees", language: "en-US")
+        // About 2.5 s of speech at espeak-ng's normal rate.
+        #expect((22_050 * 3 / 2...22_050 * 4).contains(first.count))
+        #expect(first == second)
+        #expect(first.contains { abs($0) > 0.1 } && first.allSatisfy { abs($0) <= 1 })
+        #expect(try EspeakNG.shared.hasVoice(forLanguage: "ja-JP"))
+    }
+
+    @Test("a language espeak-ng lacks is an error naming it")
+    func unknownLanguage() throws {
+        #expect(try !EspeakNG.shared.hasVoice(forLanguage: "tlh"))
+        #expect(throws: AudioIOError.espeakLanguage(language: "tlh")) {
+            try EspeakNG.shared.synthesize("nuqneH", language: "tlh")
+        }
+        let description = AudioIOError.espeakLanguage(language: "tlh").description
+        #expect(description.contains("tlh") && !description.contains("\n"))
+    }
+
+    @Test("a cancelled synthesis stops at the first piece of audio")
+    func cancelled() throws {
+        let text = Array(repeating: "the weather today is sunny", count: 20).joined(separator: " ")
+        let whole = try EspeakNG.shared.synthesize(text, language: "en-US")
+        var asked = 0
+        let stopped = try EspeakNG.shared.synthesize(text, language: "en-US") {
+            asked += 1
+            return true
+        }
+        #expect(asked == 1)
+        #expect(stopped.count < whole.count / 20)
+        #expect(stopped == Array(whole[..<stopped.count]))
+    }
+
+    @Test("espeak-ng's pitch and variant move its F0 as the fallback voice's matching expects")
+    func pitch() throws {
+        let text = "double tap to open the settings"
+        let low = try PitchTracker.medianFrequency(
+            of: EspeakNG.shared.synthesize(text, language: "en-US", pitch: 20))
+        let high = try PitchTracker.medianFrequency(
+            of: EspeakNG.shared.synthesize(text, language: "en-US", pitch: 80))
+        let woman = try PitchTracker.medianFrequency(
+            of: EspeakNG.shared.synthesize(text, language: "en-US", variant: "f3"))
+        #expect(try #require(low) < #require(high))
+        #expect(try #require(woman) > 150)
+    }
+
+    @Test("YIN measures a tone's frequency, and finds no F0 in silence", arguments: [100.0, 200, 440])
+    func tone(frequency: Double) throws {
+        let tone = Signal.sine(frequency: frequency, amplitude: 0.3, sampleRate: 22_050, frameCount: 11_025)
+        let measured = try #require(try PitchTracker.medianFrequency(of: tone))
+        #expect(abs(12 * log2(measured / frequency)) < 0.1, "\(measured) Hz")
+        #expect(try PitchTracker.medianFrequency(of: [Float](repeating: 0, count: 11_025)) == nil)
+        #expect(try PitchTracker.medianFrequency(of: Array(tone[..<100])) == nil)
+    }
+}

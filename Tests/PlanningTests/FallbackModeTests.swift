@@ -1,0 +1,115 @@
+import SSML
+import SpeechCore
+import SpeechTestSupport
+import Testing
+
+@testable import Planning
+
+/// Speaks every run as a tone of 100 frames a character, and remembers what it was asked.
+final class ToneSpeaker: FallbackSpeaker {
+    private(set) var spoken: [String] = []
+
+    func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
+        spoken.append(words)
+        return SynthesizedSpeech(
+            samples: [Float](repeating: 0.25, count: 100 * words.count), levelDecibels: -3, pitchSemitones: 1)
+    }
+}
+
+/// Cannot speak, as a voice whose language espeak-ng lacks.
+final class SilentSpeaker: FallbackSpeaker {
+    func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
+        throw FallbackVoiceUnavailable(reason: "espeak-ng has no voice for the language tlh")
+    }
+}
+
+@Suite struct FallbackModeTests {
+    let lookup = DictionaryLookup(["hello": [1], "b": [2], "o": [3], "good morning": [4]])
+    let fallback = ClipTake(clipID: 99, frameCount: 50)
+
+    func plan(
+        _ request: String, mode: FallbackMode, speaker: (any FallbackSpeaker)? = nil, fallbacks: [ClipTake]? = nil,
+        asClips: Bool = false
+    ) throws -> RenderPlan {
+        let voice = VoiceSettings(identifier: "com.example.ann", primaryLanguages: ["en-US"], fallbackMode: mode)
+        var planner = Planner(voices: [
+            PlannerVoice(voice: voice, lookup: lookup, fallbacks: fallbacks ?? [fallback], fallbackSpeaker: speaker)
+        ])
+        planner.plansFallbacksAsClips = asClips
+        return try planner.plan(SSMLReader().read(request))
+    }
+
+    @Test("voice: each maximal run is spoken whole, once, placed like a clip with its level and pitch")
+    func voiceRuns() throws {
+        let speaker = ToneSpeaker()
+        let plan = try plan(
+            #"<speak>Hello Bob and Carol, good morning Dave <prosody pitch="+2st">Eve</prosody></speak>"#,
+            mode: .voice, speaker: speaker)
+        #expect(speaker.spoken == ["bob and carol", "dave", "eve"])
+        let spoken = plan.segments.filter(\.isSynthesized)
+        #expect(spoken.map(\.frameCount) == [1_300, 400, 300])
+        #expect(spoken.map(\.pitchSemitones) == [1, 1, 3])
+        #expect(spoken.map(\.gain) == [Float(Decibels.amplitude(-3))].repeated(3))
+        #expect(plan.fallbacks.map(\.text) == ["bob and carol", "dave", "eve"])
+        #expect(plan.fallbacks.allSatisfy { $0.fallback == .init(mode: .voice, words: $0.text) })
+        #expect(plan.markers.filter { $0.fallback == .voice }.map(\.text) == ["bob and carol", "dave", "eve"])
+        #expect(plan.markers.filter { $0.fallback == nil }.map(\.text) == ["hello", "good morning"])
+        #expect(plan.markers[1].jsonLine.hasSuffix(#"],"fallback":"voice"}"#))
+    }
+
+    @Test("voice: a voice whose fallback voice cannot speak falls back to its clip, with one warning")
+    func voiceUnavailable() throws {
+        let plan = try plan("Hello Bob, good morning Carol", mode: .voice, speaker: SilentSpeaker())
+        #expect(plan.fallbacks.map(\.kind) == [.fallback(fallback), .fallback(fallback)])
+        #expect(plan.fallbacks.map(\.fallback?.mode) == [.clip, .clip])
+        #expect(
+            plan.warnings == [
+                "the fallback voice cannot speak for com.example.ann (espeak-ng has no voice for the language tlh); "
+                    + "its fallback clip speaks the words no clip covers"
+            ])
+    }
+
+    @Test("planning only to find the fallbacks speaks nothing and plans the clip")
+    func asClips() throws {
+        let speaker = ToneSpeaker()
+        let plan = try plan("Hello Bob", mode: .voice, speaker: speaker, asClips: true)
+        #expect(speaker.spoken.isEmpty)
+        #expect(plan.fallbacks.map(\.kind) == [.fallback(fallback)])
+    }
+
+    @Test("spell: each word letter by letter from the letter clips, a pause between words, one run")
+    func spellWithLetters() throws {
+        let plan = try plan("Hello Bob Bo", mode: .spell)
+        let sounding = plan.segments.filter(\.isSounding)
+        #expect(
+            sounding.map(\.kind) == [
+                .phrase(ClipTake(clipID: 1, frameCount: 100)), .phrase(ClipTake(clipID: 2, frameCount: 200)),
+                .phrase(ClipTake(clipID: 3, frameCount: 300)), .phrase(ClipTake(clipID: 2, frameCount: 200)), .silence,
+                .phrase(ClipTake(clipID: 2, frameCount: 200)), .phrase(ClipTake(clipID: 3, frameCount: 300)),
+            ])
+        #expect(sounding.filter { $0.kind == .silence }.map(\.frameCount) == [5_513])
+        #expect(plan.fallbacks.map(\.fallback) == [.init(mode: .spell, words: "bob bo")])
+        let letters = plan.markers.filter { $0.fallback == .spell }
+        #expect(letters.map(\.text) == ["b", "o", "b", "b", "o"])
+        #expect(letters.map(\.textRange) == [6..<7, 7..<8, 8..<9, 10..<11, 11..<12])
+        #expect(letters.allSatisfy { $0.frameCount > 0 })
+    }
+
+    @Test("spell: a character with no clip is the fallback clip; with no fallback clip either, an error")
+    func spellWithoutLetters() throws {
+        let plan = try plan("box", mode: .spell)
+        #expect(
+            plan.segments.filter(\.isSounding).map(\.kind) == [
+                .phrase(ClipTake(clipID: 2, frameCount: 200)), .phrase(ClipTake(clipID: 3, frameCount: 300)),
+                .fallback(fallback),
+            ])
+        #expect(plan.fallbacks.count == 1)
+        #expect(throws: PlanningError.noFallbackClip(voice: "com.example.ann", words: "box")) {
+            try self.plan("box", mode: .spell, fallbacks: [])
+        }
+    }
+}
+
+extension Array {
+    fileprivate func repeated(_ count: Int) -> [Element] { (0..<count).flatMap { _ in self } }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Planning
+import SSML
+import SpeechCore
+import SpeechTestSupport
+import Testing
+
+@testable import Rendering
+
+/// Speaks each run as one second of a 220 Hz tone: the fallback voice's speech with a frequency to measure.
+final class ToneVoice: FallbackSpeaker {
+    func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
+        SynthesizedSpeech(samples: ProsodyRenderingTests.toneThenSilence.prefix(22_050).map { $0 })
+    }
+}
+
+/// The fallback voice's speech in the timeline: stretched, shifted and faded like a clip, and stopped by a cancel.
+@Suite struct FallbackVoiceRenderingTests {
+    let lookup = DictionaryLookup(takes: ["hello": [ClipTake(clipID: 1, frameCount: 22_050)]])
+    let clips = MemoryClips([1: Array(ProsodyRenderingTests.toneThenSilence[..<22_050])])
+
+    func planner(speaker: any FallbackSpeaker) -> Planner<DictionaryLookup> {
+        let voice = VoiceSettings(identifier: "com.example.ann", primaryLanguages: ["en-US"], fallbackMode: .voice)
+        return Planner(voices: [PlannerVoice(voice: voice, lookup: lookup, fallbacks: [], fallbackSpeaker: speaker)])
+    }
+
+    @Test(
+        "rate and pitch apply to the fallback voice's speech as to a clip",
+        arguments: [(1.0, 0.0), (2, 0), (1, 2), (2, 2), (0.5, -3)])
+    func prosody(speed: Double, semitones: Double) throws {
+        let plan = try planner(speaker: ToneVoice()).plan(
+            SSMLReader().read("Bob", prosody: Prosody(rate: speed, pitchSemitones: semitones)))
+        let samples = try pullAll(Renderer(plan: plan, audio: clips), blockSize: 1_000).samples
+        #expect(samples.count == Int((22_050 / speed).rounded()))
+        let frequency = ProsodyRenderingTests.frequency(samples[...])
+        #expect(abs(12 * log2(frequency / 220) - semitones) < 0.2, "\(frequency) Hz")
+    }
+
+    @Test("its edges fade like a clip's, and an exact break beside it stays exact")
+    func edges() throws {
+        let plan = try planner(speaker: ToneVoice()).plan(
+            SSMLReader().read(#"<speak>hello <break time="178ms"/> Bob</speak>"#))
+        let samples = try pullAll(Renderer(plan: plan, audio: clips), blockSize: 1_000).samples
+        #expect(samples.count == 22_050 + 3_925 + 22_050)
+        #expect(samples[22_050..<(22_050 + 3_925)].allSatisfy { $0 == 0 })
+        let speech = Array(samples[(22_050 + 3_925)...])
+        let tone = ProsodyRenderingTests.toneThenSilence
+        // 2 ms fades at both ends; between them the samples are the speech's, bit for bit.
+        #expect(Array(speech[44..<(22_050 - 44)]) == Array(tone[44..<(22_050 - 44)]))
+        #expect(abs(speech[1]) < abs(tone[1]) || tone[1] == 0)
+        #expect(abs(speech[22_048]) < abs(tone[22_048]))
+        #expect(plan.fallbackVoiceJoinFrames == [22_050 + 3_925])
+    }
+
+    @Test("a cancelled render stops inside a long fallback phrase: the phrase is cut short and nothing plays")
+    func cancelInsidePhrase() throws {
+        // 250 words: one phrase, about 100 s of speech.
+        let text = Array(repeating: "the weather today is sunny with a high of twenty degrees", count: 25)
+            .joined(separator: " ")
+        let voice = FallbackVoice(language: "en-US", settings: .standard)
+        let whole = try voice.speak(text, cancellation: Cancellation())
+        #expect(whole.samples.count > 22_050 * 60)
+
+        let speaker = StartSignallingSpeaker(voice)
+        let stream = planner(speaker: speaker).stream(try SSMLReader().read(text))
+        let renderer = Renderer(source: stream, audio: clips, cancellation: stream.cancellation)
+        let cancellation = renderer.cancellation
+        DispatchQueue.global().async {
+            speaker.started.wait()
+            // Inside the phrase: espeak-ng takes about a second for it here, 0.3 s on a quiet machine.
+            Thread.sleep(forTimeInterval: 0.02)
+            cancellation.cancel()
+        }
+        let samples = try pullAll(renderer, blockSize: 4_096).samples
+        #expect(samples.isEmpty)
+        let spoken = try #require(speaker.spokenFrameCounts.first)
+        #expect(spoken < whole.samples.count / 4, "\(spoken) of \(whole.samples.count) frames made")
+    }
+}
+
+/// A fallback voice that says when a phrase starts, and remembers how much of each it made.
+final class StartSignallingSpeaker: FallbackSpeaker, @unchecked Sendable {
+    // @unchecked Sendable: `started` is a semaphore; the counts are written by the rendering thread and read after it.
+    let voice: FallbackVoice
+    let started = DispatchSemaphore(value: 0)
+    private(set) var spokenFrameCounts: [Int] = []
+
+    init(_ voice: FallbackVoice) { self.voice = voice }
+
+    func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
+        started.signal()
+        let speech = try voice.speak(words, cancellation: cancellation)
+        spokenFrameCounts.append(speech.samples.count)
+        return speech
+    }
+}
