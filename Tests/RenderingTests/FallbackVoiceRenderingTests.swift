@@ -54,7 +54,7 @@ final class ToneVoice: FallbackSpeaker {
 
     @Test("a cancelled render stops inside a long fallback phrase: the phrase is cut short and nothing plays")
     func cancelInsidePhrase() throws {
-        // 250 words: one phrase, about 100 s of speech.
+        // 275 words, about 100 s of speech: two phrases, as a run is cut at 256 words.
         let text = Array(repeating: "the weather today is sunny with a high of twenty degrees", count: 25)
             .joined(separator: " ")
         let voice = FallbackVoice(language: "en-US", settings: .standard)
@@ -64,13 +64,9 @@ final class ToneVoice: FallbackSpeaker {
         let speaker = StartSignallingSpeaker(voice)
         let stream = planner(speaker: speaker).stream(try SSMLReader().read(text))
         let renderer = Renderer(source: stream, audio: clips, cancellation: stream.cancellation)
-        let cancellation = renderer.cancellation
-        DispatchQueue.global().async {
-            speaker.started.wait()
-            // Inside the phrase: espeak-ng takes about a second for it here, 0.3 s on a quiet machine.
-            Thread.sleep(forTimeInterval: 0.02)
-            cancellation.cancel()
-        }
+        // Cancelled as the first phrase starts, from the rendering thread itself: a cancel from another thread after
+        // a sleep made the test depend on how busy the machine was.
+        speaker.onStart = { renderer.cancel() }
         let samples = try pullAll(renderer, blockSize: 4_096).samples
         #expect(samples.isEmpty)
         let spoken = try #require(speaker.spokenFrameCounts.first)
@@ -80,15 +76,16 @@ final class ToneVoice: FallbackSpeaker {
 
 /// A fallback voice that says when a phrase starts, and remembers how much of each it made.
 final class StartSignallingSpeaker: FallbackSpeaker, @unchecked Sendable {
-    // @unchecked Sendable: `started` is a semaphore; the counts are written by the rendering thread and read after it.
+    // @unchecked Sendable: `onStart` and the counts are used by the rendering thread, and read after it.
     let voice: FallbackVoice
-    let started = DispatchSemaphore(value: 0)
+    /// Called as each phrase starts, before any of it is made.
+    var onStart: (() -> Void)?
     private(set) var spokenFrameCounts: [Int] = []
 
     init(_ voice: FallbackVoice) { self.voice = voice }
 
     func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
-        started.signal()
+        onStart?()
         let speech = try voice.speak(words, cancellation: cancellation)
         spokenFrameCounts.append(speech.samples.count)
         return speech
