@@ -213,7 +213,7 @@ import Voicebank
         let long = String(repeating: "Good morning. Double tap to open. ", count: 500)
         let answer = try driver(["hangup", "127.0.0.1", port, long])
         #expect(answer["status_line"] as? String == "HTTP/1.1 200 OK")
-        try server.waitForLog("render cancelled")
+        try server.waitForLog("answer cancelled")
         #expect(try curl([server.uri + "/v1/models"]).status == 200)
     }
 
