@@ -94,7 +94,8 @@ let package = Package(
         // A picture of a render as SVG, drawn as it is pulled.
         .target(name: "Picture", dependencies: ["SpeechCore", "Planning", "Rendering"]),
         // The only door into the engine: a typed request in, a stream of plan, audio and markers out. Outside
-        // Voicebank's own targets, only this, the `voicebank` tool and the benchmark (which builds packs) import the store.
+        // Voicebank's own targets, only this, the `voicebank` tool, its studio and the benchmark (which builds packs)
+        // import the store.
         .target(
             name: "ConcatSynth",
             dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Voicebank", "AudioIO"]),
@@ -114,6 +115,20 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
+        // The recording studio (`voicebank studio`): its page, and the routes that keep takes through the import;
+        // served on HTTPService's server. The page's files are embedded in the code (`PackageResources`): a resource
+        // bundle would need Foundation's Bundle, which the release link has not, and a folder beside the binary that
+        // tools/install does not copy.
+        .target(
+            name: "Studio",
+            dependencies: [
+                "HTTPService", "ConcatSynth", "Voicebank", "VoicebankAuthoring", "AudioIO", "SpeechCore", "Tokens",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            resources: [
+                .embedInCode("Page/index.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/studio.js"),
+                .embedInCode("Page/recorder.js"),
+            ]),
         .target(
             name: "CommandLineSupport",
             dependencies: [
@@ -124,7 +139,8 @@ let package = Package(
             name: "VoicebankCLI",
             dependencies: [
                 "Voicebank", "VoicebankAuthoring", "Verbalization", "CommandLineSupport", "ConcatSynth", "Planning",
-                "SpeechCore", "Tokens", "AudioIO", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SpeechCore", "Tokens", "AudioIO", "Studio", "HTTPService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Like concat-synth (see releaseLinking).
             linkerSettings: releaseLinking),
@@ -201,6 +217,11 @@ let package = Package(
             ],
             // The Wyoming tests' Python client, run from the source tree.
             exclude: ["Fixtures/wyoming_driver.py", "Fixtures/http_driver.py"]),
+        .testTarget(
+            name: "StudioTests",
+            dependencies: ["Studio", "ConcatSynth", "Voicebank", "AudioIO", "TestSupport"],
+            // The browser tests' Selenium driver, run from the source tree.
+            exclude: ["Fixtures/studio_driver.py"]),
         .testTarget(
             name: "VoicebankCLITests",
             dependencies: ["Voicebank", "VoicebankAuthoring", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),

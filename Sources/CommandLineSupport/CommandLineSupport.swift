@@ -38,3 +38,16 @@ public struct StandardError: TextOutputStream {
         string.withUTF8 { _ = try? FileDescriptor.standardError.write(UnsafeRawBufferPointer($0)) }
     }
 }
+
+/// Makes SIGINT and SIGTERM end a server as they end any process, even when the parent started it with them blocked
+/// or ignored (Foundation's `Process` passes on its threads' blocked signals); the threads the server starts inherit
+/// this mask. A Unix socket file left behind is replaced at the next start.
+public func stopOnTerminationSignals() {
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    for signal in [SIGINT, SIGTERM] {
+        sigaddset(&signals, signal)
+        _ = Glibc.signal(signal, SIG_DFL)
+    }
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+}

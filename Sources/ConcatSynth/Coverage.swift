@@ -56,10 +56,15 @@ public struct CoverageReport: Equatable, Sendable, CustomStringConvertible {
             lines.append("words to record:")
             lines += fallbackWords.map { "  \($0.count)\t\($0.text)" }
         }
+        lines.append(summary)
+        return lines.joined(separator: "\n")
+    }
+
+    /// How much of the texts the clips cover, the line the description ends with: `covered: 5 of 7 tokens (71.4 %)`.
+    public var summary: String {
         let percent = tokenCount == 0 ? 100 : (coveredTokenCount * 1000 / tokenCount)
         let percentText = tokenCount == 0 ? "100" : "\(percent / 10).\(percent % 10)"
-        lines.append("covered: \(coveredTokenCount) of \(tokenCount) tokens (\(percentText) %)")
-        return lines.joined(separator: "\n")
+        return "covered: \(coveredTokenCount) of \(tokenCount) tokens (\(percentText) %)"
     }
 }
 

@@ -3,12 +3,6 @@ import CommandLineSupport
 import HTTPService
 import WyomingService
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension ConcatSynthCommand {
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -82,7 +76,7 @@ extension ConcatSynthCommand {
         }
 
         func run() throws {
-            Self.stopOnTerminationSignals()
+            stopOnTerminationSignals()
             var standardError = StandardError()
             let log: @Sendable (String) -> Void = { line in
                 var standardError = StandardError()
@@ -114,19 +108,6 @@ extension ConcatSynthCommand {
                 try server.waitUntilClosed()
             }
             try wyoming?.waitUntilClosed()
-        }
-
-        /// SIGINT and SIGTERM end the server as they end any process, even when the parent started it with them
-        /// blocked or ignored (Foundation's `Process` passes on its threads' blocked signals); the threads the
-        /// server starts inherit this mask. A Unix socket file left behind is replaced at the next start.
-        private static func stopOnTerminationSignals() {
-            var signals = sigset_t()
-            sigemptyset(&signals)
-            for signal in [SIGINT, SIGTERM] {
-                sigaddset(&signals, signal)
-                _ = Glibc.signal(signal, SIG_DFL)
-            }
-            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         }
     }
 }

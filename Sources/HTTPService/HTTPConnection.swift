@@ -1,6 +1,6 @@
-import ConcatSynth
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// Before the HTTP decoder, the limits a request's bytes have: its line and headers at most
 /// `HTTPLimits.maximumHeaderBytes` (431), the whole request within `HTTPLimits.requestSeconds` of its first byte
@@ -68,14 +68,14 @@ final class RequestGuard: ChannelInboundHandler {
         }
     }
 
-    /// Answers with `status` and an OpenAI-style error naming the limit, written past the HTTP encoder, and closes
+    /// Answers with `status` and a JSON error naming the limit, written past the HTTP encoder, and closes
     /// the connection: what comes after a refused head cannot be read as a request.
     private func refuse(context: ChannelHandlerContext, status: HTTPResponseStatus, message: String) {
         guard !isRefused else { return }
         isRefused = true
         deadline?.cancel()
         onRefusal?("\(status.code) \(message)")
-        let body = OpenAIAPI.errorBody(APIError(status: status, type: "invalid_request_error", message: message))
+        let body = APIError(status: status, type: "invalid_request_error", message: message).jsonBody
         var buffer = context.channel.allocator.buffer(capacity: body.count + 160)
         buffer.writeString(
             "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\ncontent-type: application/json\r\n"
@@ -87,47 +87,50 @@ final class RequestGuard: ChannelInboundHandler {
     }
 }
 
-/// One client's connection: reads each request whole (within the limits), answers the voice and model lists at once,
-/// and renders speech on the server's render threads, a chunk per step, writing each as the client takes the last.
+/// One client's connection: reads each request whole (within the site's limits), asks the site for the answer, and
+/// sends it: a body at once, or a job's steps run on the server's threads, each step sent once the client has taken
+/// the last.
 final class HTTPConnection: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let service: HTTPSpeechService
+    private let site: any HTTPSite
+    private let threadPool: NIOThreadPool
     private let requestGuard: RequestGuard
     private let name: String
     private var head: HTTPRequestHead?
     private var body: ByteBuffer?
     private var isOpen = true
-    /// The answer being rendered and sent.
-    private var speaking: Speaking?
+    /// The job being run and sent.
+    private var answering: Answering?
 
-    private struct Speaking {
-        var job: HTTPSpeechJob
-        var requestLine: String
-        var isKeepAlive: Bool
+    private struct Answering {
+        var job: any HTTPAnswerJob
+        var head: HTTPRequestHead
         var receivedAt: NIODeadline
         var isHeadSent = false
         var byteCount = 0
         var isStepRunning = false
         var isWaitingForClient = false
+
     }
 
-    init(service: HTTPSpeechService, guard requestGuard: RequestGuard, name: String) {
-        self.service = service
+    init(site: any HTTPSite, threadPool: NIOThreadPool, guard requestGuard: RequestGuard, name: String) {
+        self.site = site
+        self.threadPool = threadPool
         self.requestGuard = requestGuard
         self.name = name
-        requestGuard.onRefusal = { [service] in service.log("\(name) refused: \($0)") }
+        requestGuard.onRefusal = { [site] in site.log("\(name) refused: \($0)") }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard isOpen else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
-            guard speaking == nil else {
-                // HTTP/1.1 pipelining, which no speech client does: an answer cannot be written in the middle of
+            guard answering == nil else {
+                // HTTP/1.1 pipelining, which no client of ours does: an answer cannot be written in the middle of
                 // another, so the connection closes.
-                service.log("\(name) closed: \(head.method) \(head.uri) came before the last answer ended")
+                site.log("\(name) closed: \(line(head)) came before the last answer ended")
                 stop()
                 isOpen = false
                 context.close(promise: nil)
@@ -135,14 +138,20 @@ final class HTTPConnection: ChannelInboundHandler {
             }
             self.head = head
             body = context.channel.allocator.buffer(capacity: 0)
+            do throws(APIError) {
+                try site.admit(HTTPRequest(head: head, body: [], localAddress: context.channel.localAddress))
+            } catch {
+                refuse(error, head: head, context: context)
+                return
+            }
             if let length = head.headers.first(name: "content-length").flatMap(Int.init),
-                length > service.limits.maximumBodyBytes
+                length > site.limits.maximumBodyBytes
             {
                 refuse(tooLarge(length), head: head, context: context)
             }
         case .body(var chunk):
             guard head != nil, body != nil else { return }
-            if body!.readableBytes + chunk.readableBytes > service.limits.maximumBodyBytes {
+            if body!.readableBytes + chunk.readableBytes > site.limits.maximumBodyBytes {
                 refuse(tooLarge(body!.readableBytes + chunk.readableBytes), head: head!, context: context)
                 return
             }
@@ -152,117 +161,66 @@ final class HTTPConnection: ChannelInboundHandler {
             guard let head, let body else { return }
             self.head = nil
             self.body = nil
-            answer(head, body: Array(body.readableBytesView), context: context)
+            answer(
+                HTTPRequest(
+                    head: head, body: Array(body.readableBytesView), localAddress: context.channel.localAddress),
+                context: context)
         }
     }
 
     private func tooLarge(_ bytes: Int) -> APIError {
         APIError(
             status: .payloadTooLarge, type: "invalid_request_error",
-            message: "the request body is \(bytes) bytes, over the \(service.limits.maximumBodyBytes) this server takes"
-        )
+            message: "the request body is \(bytes) bytes, over the \(site.limits.maximumBodyBytes) this server takes")
     }
 
     /// Answers `error` and closes the connection, whose further bytes are not read.
     private func refuse(_ error: APIError, head: HTTPRequestHead, context: ChannelHandlerContext) {
-        service.log("\(name) \(head.method) \(head.uri): \(error.status.code) \(error.message)")
+        site.log("\(name) \(line(head)): \(error.status.code) \(error.message)")
         send(error, for: head.uri, isKeepAlive: false, context: context)
         isOpen = false
     }
 
-    // MARK: Routes
+    /// `GET /path?query`, as the site has its requests logged.
+    private func line(_ head: HTTPRequestHead) -> String { "\(head.method) \(site.logged(head.uri))" }
 
-    private func answer(_ head: HTTPRequestHead, body: [UInt8], context: ChannelHandlerContext) {
-        let requestLine = "\(head.method) \(head.uri)"
-        let (path, query) = Self.split(head.uri)
-        if let key = service.apiKey, head.headers.first(name: "authorization") != "Bearer \(key)" {
-            let error = APIError(
-                status: .unauthorized, type: "authentication_error",
-                message: "the request has no valid API key; expected the header Authorization: Bearer KEY")
-            finish(error, head: head, requestLine: requestLine, context: context)
-            return
-        }
-        let pools = service.pools
+    private func answer(_ request: HTTPRequest, context: ChannelHandlerContext) {
+        let answer: HTTPAnswer
         do throws(APIError) {
-            switch (head.method, path) {
-            case (.POST, "/v1/audio/speech"):
-                let order = try OpenAIAPI.order(body: body, voices: pools)
-                speak(order, head: head, requestLine: requestLine, context: context)
-            case (.GET, "/v1/models"):
-                sendBody(OpenAIAPI.json(OpenAIAPI.ModelList()), type: "application/json", head: head, context: context)
-            case (.GET, "/v1/audio/voices"):
-                sendBody(
-                    OpenAIAPI.json(OpenAIAPI.VoiceList(pools)), type: "application/json", head: head, context: context)
-            case (.GET, "/process"), (.POST, "/process"):
-                let parameters = MaryAPI.parameters(head.method == .GET ? query : String(decoding: body, as: UTF8.self))
-                let order = try MaryAPI.order(parameters: parameters, voices: pools)
-                speak(order, head: head, requestLine: requestLine, context: context)
-            case (.GET, "/voices"):
-                sendBody(Array(MaryAPI.voiceLines(pools).utf8), type: "text/plain", head: head, context: context)
-            case (.GET, "/locales"):
-                sendBody(Array(MaryAPI.localeLines(pools).utf8), type: "text/plain", head: head, context: context)
-            case (.GET, "/version"):
-                sendBody(Array(MaryAPI.version.utf8), type: "text/plain", head: head, context: context)
-            case (_, let path) where Self.methods[path] != nil:
-                throw APIError(
-                    status: .methodNotAllowed, type: "invalid_request_error",
-                    message: "\(head.method) is not a method of \(path); expected \(Self.methods[path]!)")
-            default:
-                throw APIError(
-                    status: .notFound, type: "not_found_error",
-                    message:
-                        "no endpoint \(path); expected POST /v1/audio/speech, GET /v1/models, GET /v1/audio/voices, GET or POST /process, GET /voices, /locales or /version"
-                )
-            }
+            answer = try site.answer(request)
         } catch {
-            finish(error, head: head, requestLine: requestLine, context: context)
+            site.log("\(name) \(line(request.head)) \(error.status.code): \(error.message)")
+            send(error, for: request.head.uri, isKeepAlive: request.head.isKeepAlive, context: context)
             return
         }
-        if speaking == nil { service.log("\(name) \(requestLine) 200") }
+        switch answer {
+        case .body(let status, let bytes, let contentType, let extraHeaders):
+            site.log("\(name) \(line(request.head)) \(status.code)")
+            sendBody(
+                bytes, status: status, type: contentType, headers: extraHeaders, isKeepAlive: request.head.isKeepAlive,
+                context: context)
+        case .job(let job):
+            answering = Answering(job: job, head: request.head, receivedAt: .now())
+            runStep(context: context)
+        }
     }
 
-    /// Each endpoint's methods, for a 405's message.
-    private static let methods = [
-        "/v1/audio/speech": "POST", "/v1/models": "GET", "/v1/audio/voices": "GET", "/process": "GET or POST",
-        "/voices": "GET", "/locales": "GET", "/version": "GET",
-    ]
-
-    /// A request target's path and query.
-    static func split(_ uri: String) -> (path: String, query: String) {
-        guard let mark = uri.firstIndex(of: "?") else { return (uri, "") }
-        return (String(uri[..<mark]), String(uri[uri.index(after: mark)...]))
-    }
-
-    private func finish(
-        _ error: APIError, head: HTTPRequestHead, requestLine: String, context: ChannelHandlerContext
-    ) {
-        service.log("\(name) \(requestLine) \(error.status.code): \(error.message)")
-        send(error, for: head.uri, isKeepAlive: head.isKeepAlive, context: context)
-    }
-
-    /// An error as its endpoint's clients read one: OpenAI's JSON under `/v1/`, a line of text for MaryTTS's.
+    /// An error as the site's clients read one.
     private func send(_ error: APIError, for uri: String, isKeepAlive: Bool, context: ChannelHandlerContext) {
-        let isOpenAI = uri.hasPrefix("/v1/")
-        let body = isOpenAI ? OpenAIAPI.errorBody(error) : Array((error.message + "\n").utf8)
-        var headers = HTTPHeaders([
-            ("content-type", isOpenAI ? "application/json" : "text/plain; charset=utf-8"),
-            ("content-length", "\(body.count)"),
-        ])
+        let (body, type) = site.errorBody(error, uri: uri)
+        sendBody(body, status: error.status, type: type, headers: [], isKeepAlive: isKeepAlive, context: context)
+    }
+
+    private func sendBody(
+        _ body: [UInt8], status: HTTPResponseStatus, type: String, headers extraHeaders: [(String, String)],
+        isKeepAlive: Bool, context: ChannelHandlerContext
+    ) {
+        var headers = HTTPHeaders([("content-type", type), ("content-length", "\(body.count)")] + extraHeaders)
         if !isKeepAlive { headers.add(name: "connection", value: "close") }
         context.write(
-            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: error.status, headers: headers))),
-            promise: nil)
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
         endResponse(isKeepAlive: isKeepAlive, context: context)
-    }
-
-    private func sendBody(_ body: [UInt8], type: String, head: HTTPRequestHead, context: ChannelHandlerContext) {
-        var headers = HTTPHeaders([("content-type", type), ("content-length", "\(body.count)")])
-        if !head.isKeepAlive { headers.add(name: "connection", value: "close") }
-        context.write(
-            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
-        endResponse(isKeepAlive: head.isKeepAlive, context: context)
     }
 
     private func endResponse(isKeepAlive: Bool, context: ChannelHandlerContext) {
@@ -272,113 +230,84 @@ final class HTTPConnection: ChannelInboundHandler {
         }
     }
 
-    // MARK: Speech
+    // MARK: Jobs
 
-    private func speak(
-        _ order: SpeechOrder, head: HTTPRequestHead, requestLine: String, context: ChannelHandlerContext
-    ) {
-        let job = HTTPSpeechJob(order: order, temporaryFolder: service.temporaryFolder)
-        speaking = Speaking(job: job, requestLine: requestLine, isKeepAlive: head.isKeepAlive, receivedAt: .now())
-        renderStep(context: context)
-    }
-
-    private func renderStep(context: ChannelHandlerContext) {
-        guard let job = speaking?.job else { return }
-        speaking!.isStepRunning = true
-        speaking!.isWaitingForClient = false
+    private func runStep(context: ChannelHandlerContext) {
+        guard let job = answering?.job else { return }
+        answering!.isStepRunning = true
+        answering!.isWaitingForClient = false
         let allocator = context.channel.allocator
-        service.threadPool.runIfActive(eventLoop: context.eventLoop) { try job.step(allocator: allocator) }
+        threadPool.runIfActive(eventLoop: context.eventLoop) { try job.step(allocator: allocator) }
             .assumeIsolated()
-            .whenComplete { result in self.rendered(result, context: context) }
+            .whenComplete { result in self.stepped(result, context: context) }
     }
 
-    private func rendered(_ result: Result<HTTPSpeechJob.Step, any Error>, context: ChannelHandlerContext) {
-        guard var request = speaking else { return }
+    private func stepped(_ result: Result<HTTPAnswerStep, any Error>, context: ChannelHandlerContext) {
+        guard var request = answering else { return }
         request.isStepRunning = false
         guard isOpen else {
             request.job.end()
-            speaking = nil
+            answering = nil
             return
         }
         switch result {
         case .failure(let error):
             request.job.end()
-            speaking = nil
+            answering = nil
             if request.isHeadSent {
                 // The status went out with the first chunk: cutting the answer short is all that tells the client.
-                service.log("\(name) \(request.requestLine) cut short after \(request.byteCount) bytes: \(error)")
+                site.log("\(name) \(line(request.head)) cut short after \(request.byteCount) bytes: \(error)")
                 isOpen = false
                 context.close(promise: nil)
             } else {
-                let apiError = Self.apiError(error)
-                service.log("\(name) \(request.requestLine) \(apiError.status.code): \(apiError.message)")
-                send(
-                    apiError, for: request.requestLine.split(separator: " ").dropFirst().joined(separator: " "),
-                    isKeepAlive: request.isKeepAlive, context: context)
+                let apiError = site.apiError(for: error)
+                site.log("\(name) \(line(request.head)) \(apiError.status.code): \(apiError.message)")
+                send(apiError, for: request.head.uri, isKeepAlive: request.head.isKeepAlive, context: context)
             }
         case .success(let step):
             if !request.isHeadSent {
                 request.isHeadSent = true
-                context.write(
-                    wrapOutboundOut(.head(responseHead(request, contentLength: step.contentLength))), promise: nil)
+                context.write(wrapOutboundOut(.head(responseHead(request, step))), promise: nil)
             }
             if step.bytes.readableBytes > 0 {
                 request.byteCount += step.bytes.readableBytes
                 context.write(wrapOutboundOut(.body(.byteBuffer(step.bytes))), promise: nil)
             }
             if step.isComplete {
-                speaking = nil
-                logDone(request)
-                endResponse(isKeepAlive: request.isKeepAlive, context: context)
+                answering = nil
+                let milliseconds = (NIODeadline.now() - request.receivedAt).nanoseconds / 1_000_000
+                site.log(
+                    "\(name) \(line(request.head)) \(step.status.code) "
+                        + request.job.summary(byteCount: request.byteCount, milliseconds: milliseconds))
+                endResponse(isKeepAlive: request.head.isKeepAlive, context: context)
                 return
             }
             context.flush()
-            speaking = request
+            answering = request
             if context.channel.isWritable {
-                renderStep(context: context)
+                runStep(context: context)
             } else {
-                speaking!.isWaitingForClient = true
+                answering!.isWaitingForClient = true
             }
         }
     }
 
-    private func responseHead(_ request: Speaking, contentLength: Int?) -> HTTPResponseHead {
-        var headers = HTTPHeaders([("content-type", request.job.order.format.contentType)])
-        if let contentLength {
+    private func responseHead(_ request: Answering, _ step: HTTPAnswerStep) -> HTTPResponseHead {
+        var headers = HTTPHeaders([("content-type", step.contentType)] + step.headers)
+        if let contentLength = step.contentLength {
             headers.add(name: "content-length", value: "\(contentLength)")
         } else {
             headers.add(name: "transfer-encoding", value: "chunked")
         }
-        if !request.isKeepAlive { headers.add(name: "connection", value: "close") }
-        return HTTPResponseHead(version: .http1_1, status: .ok, headers: headers)
-    }
-
-    /// A render's error as the client's fault (400: SSML, text, audio it named) or the server's (500: a pack that
-    /// cannot be read).
-    static func apiError(_ error: any Error) -> APIError {
-        switch ConcatSynthError(error) {
-        case .ssml, .text, .request, .noFallbackClip, .audioDirectory, .fallbackInStrictMode, .voiceInSeveralPacks,
-            .voiceNotInCatalog:
-            return .invalid("\(ConcatSynthError(error))")
-        case .voicebank, .audio, .other:
-            return APIError(status: .internalServerError, type: "server_error", message: "\(ConcatSynthError(error))")
-        }
-    }
-
-    private func logDone(_ request: Speaking) {
-        let microseconds = (NIODeadline.now() - request.receivedAt).nanoseconds / 1_000
-        let fallbacks = request.job.fallbackCount
-        service.log(
-            "\(name) \(request.requestLine) 200 voice \(request.job.order.voice.settings.identifier), "
-                + "\(request.job.order.format.name), \(request.byteCount) bytes in \(microseconds / 1_000) ms"
-                + (fallbacks > 0 ? ", \(fallbacks) fallback\(fallbacks == 1 ? "" : "s")" : ""))
+        if !request.head.isKeepAlive { headers.add(name: "connection", value: "close") }
+        return HTTPResponseHead(version: .http1_1, status: step.status, headers: headers)
     }
 
     /// A kept-alive connection that sent nothing for `HTTPLimits.idleSeconds` between requests is closed; one waiting
     /// for its answer, or sending a request (which `RequestGuard` times), is not idle.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read, speaking == nil, head == nil, isOpen {
-            service.log("\(name) closed: idle for \(service.limits.idleSeconds) s")
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read, answering == nil, head == nil, isOpen {
+            site.log("\(name) closed: idle for \(site.limits.idleSeconds) s")
             isOpen = false
             context.close(promise: nil)
             return
@@ -387,7 +316,7 @@ final class HTTPConnection: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable, speaking?.isWaitingForClient == true { renderStep(context: context) }
+        if context.channel.isWritable, answering?.isWaitingForClient == true { runStep(context: context) }
         context.fireChannelWritabilityChanged()
     }
 
@@ -398,7 +327,7 @@ final class HTTPConnection: ChannelInboundHandler {
             if let head {
                 refuse(.invalid("the request is not valid HTTP/1.1 (\(error))"), head: head, context: context)
             } else {
-                service.log("\(name) closed: the request is not valid HTTP/1.1 (\(error))")
+                site.log("\(name) closed: the request is not valid HTTP/1.1 (\(error))")
                 isOpen = false
                 context.close(promise: nil)
             }
@@ -419,19 +348,19 @@ final class HTTPConnection: ChannelInboundHandler {
     }
 
     private func logGoneMidRequest(reason: String?) {
-        guard let request = speaking else { return }
-        service.log(
-            "\(name) went away during \(request.requestLine)\(reason.map { " (\($0))" } ?? ""); \(request.byteCount) bytes sent, render cancelled"
+        guard let request = answering else { return }
+        site.log(
+            "\(name) went away during \(line(request.head))\(reason.map { " (\($0))" } ?? ""); \(request.byteCount) bytes sent, answer cancelled"
         )
     }
 
-    /// Cancels the render in progress; the job ends when its running step returns.
+    /// Cancels the job in progress; it ends when its running step returns.
     private func stop() {
-        guard let request = speaking else { return }
+        guard let request = answering else { return }
         request.job.cancel()
         if !request.isStepRunning {
             request.job.end()
-            speaking = nil
+            answering = nil
         }
     }
 }

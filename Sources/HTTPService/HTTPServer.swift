@@ -20,24 +20,15 @@ import Synchronization
 /// ```
 public final class HTTPServer: Sendable {
     /// The host it listens on.
-    public let host: String
+    public var host: String { listener.host }
     /// The port it listens on: the one the system chose when 0 was asked.
-    public let port: Int
-    private let channel: Channel
-    private let group: MultiThreadedEventLoopGroup
-    private let threadPool: NIOThreadPool
-    private let service: HTTPSpeechService
+    public var port: Int { listener.port }
+    private let listener: HTTPListener
+    private let site: SpeechSite
 
-    private init(
-        host: String, port: Int, channel: Channel, group: MultiThreadedEventLoopGroup, threadPool: NIOThreadPool,
-        service: HTTPSpeechService
-    ) {
-        self.host = host
-        self.port = port
-        self.channel = channel
-        self.group = group
-        self.threadPool = threadPool
-        self.service = service
+    private init(listener: HTTPListener, site: SpeechSite) {
+        self.listener = listener
+        self.site = site
     }
 
     /// Opens the packs read-only, listens on `host`:`port` and serves until `close()`.
@@ -53,13 +44,60 @@ public final class HTTPServer: Sendable {
     ) throws -> HTTPServer {
         let pools = try SynthesizerPools(VoiceCatalog(bank: bank))
         for warning in pools.warnings { log("warning: \(warning)") }
-        let temporaryFolder = try TemporaryFolder()
+        let site = SpeechSite(
+            pools: pools, limits: limits, apiKey: apiKey, temporaryFolder: try TemporaryFolder(), log: log)
+        do {
+            let listener = try HTTPListener.start(host: host, port: port, threads: renderThreads, site: site)
+            return HTTPServer(listener: listener, site: site)
+        } catch {
+            site.temporaryFolder.remove()
+            throw error
+        }
+    }
+
+    /// Blocks until the server is closed.
+    public func waitUntilClosed() throws {
+        try listener.waitUntilClosed()
+    }
+
+    /// Stops listening, closes every connection and waits for the threads to end.
+    public func close() throws {
+        try listener.close()
+        site.temporaryFolder.remove()
+    }
+}
+
+/// A site served on `host`:`port`: one event loop thread reads requests and writes answers, and the jobs of the
+/// answers run on a pool of threads.
+package final class HTTPListener: Sendable {
+    package let host: String
+    /// The port it listens on: the one the system chose when 0 was asked.
+    package let port: Int
+    private let channel: Channel
+    private let group: MultiThreadedEventLoopGroup
+    private let threadPool: NIOThreadPool
+
+    private init(
+        host: String, port: Int, channel: Channel, group: MultiThreadedEventLoopGroup, threadPool: NIOThreadPool
+    ) {
+        self.host = host
+        self.port = port
+        self.channel = channel
+        self.group = group
+        self.threadPool = threadPool
+    }
+
+    /// Listens on `host`:`port` (0 for any free port) and serves `site` until `close()`.
+    ///
+    /// - Parameter threads: how many jobs run at once.
+    /// - Throws: `HTTPServiceError.cannotListen`.
+    package static func start(host: String, port: Int, threads: Int, site: any HTTPSite) throws(HTTPServiceError)
+        -> HTTPListener
+    {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let threadPool = NIOThreadPool(numberOfThreads: max(1, renderThreads))
+        let threadPool = NIOThreadPool(numberOfThreads: max(1, threads))
         threadPool.start()
-        let service = HTTPSpeechService(
-            pools: pools, threadPool: threadPool, limits: limits, apiKey: apiKey, temporaryFolder: temporaryFolder,
-            log: log)
+        let limits = site.limits
         let clients = Atomic<Int>(0)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -76,7 +114,8 @@ public final class HTTPServer: Sendable {
                     try sync.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
                     try sync.addHandler(HTTPResponseEncoder())
                     try sync.addHandler(
-                        HTTPConnection(service: service, guard: guardHandler, name: "client \(number)"))
+                        HTTPConnection(
+                            site: site, threadPool: threadPool, guard: guardHandler, name: "client \(number)"))
                 }
             }
         let channel: Channel
@@ -85,24 +124,23 @@ public final class HTTPServer: Sendable {
         } catch {
             try? threadPool.syncShutdownGracefully()
             try? group.syncShutdownGracefully()
-            throw HTTPServiceError.cannotListen(address: "\(host):\(port)", reason: "\(error)")
+            throw .cannotListen(address: "\(host):\(port)", reason: "\(error)")
         }
-        return HTTPServer(
+        return HTTPListener(
             host: host, port: channel.localAddress?.port ?? port, channel: channel, group: group,
-            threadPool: threadPool, service: service)
+            threadPool: threadPool)
     }
 
-    /// Blocks until the server is closed.
-    public func waitUntilClosed() throws {
+    /// Blocks until the listener is closed.
+    package func waitUntilClosed() throws {
         try channel.closeFuture.wait()
     }
 
     /// Stops listening, closes every connection and waits for the threads to end.
-    public func close() throws {
+    package func close() throws {
         try? channel.close().wait()
         try group.syncShutdownGracefully()
         try threadPool.syncShutdownGracefully()
-        service.temporaryFolder.remove()
     }
 }
 
@@ -120,26 +158,4 @@ public struct HTTPLimits: Sendable {
     public var idleSeconds: Int64 = 60
 
     public init() {}
-}
-
-/// What every connection of a server shares.
-final class HTTPSpeechService: Sendable {
-    let pools: SynthesizerPools
-    let threadPool: NIOThreadPool
-    let limits: HTTPLimits
-    let apiKey: String?
-    let temporaryFolder: TemporaryFolder
-    let log: @Sendable (String) -> Void
-
-    init(
-        pools: SynthesizerPools, threadPool: NIOThreadPool, limits: HTTPLimits, apiKey: String?,
-        temporaryFolder: TemporaryFolder, log: @escaping @Sendable (String) -> Void
-    ) {
-        self.pools = pools
-        self.threadPool = threadPool
-        self.limits = limits
-        self.apiKey = apiKey
-        self.temporaryFolder = temporaryFolder
-        self.log = log
-    }
 }

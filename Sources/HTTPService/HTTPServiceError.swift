@@ -20,7 +20,7 @@ public enum HTTPServiceError: Error, CustomStringConvertible {
             return
                 "invalid HTTP address \"\(address)\"; expected HOST:PORT such as 127.0.0.1:8080 ([::1]:8080 for IPv6, port 0 for any free port)"
         case .noTemporaryFolder(let reason):
-            return "cannot make a folder for rendered files in $TMPDIR or /tmp: \(reason)"
+            return "cannot make a folder for the server's files in $TMPDIR or /tmp: \(reason)"
         }
     }
 
@@ -43,19 +43,20 @@ public enum HTTPServiceError: Error, CustomStringConvertible {
     }
 }
 
-/// A folder of the server's own for files being rendered, removed when the server closes.
-final class TemporaryFolder: Sendable {
-    let path: String
+/// A folder of a server's own for the files it makes (renders, takes), removed when the server closes.
+package final class TemporaryFolder: Sendable {
+    package let path: String
     private let count = Atomic<Int>(0)
 
-    /// A name no other render of this server uses.
-    func newPath(extension fileExtension: String) -> String {
+    /// A name no other file of this server uses.
+    package func newPath(extension fileExtension: String) -> String {
         "\(path)/\(count.wrappingAdd(1, ordering: .relaxed).newValue).\(fileExtension)"
     }
 
-    init() throws(HTTPServiceError) {
+    /// A new folder `concat-synth-LABEL-XXXXXX` in `$TMPDIR`, else `/tmp`.
+    package init(label: String = "http") throws(HTTPServiceError) {
         let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(base)/concat-synth-http-XXXXXX".utf8CString)
+        var template = Array("\(base)/concat-synth-\(label)-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             throw .noTemporaryFolder(reason: String(cString: strerror(errno)))
         }
@@ -63,7 +64,7 @@ final class TemporaryFolder: Sendable {
     }
 
     /// Removes the folder and what is left in it (files whose renders were cut short by the close).
-    func remove() {
+    package func remove() {
         if let directory = opendir(path) {
             while let entry = readdir(directory) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) {

@@ -11,9 +11,8 @@ import NIOCore
 /// One answer's audio, made a step at a time on a render thread: raw `pcm` 100 ms a step as it is rendered; a file
 /// rendered whole by the first step, through the same writer as `concat-synth render -o`, then sent 64 KiB a step.
 ///
-/// Used by one thread at a time, never two at once: the connection starts a `step()` only after the last one
-/// completed, and calls `end()` only when no step is running; hence `@unchecked Sendable`.
-final class HTTPSpeechJob: @unchecked Sendable {
+/// Used by one thread at a time, never two at once (see `HTTPAnswerJob`); hence `@unchecked Sendable`.
+final class HTTPSpeechJob: HTTPAnswerJob, @unchecked Sendable {
     let order: SpeechOrder
     private let temporaryFolder: TemporaryFolder
     /// Set when the client goes.
@@ -33,13 +32,6 @@ final class HTTPSpeechJob: @unchecked Sendable {
         self.temporaryFolder = temporaryFolder
     }
 
-    struct Step: Sendable {
-        var bytes: ByteBuffer
-        var isComplete: Bool
-        /// The whole answer's length, when the first step knows it (a rendered file).
-        var contentLength: Int?
-    }
-
     /// A render stopped because the client went.
     struct Cancelled: Error {}
 
@@ -47,7 +39,7 @@ final class HTTPSpeechJob: @unchecked Sendable {
     ///
     /// - Throws: `ConcatSynthError` for a request that cannot be planned or rendered, `Cancelled`, and what writing or
     ///   reading the file throws.
-    func step(allocator: ByteBufferAllocator) throws -> Step {
+    func step(allocator: ByteBufferAllocator) throws -> HTTPAnswerStep {
         do {
             switch order.format {
             case .pcm: return try pcmStep(allocator: allocator)
@@ -64,7 +56,7 @@ final class HTTPSpeechJob: @unchecked Sendable {
         }
     }
 
-    private func pcmStep(allocator: ByteBufferAllocator) throws -> Step {
+    private func pcmStep(allocator: ByteBufferAllocator) throws -> HTTPAnswerStep {
         let isFirst = self.chain == nil
         let chain = try self.chain ?? start(sampleRate: AudioResponseFormat.pcmSampleRate)
         var bytes = allocator.buffer(capacity: Self.blockFrames * 3)
@@ -77,7 +69,7 @@ final class HTTPSpeechJob: @unchecked Sendable {
         }
         try checkCancelled()
         if chain.isComplete { end() }
-        return Step(bytes: bytes, isComplete: chain.isComplete)
+        return HTTPAnswerStep(bytes: bytes, isComplete: chain.isComplete, contentType: order.format.contentType)
     }
 
     /// Renders the whole request into a file of the format, as `concat-synth render -o NAME.EXTENSION` does.
@@ -103,12 +95,16 @@ final class HTTPSpeechJob: @unchecked Sendable {
         return fileSize(path)
     }
 
-    private func fileStep(allocator: ByteBufferAllocator) throws -> Step {
-        guard let file else { return Step(bytes: allocator.buffer(capacity: 0), isComplete: true) }
+    private func fileStep(allocator: ByteBufferAllocator) throws -> HTTPAnswerStep {
+        guard let file else {
+            return HTTPAnswerStep(
+                bytes: allocator.buffer(capacity: 0), isComplete: true, contentType: order.format.contentType)
+        }
         try checkCancelled()
         let chunk = try file.reader.descriptor.read(upTo: Self.fileChunkBytes)
         if chunk.isEmpty { end() }
-        return Step(bytes: allocator.buffer(bytes: chunk), isComplete: chunk.isEmpty)
+        return HTTPAnswerStep(
+            bytes: allocator.buffer(bytes: chunk), isComplete: chunk.isEmpty, contentType: order.format.contentType)
     }
 
     private func start(sampleRate: Int) throws -> ConvertedPull {
@@ -129,6 +125,11 @@ final class HTTPSpeechJob: @unchecked Sendable {
 
     /// Stops the render at its next pull; from any thread (the event loop, when the client goes).
     func cancel() { cancellation.cancel() }
+
+    func summary(byteCount: Int, milliseconds: Int64) -> String {
+        "voice \(order.voice.settings.identifier), \(order.format.name), \(byteCount) bytes in \(milliseconds) ms"
+            + (fallbackCount > 0 ? ", \(fallbackCount) fallback\(fallbackCount == 1 ? "" : "s")" : "")
+    }
 
     /// Releases the renderer and the synthesizer, and removes the rendered file.
     func end() {

@@ -8,18 +8,6 @@ import NIOHTTP1
     import Foundation
 #endif
 
-/// A request the server answers with an error: its status, OpenAI's error `type`, and one sentence naming the input
-/// and what would be accepted.
-struct APIError: Error, Equatable {
-    var status: HTTPResponseStatus
-    var type: String
-    var message: String
-
-    static func invalid(_ message: String) -> APIError {
-        APIError(status: .badRequest, type: "invalid_request_error", message: message)
-    }
-}
-
 /// The OpenAI-compatible endpoints: `POST /v1/audio/speech`, `GET /v1/models`, `GET /v1/audio/voices`.
 enum OpenAIAPI {
     /// The one model listed; `model` in a request is accepted whatever it says, as clients send their own default.
@@ -120,27 +108,6 @@ enum OpenAIAPI {
             }
         }
     }
-
-    /// An error as OpenAI's API writes it: `{"error": {"message", "type", "param", "code"}}`.
-    static func errorBody(_ error: APIError) -> [UInt8] {
-        struct Body: Encodable {
-            struct Detail: Encodable {
-                var message: String
-                var type: String
-                var param: String?
-                var code: String?
-            }
-            var error: Detail
-        }
-        return json(Body(error: .init(message: error.message, type: error.type)))
-    }
-
-    static func json(_ value: some Encodable) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        // Encoding these plain structs cannot fail.
-        return Array((try? encoder.encode(value)) ?? Data("{}".utf8))
-    }
 }
 
 /// The MaryTTS-compatible endpoints that MaryTTS clients call (Home Assistant's and openHAB's integrations, the
@@ -200,38 +167,4 @@ enum MaryAPI {
 
     /// `en-US` as MaryTTS writes a locale: `en_US`.
     static func locale(_ tag: String) -> String { String(tag.map { $0 == "-" ? "_" : $0 }) }
-
-    /// The parameters of a query string or a form-encoded body: `+` is a space, `%XX` a byte; a name given twice
-    /// keeps its first value.
-    static func parameters(_ encoded: String) -> [String: String] {
-        var parameters: [String: String] = [:]
-        for pair in encoded.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = decoded(parts[0])
-            if parameters[name] == nil { parameters[name] = decoded(parts.count > 1 ? parts[1] : "") }
-        }
-        return parameters
-    }
-
-    private static func decoded(_ text: Substring) -> String {
-        var bytes: [UInt8] = []
-        var index = text.utf8.startIndex
-        let utf8 = text.utf8
-        while index < utf8.endIndex {
-            let byte = utf8[index]
-            if byte == UInt8(ascii: "+") {
-                bytes.append(UInt8(ascii: " "))
-            } else if byte == UInt8(ascii: "%"), let high = utf8.index(index, offsetBy: 1, limitedBy: utf8.endIndex),
-                let low = utf8.index(index, offsetBy: 2, limitedBy: utf8.endIndex), low < utf8.endIndex,
-                let value = UInt8(String(decoding: [utf8[high], utf8[low]], as: UTF8.self), radix: 16)
-            {
-                bytes.append(value)
-                index = low
-            } else {
-                bytes.append(byte)
-            }
-            index = utf8.index(after: index)
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }

@@ -30,21 +30,7 @@ import Voicebank
     }
 
     func driver(_ arguments: [String]) throws -> [String: Any] {
-        let result = try Binary(path: HTTPDriver.python.get()).run([HTTPDriver.script] + arguments)
-        guard result.status == 0 else {
-            throw TestFailure(description: "the driver exited \(result.status): \(result.standardError)")
-        }
-        return try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutputBytes)) as? [String: Any])
-    }
-
-    func curl(_ arguments: [String]) throws -> (status: Int, body: String) {
-        let marker = "\n--status:"
-        let result = try Binary(path: "/usr/bin/curl").run(["-sS", "-w", "\(marker)%{http_code}"] + arguments)
-        let text = result.standardOutput
-        guard let range = text.range(of: marker, options: .backwards) else {
-            throw TestFailure(description: "curl: \(result.standardError)")
-        }
-        return (Int(text[range.upperBound...]) ?? 0, String(text[..<range.lowerBound]))
+        try HTTPDriver.http.run(arguments)
     }
 
     static let text = "Hello, nice to meet you. Good morning!"
@@ -194,7 +180,7 @@ import Voicebank
         let long = String(repeating: "Good morning. Double tap to open. ", count: 500)
         let answer = try driver(["hangup", "127.0.0.1", port, long])
         #expect(answer["status_line"] as? String == "HTTP/1.1 200 OK")
-        try server.waitForLog("render cancelled")
+        try server.waitForLog("answer cancelled")
         #expect(try curl([server.uri + "/v1/models"]).status == 200)
     }
 
@@ -230,8 +216,7 @@ import Voicebank
 
 /// The Python side of the HTTP tests: tools/python-env's interpreter running Fixtures/http_driver.py.
 enum HTTPDriver {
-    static let script = "\(Driver.root)/Tests/SpeechServiceTests/Fixtures/http_driver.py"
-    static var python: Result<String, TestFailure> { Driver.python }
+    static let http = PythonDriver("Tests/SpeechServiceTests/Fixtures/http_driver.py")
 }
 
 /// A plain TCP connection to the loopback interface, for what no HTTP client does on purpose.

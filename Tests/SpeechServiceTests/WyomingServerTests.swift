@@ -201,57 +201,18 @@ import Voicebank
 
 /// The Python side: tools/python-env's interpreter running Fixtures/wyoming_driver.py.
 enum Driver {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
-    static let script = "\(root)/Tests/SpeechServiceTests/Fixtures/wyoming_driver.py"
+    static let wyoming = PythonDriver("Tests/SpeechServiceTests/Fixtures/wyoming_driver.py")
 
-    /// Made once per test run; the first run installs the pinned `wyoming` from PyPI.
-    static let python: Result<String, TestFailure> = {
-        do {
-            let result = try Binary(path: "\(root)/tools/python-env").run([])
-            guard result.status == 0 else {
-                return .failure(TestFailure(description: "tools/python-env failed: \(result.standardError)"))
-            }
-            return .success(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
-        } catch {
-            return .failure(TestFailure(description: "tools/python-env: \(error)"))
-        }
-    }()
-
-    /// Runs the driver and returns the JSON object it prints.
     static func run(_ arguments: [String], input: Data = Data()) throws -> [String: Any] {
-        let result = try Binary(path: python.get()).run([script] + arguments, input: input)
-        guard result.status == 0 else {
-            throw TestFailure(description: "the driver exited \(result.status): \(result.standardError)")
-        }
-        let object = try JSONSerialization.jsonObject(with: Data(result.standardOutputBytes))
-        return try #require(object as? [String: Any], "\(result.standardOutput)")
+        try wyoming.run(arguments, input: input)
     }
 }
 
 /// `concat-synth serve` on a free port of the loopback interface, stopped when released.
 final class WyomingTestServer: Sendable {
-    let process: Process
-    let uri: String
-    private let standardError = Collected()
-
-    /// Bytes read on one thread and looked at on another.
-    private final class Collected: @unchecked Sendable {
-        private let lock = NSLock()
-        private var bytes = Data()
-
-        func append(_ data: Data) {
-            lock.lock()
-            bytes.append(data)
-            lock.unlock()
-        }
-
-        var text: String {
-            lock.lock()
-            defer { lock.unlock() }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-    }
+    private let server: ServerProcess
+    var process: Process { server.process }
+    var uri: String { server.address }
 
     /// - Parameters:
     ///   - pack: the pack it serves; with none, the default and every installed pack.
@@ -259,52 +220,24 @@ final class WyomingTestServer: Sendable {
     ///   - environment: added to this process's (`Binary.start`).
     init(pack: String?, address: String = "tcp://127.0.0.1:0", environment: [String: String?] = [:]) throws {
         let bank = pack.map { ["--bank", $0] } ?? []
-        (process, uri) = try Self.start(["serve"] + bank + ["--uri", address], environment, standardError) {
+        server = try ServerProcess(
+            Binary("concat-synth"), ["serve"] + bank + ["--uri", address], environment: environment
+        ) {
             $0.hasPrefix("listening on ") ? $0.split(separator: " ").dropFirst(2).first.map(String.init) : nil
         }
     }
 
     /// `concat-synth serve` with `arguments`, its address as `address(line)` finds it in a line of its log.
     init(arguments: [String], environment: [String: String?] = [:], address: @escaping (Substring) -> String?) throws {
-        (process, uri) = try Self.start(arguments, environment, standardError, address: address)
-    }
-
-    private static func start(
-        _ arguments: [String], _ environment: [String: String?], _ standardError: Collected,
-        address: (Substring) -> String?
-    ) throws -> (Process, String) {
-        let process = try Binary("concat-synth").start(arguments, environment: environment)
-        let pipe = Pipe()
-        process.standardError = pipe
-        pipe.fileHandleForReading.readabilityHandler = { [standardError] in standardError.append($0.availableData) }
-        try process.run()
-        var listening: String?
-        for _ in 0..<200 where listening == nil {
-            Thread.sleep(forTimeInterval: 0.05)
-            listening = standardError.text.split(separator: "\n").lazy.compactMap(address).first
-        }
-        guard let listening else {
-            process.terminate()
-            throw TestFailure(description: "the server did not start: \(standardError.text)")
-        }
-        return (process, listening)
+        server = try ServerProcess(Binary("concat-synth"), arguments, environment: environment, address: address)
     }
 
     /// What the server wrote on standard error so far.
-    var log: String { standardError.text }
+    var log: String { server.log }
 
     /// Waits up to 10 s for the server to log `text`.
     func waitForLog(_ text: String) throws {
-        for _ in 0..<200 {
-            if log.contains(text) { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        throw TestFailure(description: "the server never logged \"\(text)\": \(log)")
-    }
-
-    deinit {
-        process.terminate()
-        process.waitUntilExit()
+        try server.waitForLog(text)
     }
 }
 

@@ -85,6 +85,8 @@ public struct Binary: Sendable {
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+
+        public init(description: String) { self.description = description }
     }
 
     /// A process for the binary, not yet started; its output goes nowhere unless the caller sets it.

@@ -10,11 +10,15 @@ public struct ImportRequest: Equatable, Sendable {
     public var phrase: String?
     /// A fallback clip speaks for words no clip covers; it is never matched by its phrase.
     public var isFallback: Bool
+    /// The file name the clip records as its source; `nil` for the name of the file at `path`. For audio that
+    /// reaches the pack through a file of the importer's making (a take of the studio).
+    public var sourceName: String?
 
-    public init(path: String, phrase: String? = nil, isFallback: Bool = false) {
+    public init(path: String, phrase: String? = nil, isFallback: Bool = false, sourceName: String? = nil) {
         self.path = path
         self.phrase = phrase
         self.isFallback = isFallback
+        self.sourceName = sourceName
     }
 
     /// The phrase a file name gives: the name without folders and extension, `_` and `-` read as spaces.
@@ -126,7 +130,8 @@ extension VoicePack {
                 try insert.bind(
                     .integer(voiceID), .text(request.phrase ?? ImportRequest.phrase(forFileAt: request.path)),
                     .text(key), .integer(tokens.count), .integer(request.isFallback ? 1 : 0),
-                    .text(Self.fileName(request.path)), .text(clip.source.container), .text(clip.source.sampleFormat),
+                    .text(request.sourceName ?? Self.fileName(request.path)), .text(clip.source.container),
+                    .text(clip.source.sampleFormat),
                     .integer(clip.source.sampleRate), .integer(clip.source.channelCount),
                     .integer(clip.source.frameCount), .text(clip.original.encoding.rawValue),
                     .blob(clip.original.bytes), .integer(hash), .text(clip.converter.rawValue),

@@ -1,0 +1,484 @@
+// The studio's page. The server is the source of truth: the prompts, their kept takes and the coverage come from
+// /api/state, and each change comes back from the server; the page holds only the take just recorded, until it is
+// kept or discarded.
+
+const token = new URLSearchParams(location.search).get('token') ?? '';
+const element = (id) => document.getElementById(id);
+
+// Levels in dBFS at which a take is said to clip, and to be too quiet.
+const clipDecibels = -1;
+const quietDecibels = -30;
+// Left out of every take: the click of R at its start, the click of Space at its end.
+const leadSeconds = 0.2;
+const tailSeconds = 0.15;
+
+const studio = {
+  prompts: [],
+  index: 0,
+  language: null,
+  microphone: null,
+  playback: null,
+  // While recording: {startFrame, blocks, isClipping, stopFrame, stopped}.
+  recording: null,
+  // The take just recorded, not kept yet: {samples, sampleRate, peak}.
+  pending: null,
+  // The quietest block heard outside a take's kept frames (its lead-in, between takes): the room's noise.
+  noiseFloor: null,
+  // The level below which the pack trims a take's ends, in dBFS; null when the voice keeps clips whole.
+  trimDecibels: null,
+  // The most bytes a take's body may have.
+  maximumTakeBytes: Infinity,
+  isBusy: false,
+};
+
+const decibels = (amplitude) => (amplitude > 0 ? 20 * Math.log10(amplitude) : -Infinity);
+const formatDecibels = (value) => (value === -Infinity ? '−∞' : value.toFixed(1).replace('-', '−')) + ' dBFS';
+const formatSeconds = (value) => value.toFixed(2) + ' s';
+const quoted = (text) => `“${text}”`;
+const current = () => studio.prompts[studio.index];
+
+function announce(text) {
+  element('status').textContent = text;
+}
+
+class RequestError extends Error {}
+
+// A call of the studio's API with its token; an error answer becomes a RequestError with the server's message.
+async function api(method, path, { headers = {}, body } = {}) {
+  let response;
+  try {
+    response = await fetch(path, { method, headers: { 'X-Studio-Token': token, ...headers }, body });
+  } catch (error) {
+    throw new RequestError(`the studio cannot be reached (${error.message}); is voicebank studio still running?`);
+  }
+  if (!response.ok) {
+    let message = `${response.status} ${response.statusText}`;
+    try {
+      message = (await response.json()).error.message;
+    } catch {
+      // The status line is all there is.
+    }
+    throw new RequestError(message);
+  }
+  return response;
+}
+
+// MARK: State from the server
+
+async function load({ resume }) {
+  const state = await (await api('GET', '/api/state')).json();
+  studio.prompts = state.prompts;
+  studio.language = state.voice.language;
+  studio.trimDecibels = state.voice.trimThresholdDecibels ?? null;
+  studio.maximumTakeBytes = state.maximumTakeBytes;
+  element('voice').textContent = `· ${state.voice.name} (${state.voice.identifier})`;
+  showCoverage(state.coverage);
+  if (resume) {
+    // Where the recording stopped: the first prompt without a take.
+    const untaken = studio.prompts.findIndex((prompt) => prompt.takes.length === 0);
+    studio.index = untaken === -1 ? 0 : untaken;
+  }
+  render();
+}
+
+// No coverage (undefined) without texts.
+function showCoverage(coverage) {
+  element('coverage').hidden = !coverage;
+  if (coverage) element('coverage-summary').textContent = coverage.summary;
+}
+
+function replacePrompt(prompt) {
+  const index = studio.prompts.findIndex((each) => each.id === prompt.id);
+  if (index !== -1) studio.prompts[index] = prompt;
+}
+
+// MARK: Drawing the page
+
+function render() {
+  const prompt = current();
+  element('position').textContent = `${studio.index + 1} of ${studio.prompts.length}`;
+  const text = element('prompt-text');
+  text.textContent = prompt.text;
+  if (studio.language) text.lang = studio.language;
+  const taken = studio.prompts.filter((each) => each.takes.length > 0).length;
+  element('progress').textContent = `${taken} of ${studio.prompts.length} prompts have a take in the pack.`;
+  renderTakes(prompt);
+  renderScript();
+  element('stop').disabled = studio.recording === null;
+  element('keep').disabled = studio.isBusy;
+}
+
+function renderTakes(prompt) {
+  const list = element('takes');
+  list.replaceChildren();
+  if (prompt.takes.length === 0) {
+    const item = document.createElement('li');
+    item.textContent = 'None yet.';
+    list.append(item);
+    return;
+  }
+  prompt.takes.forEach((take, position) => {
+    const item = document.createElement('li');
+    const number = position + 1;
+    item.append(
+      `Take ${number}: ${formatSeconds(take.seconds)} (${formatSeconds(take.recordedSeconds)} recorded at ` +
+        `${take.sampleRate} Hz) `,
+    );
+    item.append(
+      button(`Play`, `Play take ${number} of ${quoted(prompt.text)}`, () => playKept(prompt, take, number)),
+      ' ',
+      button(`Discard`, `Discard take ${number} of ${quoted(prompt.text)}`, () => discardKept(prompt, take, number)),
+    );
+    list.append(item);
+  });
+}
+
+function renderScript() {
+  const list = element('prompts');
+  list.replaceChildren(
+    ...studio.prompts.map((prompt, index) => {
+      const item = document.createElement('li');
+      const count = prompt.takes.length;
+      const label = `${quoted(prompt.text)}: ${count === 0 ? 'no take' : count === 1 ? '1 take' : `${count} takes`}`;
+      const go = button(label, null, () => moveTo(index));
+      if (index === studio.index) go.setAttribute('aria-current', 'step');
+      item.append(go);
+      return item;
+    }),
+  );
+}
+
+function button(text, label, action) {
+  const made = document.createElement('button');
+  made.type = 'button';
+  made.textContent = text;
+  if (label) made.setAttribute('aria-label', label);
+  made.addEventListener('click', () => run(action));
+  return made;
+}
+
+// Runs an action, saying on the page what went wrong if it fails.
+async function run(action) {
+  try {
+    await action();
+  } catch (error) {
+    studio.isBusy = false;
+    announce(error instanceof RequestError ? `The studio answered: ${error.message}` : `Error: ${error.message}`);
+    render();
+  }
+}
+
+// MARK: The microphone and the meter
+
+async function openMicrophone() {
+  if (studio.microphone) return studio.microphone;
+  if (!window.AudioWorkletNode || !navigator.mediaDevices) {
+    throw new Error('this browser has no AudioWorklet or no microphone access; the studio needs both');
+  }
+  // The device's own rate: the import converts a take to 22050 Hz as it converts any file.
+  const context = new AudioContext();
+  let stream;
+  try {
+    await context.audioWorklet.addModule('/recorder.js');
+    // The samples as the microphone makes them: the take's level and noise are the pack's to measure.
+    stream = await navigator.mediaDevices.getUserMedia({
+      audio: { echoCancellation: false, autoGainControl: false, noiseSuppression: false, channelCount: 1 },
+    });
+  } catch (error) {
+    context.close();
+    throw new Error(`the microphone could not be opened (${error.message}); allow this page to use it`);
+  }
+  const node = new AudioWorkletNode(context, 'recorder');
+  context.createMediaStreamSource(stream).connect(node);
+  node.port.onmessage = (event) => heard(event.data);
+  await context.resume();
+  studio.microphone = { context, stream, node };
+  return studio.microphone;
+}
+
+// A block of the microphone's samples: the meter, the noise floor, and the take being recorded.
+function heard({ frame, samples }) {
+  let peak = 0;
+  let squares = 0;
+  for (const sample of samples) {
+    peak = Math.max(peak, Math.abs(sample));
+    squares += sample * sample;
+  }
+  const rms = Math.sqrt(squares / samples.length);
+  drawMeter(peak, rms);
+  const recording = studio.recording;
+  const leadEnd = recording && recording.startFrame + leadSeconds * studio.microphone.context.sampleRate;
+  if ((recording === null || frame + samples.length <= leadEnd) && rms > 0) {
+    studio.noiseFloor = studio.noiseFloor === null ? rms : Math.min(studio.noiseFloor, rms);
+  }
+  const levels = `Peak ${formatDecibels(decibels(peak))}, RMS ${formatDecibels(decibels(rms))}`;
+  const floor = studio.noiseFloor === null ? '' : `; noise floor ${formatDecibels(decibels(studio.noiseFloor))}`;
+  element('level').textContent = levels + floor + '.';
+  if (recording === null) return;
+  recording.blocks.push({ frame, samples });
+  if (decibels(peak) > clipDecibels && !recording.isClipping) {
+    recording.isClipping = true;
+    warn(`The take clips: it went above ${clipDecibels} dBFS. Record it again a little further from the microphone.`);
+    announce('Clipping.');
+  }
+  if (recording.stopFrame !== undefined && frame + samples.length >= recording.stopFrame) recording.stopped();
+}
+
+function drawMeter(peak, rms) {
+  const canvas = element('meter');
+  const context = canvas.getContext('2d');
+  const { width, height } = canvas;
+  // -60 dBFS at the left, 0 dBFS at the right.
+  const x = (amplitude) => Math.max(0, Math.min(1, (decibels(amplitude) + 60) / 60)) * width;
+  context.fillStyle = '#1b1b1b';
+  context.fillRect(0, 0, width, height);
+  context.fillStyle = decibels(peak) > clipDecibels ? '#d0312d' : '#3a9d5d';
+  context.fillRect(0, 6, x(rms), height - 12);
+  context.fillStyle = '#f2f2f2';
+  context.fillRect(Math.max(0, x(peak) - 2), 2, 3, height - 4);
+  context.fillStyle = '#d0312d';
+  context.fillRect(x(10 ** (clipDecibels / 20)), 0, 2, height);
+}
+
+function warn(text) {
+  const warning = element('warning');
+  warning.hidden = text === null;
+  warning.textContent = text ?? '';
+}
+
+// MARK: Actions
+
+async function record() {
+  if (studio.recording || studio.isBusy) return;
+  // A second R while the browser asks for the microphone records nothing more.
+  studio.isBusy = true;
+  const { context } = await openMicrophone().finally(() => (studio.isBusy = false));
+  studio.pending = null;
+  warn(null);
+  studio.recording = { startFrame: Math.round(context.currentTime * context.sampleRate), blocks: [] };
+  render();
+  announce(`Recording ${quoted(current().text)}. Press Space to stop.`);
+}
+
+async function stop() {
+  const recording = studio.recording;
+  if (!recording || recording.stopFrame !== undefined) return;
+  const { context } = studio.microphone;
+  const rate = context.sampleRate;
+  // The blocks up to the key's frame are still on their way from the audio thread.
+  await new Promise((resolve) => {
+    recording.stopped = resolve;
+    recording.stopFrame = Math.round(context.currentTime * rate);
+    setTimeout(resolve, 500);
+  });
+  studio.recording = null;
+  const from = recording.startFrame + Math.round(leadSeconds * rate);
+  const to = recording.stopFrame - Math.round(tailSeconds * rate);
+  if (to - from < rate * 0.05) {
+    render();
+    announce('The take was too short to keep. Press R to record again.');
+    return;
+  }
+  const samples = new Float32Array(to - from);
+  let peak = 0;
+  for (const block of recording.blocks) {
+    for (let index = 0; index < block.samples.length; index++) {
+      const frame = block.frame + index;
+      if (frame < from || frame >= to) continue;
+      samples[frame - from] = block.samples[index];
+      peak = Math.max(peak, Math.abs(block.samples[index]));
+    }
+  }
+  studio.pending = { samples, sampleRate: rate, peak };
+  const level = decibels(peak);
+  let hint = '';
+  if (level > clipDecibels) {
+    hint = ` It clips (peak ${formatDecibels(level)}): record it again a little further from the microphone.`;
+  } else if (level < quietDecibels) {
+    hint = ` It is quiet (peak ${formatDecibels(level)}): move closer to the microphone or raise its input level.`;
+  }
+  const floor = studio.noiseFloor === null ? -Infinity : decibels(studio.noiseFloor);
+  if (studio.trimDecibels !== null && floor > studio.trimDecibels) {
+    hint +=
+      ` The room's noise (${formatDecibels(floor)}) is above the level the pack trims below ` +
+      `(${formatDecibels(studio.trimDecibels)}), so the silence at the ends of takes stays in.`;
+  }
+  warn(hint === '' ? null : hint.trim());
+  render();
+  announce(
+    `Stopped: a take of ${formatSeconds(samples.length / rate)}, peak ${formatDecibels(level)}.${hint} ` +
+      'P plays it, Enter keeps it, Backspace discards it.',
+  );
+}
+
+async function play() {
+  if (studio.recording) return;
+  const prompt = current();
+  if (studio.pending) {
+    const { samples, sampleRate } = studio.pending;
+    await playSamples(samples, sampleRate);
+    announce(`Playing the take just recorded, ${formatSeconds(samples.length / sampleRate)}.`);
+  } else if (prompt.takes.length > 0) {
+    await playKept(prompt, prompt.takes.at(-1), prompt.takes.length);
+  } else {
+    announce(`${quoted(prompt.text)} has no take to play yet. Press R to record one.`);
+  }
+}
+
+// A kept take as the pack plays it: trimmed, at 22050 Hz.
+async function playKept(prompt, take, number) {
+  const response = await api('GET', `/api/takes/${take.id}/audio`);
+  const rate = Number(response.headers.get('X-Sample-Rate'));
+  const bytes = new DataView(await response.arrayBuffer());
+  const samples = new Float32Array(bytes.byteLength / 4);
+  for (let index = 0; index < samples.length; index++) samples[index] = bytes.getFloat32(index * 4, true);
+  await playSamples(samples, rate);
+  announce(`Playing take ${number} of ${quoted(prompt.text)} as the pack holds it, ${formatSeconds(take.seconds)}.`);
+}
+
+async function playSamples(samples, sampleRate) {
+  studio.playback ??= new AudioContext();
+  await studio.playback.resume();
+  const buffer = studio.playback.createBuffer(1, samples.length, sampleRate);
+  buffer.copyToChannel(samples, 0);
+  const source = studio.playback.createBufferSource();
+  source.buffer = buffer;
+  source.connect(studio.playback.destination);
+  source.start();
+}
+
+async function keep() {
+  if (studio.recording || studio.isBusy) return;
+  const prompt = current();
+  if (!studio.pending) {
+    moveTo(Math.min(studio.index + 1, studio.prompts.length - 1));
+    return;
+  }
+  const { samples, sampleRate } = studio.pending;
+  if (samples.length * 4 > studio.maximumTakeBytes) {
+    const most = studio.maximumTakeBytes / 4 / sampleRate;
+    announce(`The take is too long to keep: the studio takes at most ${formatSeconds(most)} at ${sampleRate} Hz.`);
+    return;
+  }
+  // Little-endian whatever the machine, as the header says.
+  const body = new DataView(new ArrayBuffer(samples.length * 4));
+  samples.forEach((sample, index) => body.setFloat32(index * 4, sample, true));
+  studio.isBusy = true;
+  render();
+  announce(`Keeping the take of ${quoted(prompt.text)}…`);
+  const response = await api('POST', `/api/takes?prompt=${encodeURIComponent(prompt.id)}`, {
+    headers: {
+      'Content-Type': 'application/octet-stream',
+      'X-Sample-Rate': String(sampleRate),
+      'X-Sample-Format': 'f32le',
+    },
+    body: body.buffer,
+  });
+  const change = await response.json();
+  studio.isBusy = false;
+  studio.pending = null;
+  warn(null);
+  replacePrompt(change.prompt);
+  showCoverage(change.coverage);
+  const kept =
+    `Kept take ${change.prompt.takes.length} of ${quoted(prompt.text)}: ` +
+    `${formatSeconds(change.take.seconds)} after trimming.` +
+    (change.coverage ? ` Your texts: ${change.coverage.summary}.` : '');
+  if (studio.index + 1 < studio.prompts.length) studio.index += 1;
+  render();
+  announce(`${kept} ${describePrompt()}`);
+}
+
+async function discard() {
+  const prompt = current();
+  if (studio.recording) {
+    studio.recording.stopped?.();
+    studio.recording = null;
+    render();
+    announce('Recording stopped and discarded.');
+  } else if (studio.pending) {
+    studio.pending = null;
+    warn(null);
+    announce('Take discarded; nothing was kept. Press R to record again.');
+  } else if (prompt.takes.length > 0) {
+    await discardKept(prompt, prompt.takes.at(-1), prompt.takes.length);
+  } else {
+    announce(`${quoted(prompt.text)} has no take to discard.`);
+  }
+}
+
+async function discardKept(prompt, take, number) {
+  if (studio.isBusy) return;
+  studio.isBusy = true;
+  const change = await (await api('DELETE', `/api/takes/${take.id}`)).json();
+  studio.isBusy = false;
+  replacePrompt(change.prompt);
+  showCoverage(change.coverage);
+  render();
+  announce(
+    `Removed take ${number} of ${quoted(prompt.text)} from the pack.` +
+      (change.coverage ? ` Your texts: ${change.coverage.summary}.` : ''),
+  );
+}
+
+function moveTo(index) {
+  if (studio.recording || index < 0 || index >= studio.prompts.length) return;
+  const dropped = studio.pending !== null;
+  studio.pending = null;
+  warn(null);
+  studio.index = index;
+  render();
+  announce((dropped ? 'The take that was not kept is discarded. ' : '') + describePrompt());
+}
+
+function describePrompt() {
+  const prompt = current();
+  const count = prompt.takes.length;
+  const takes = count === 0 ? 'no take yet' : count === 1 ? '1 take' : `${count} takes`;
+  return `Prompt ${studio.index + 1} of ${studio.prompts.length}: ${quoted(prompt.text)}, ${takes}. Press R to record.`;
+}
+
+// MARK: Keys
+
+const keys = {
+  r: record,
+  ' ': stop,
+  p: play,
+  Enter: keep,
+  Backspace: discard,
+  ArrowLeft: () => moveTo(studio.index - 1),
+  ArrowUp: () => moveTo(studio.index - 1),
+  ArrowRight: () => moveTo(studio.index + 1),
+  ArrowDown: () => moveTo(studio.index + 1),
+};
+
+document.addEventListener('keydown', (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  // Enter and Space on a focused button press that button, as everywhere else.
+  if (event.target instanceof HTMLButtonElement && (event.key === 'Enter' || event.key === ' ')) return;
+  const action = keys[event.key.length === 1 ? event.key.toLowerCase() : event.key];
+  if (!action) return;
+  event.preventDefault();
+  if (!event.repeat) run(action);
+});
+
+const controls = { record, stop, play, keep, discard };
+for (const [id, action] of Object.entries(controls)) {
+  element(id).addEventListener('click', () => run(action));
+}
+element('previous').addEventListener('click', () => moveTo(studio.index - 1));
+element('next').addEventListener('click', () => moveTo(studio.index + 1));
+// A click leaves the focus where it was, so that the keys go on working after the mouse was used.
+for (const control of document.querySelectorAll('.controls button')) {
+  control.addEventListener('mousedown', (event) => event.preventDefault());
+}
+
+// Another page on the same studio may have kept or removed takes meanwhile.
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible' && !studio.recording && !studio.isBusy) run(() => load({ resume: false }));
+});
+
+run(async () => {
+  await load({ resume: true });
+  announce(describePrompt());
+});

@@ -1,0 +1,198 @@
+import AudioIO
+import ConcatSynth
+import Tokens
+import Voicebank
+
+/// A phrase to record.
+public struct Prompt: Equatable, Sendable {
+    /// The prompt's id in its script: a prompt file's own id, else a number from 1.
+    public var id: String
+    /// The phrase as the page shows it and the pack stores it.
+    public var text: String
+    /// The takes of the prompt are the voice's clips with this phrase key.
+    public var phraseKey: String
+
+    public init(id: String, text: String) {
+        self.id = id
+        self.text = text
+        phraseKey = Tokenizer.phraseKey(text)
+    }
+}
+
+/// The prompts of a studio session, in the order they are recorded.
+public struct PromptScript: Equatable, Sendable {
+    public var prompts: [Prompt]
+    /// What was left out of a prompt file, a line each.
+    public var warnings: [String] = []
+
+    public init(prompts: [Prompt], warnings: [String] = []) {
+        self.prompts = prompts
+        self.warnings = warnings
+    }
+
+    // MARK: A prompt file
+
+    /// Reads a prompt file: one phrase a line, or piper-recording-studio's `id<TAB>text` lines. Blank lines are
+    /// skipped; a line without an id is numbered by its line. A phrase whose phrase key an earlier line has already is
+    /// left out with a warning: both would be takes of one phrase.
+    ///
+    /// - Throws: `StudioError.unreadableFile`; `.promptLine` for an empty id, an id given twice or a phrase with no
+    ///   words; `.noPrompts` for a file with no phrase.
+    public static func read(path: String) throws(StudioError) -> PromptScript {
+        let bytes: [UInt8]
+        do throws(FileError) { bytes = try readFile(atPath: path) } catch {
+            throw .unreadableFile(path: path, reason: error.reason)
+        }
+        return try parse(String(decoding: bytes, as: UTF8.self), path: path)
+    }
+
+    /// A prompt file's text; `path` names it in errors and warnings.
+    static func parse(_ text: String, path: String) throws(StudioError) -> PromptScript {
+        var script = PromptScript(prompts: [])
+        var lineOfID: [String: Int] = [:]
+        var lineOfKey: [String: Int] = [:]
+        // "\r\n" is one Character, apart from "\n".
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, rawLine) in lines.enumerated() {
+            let number = index + 1
+            var line = Substring(rawLine)
+            if number == 1, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
+            guard !line.allSatisfy(\.isWhitespace) else { continue }
+            var id = "\(number)"
+            var phrase = String(line).trimmingSpaces
+            if let tab = line.firstIndex(of: "\t") {
+                id = String(line[..<tab]).trimmingSpaces
+                phrase = String(line[line.index(after: tab)...]).trimmingSpaces
+                guard !id.isEmpty else {
+                    throw .promptLine(path: path, line: number, reason: "the id before the tab is empty")
+                }
+            }
+            if let earlier = lineOfID[id] {
+                throw .promptLine(path: path, line: number, reason: "the id \"\(id)\" is line \(earlier)'s already")
+            }
+            let prompt = Prompt(id: id, text: phrase)
+            guard !prompt.phraseKey.isEmpty else {
+                throw .promptLine(path: path, line: number, reason: "the phrase \"\(phrase)\" has no words")
+            }
+            if let earlier = lineOfKey[prompt.phraseKey] {
+                script.warnings.append(
+                    "\(path) line \(number): \"\(phrase)\" is the phrase of line \(earlier) already; left out")
+                continue
+            }
+            lineOfID[id] = number
+            lineOfKey[prompt.phraseKey] = number
+            script.prompts.append(prompt)
+        }
+        guard !script.prompts.isEmpty else { throw .noPrompts(reason: "\(path) has no phrase") }
+        return script
+    }
+
+    // MARK: What coverage says is missing
+
+    /// The runs of words and the single words a coverage report says fall back, ordered so that the first N prompts
+    /// cover as many of the words of the texts that fall back as N prompts can (chosen greedily: each prompt is the one
+    /// that covers the most of the words still falling back, then the more frequent, then the shorter, then the
+    /// first in the texts). A run is a prompt of its own when it has at most `longestRun` words, a phrase to say in one
+    /// breath; a prompt stops being offered once what it would cover is covered. Numbered from 1.
+    ///
+    /// With texts "Bob says hello. Bob says goodbye." and a pack with "hello" and "goodbye", the one prompt is
+    /// `bob says`: it covers four words, where `bob` or `says` would cover two.
+    public static func missing(from report: CoverageReport, longestRun: Int = 8) -> PromptScript {
+        var runs: [[Token]] = []
+        for input in report.inputs {
+            for piece in input.pieces where piece.isFallback {
+                let tokens = Tokenizer.tokens(in: piece.text)
+                if !tokens.isEmpty { runs.append(tokens) }
+            }
+        }
+        var cover = FallbackCover(runs: runs.map { $0.map(\.text) })
+        var candidates: [Candidate] = []
+        var seen: Set<String> = []
+        func consider(_ tokens: ArraySlice<Token>) {
+            let keys = tokens.map(\.text)
+            let key = keys.joined(separator: " ")
+            guard seen.insert(key).inserted else { return }
+            let windows = cover.windows(of: keys)
+            candidates.append(
+                Candidate(
+                    text: Tokenizer.displayText(tokens), windows: windows, length: keys.count,
+                    order: candidates.count, gain: cover.gain(of: windows, length: keys.count)))
+        }
+        for run in runs {
+            if run.count > 1 && run.count <= longestRun { consider(run[...]) }
+            for index in run.indices { consider(run[index...index]) }
+        }
+        // Lazy greedy: a candidate's gain only falls as others are chosen, so the best of the stored gains, once
+        // brought up to date, is chosen if it still beats the stored gain of the next.
+        candidates.sort { $0.isBetter(than: $1) }
+        var prompts: [Prompt] = []
+        while !candidates.isEmpty {
+            var best = candidates.removeFirst()
+            best.gain = cover.gain(of: best.windows, length: best.length)
+            guard best.gain > 0 else { continue }
+            if let next = candidates.first, next.isBetter(than: best) {
+                candidates.insert(best, at: candidates.firstIndex { !$0.isBetter(than: best) } ?? candidates.endIndex)
+                continue
+            }
+            cover.cover(best.windows, length: best.length)
+            prompts.append(Prompt(id: "\(prompts.count + 1)", text: best.text))
+        }
+        return PromptScript(prompts: prompts)
+    }
+
+    private struct Candidate {
+        var text: String
+        /// Where it occurs in the runs: (run, first token), left to right without overlaps.
+        var windows: [(run: Int, start: Int)]
+        var length: Int
+        /// Its first appearance among the candidates.
+        var order: Int
+        /// The words still falling back that it would cover, as last worked out.
+        var gain: Int
+
+        /// More gain, then more occurrences, then fewer words, then earlier.
+        func isBetter(than other: Candidate) -> Bool {
+            (gain, windows.count, -length, -order) > (other.gain, other.windows.count, -other.length, -other.order)
+        }
+    }
+}
+
+/// The words of the texts that fall back, run by run, and which of them a chosen prompt covers.
+private struct FallbackCover {
+    let runs: [[String]]
+    private var isCovered: [[Bool]]
+
+    init(runs: [[String]]) {
+        self.runs = runs
+        isCovered = runs.map { Array(repeating: false, count: $0.count) }
+    }
+
+    /// Where `keys` occur in the runs, as the matcher would find a clip of them: left to right, without overlaps.
+    func windows(of keys: [String]) -> [(run: Int, start: Int)] {
+        var windows: [(run: Int, start: Int)] = []
+        for (runIndex, run) in runs.enumerated() where run.count >= keys.count {
+            var start = 0
+            while start + keys.count <= run.count {
+                if run[start..<start + keys.count].elementsEqual(keys) {
+                    windows.append((runIndex, start))
+                    start += keys.count
+                } else {
+                    start += 1
+                }
+            }
+        }
+        return windows
+    }
+
+    func gain(of windows: [(run: Int, start: Int)], length: Int) -> Int {
+        windows.reduce(0) { sum, window in
+            sum + isCovered[window.run][window.start..<window.start + length].count { !$0 }
+        }
+    }
+
+    mutating func cover(_ windows: [(run: Int, start: Int)], length: Int) {
+        for window in windows {
+            for index in window.start..<window.start + length { isCovered[window.run][index] = true }
+        }
+    }
+}

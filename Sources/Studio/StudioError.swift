@@ -1,0 +1,72 @@
+import AudioIO
+import ConcatSynth
+import HTTPService
+import Voicebank
+
+/// What can go wrong in the studio: starting it (its script and texts), and each request of its page.
+public enum StudioError: Error, Sendable, CustomStringConvertible {
+    /// A prompt file or texts file that cannot be read.
+    case unreadableFile(path: String, reason: String)
+    /// A line of a prompt file the studio cannot take.
+    case promptLine(path: String, line: Int, reason: String)
+    /// Nothing to record: the texts are covered, or the prompt file has no prompt.
+    case noPrompts(reason: String)
+    /// A `--texts` file the planner refuses (malformed SSML, say).
+    case texts(path: String, error: ConcatSynthError)
+    /// The random token could not be read from /dev/urandom.
+    case noRandomness(reason: String)
+    /// A request without this studio's token, Host or Origin: `reason` says which.
+    case forbidden(reason: String)
+    case unknownPrompt(id: String, count: Int)
+    /// A clip id that is not a take of one of the script's prompts.
+    case unknownTake(id: String)
+    /// A take's body that is not raw samples as its headers announced them: `reason` says what is wrong.
+    case takeFormat(reason: String)
+    case unsupportedContentType(String?)
+    /// The same audio is a take of the prompt already.
+    case sameTake(clipID: Int, phrase: String)
+    case voicebank(VoicebankError)
+    case audio(AudioIOError)
+    case coverage(ConcatSynthError)
+    /// The server could not start: its address, or its folder for takes.
+    case server(HTTPServiceError)
+
+    public var description: String {
+        switch self {
+        case .unreadableFile(let path, let reason):
+            return "cannot read \(path): \(reason); expected a readable text file"
+        case .promptLine(let path, let line, let reason):
+            return
+                "\(path) line \(line): \(reason); expected one phrase a line, or an id, a tab and the phrase (piper-recording-studio's prompts)"
+        case .noPrompts(let reason):
+            return "nothing to record: \(reason)"
+        case .texts(let path, let error):
+            return "\(path): \(error)"
+        case .noRandomness(let reason):
+            return "cannot read a random token from /dev/urandom: \(reason)"
+        case .forbidden(let reason):
+            return reason
+        case .unknownPrompt(let id, let count):
+            return
+                "no prompt \"\(id)\" in this studio's script; expected the id of one of its \(count) prompts (GET /api/state)"
+        case .unknownTake(let id):
+            return "no take \(id) of a prompt of this studio; expected a take id that GET /api/state lists"
+        case .takeFormat(let reason):
+            return
+                "the take is not audio the studio takes: \(reason); expected raw 32-bit float little-endian mono samples (X-Sample-Format: f32le) at the rate X-Sample-Rate names"
+        case .unsupportedContentType(let type):
+            return
+                "a take sent as \(type.map { "\"\($0)\"" } ?? "no Content-Type") is not one the studio reads; expected Content-Type: application/octet-stream with raw samples"
+        case .sameTake(let clipID, let phrase):
+            return "the same audio is take #\(clipID) of \"\(phrase)\" already; expected a new recording"
+        case .voicebank(let error):
+            return error.description
+        case .audio(let error):
+            return error.description
+        case .coverage(let error):
+            return error.description
+        case .server(let error):
+            return error.description
+        }
+    }
+}

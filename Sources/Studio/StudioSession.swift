@@ -1,0 +1,221 @@
+import AudioIO
+import ConcatSynth
+import HTTPService
+import Synchronization
+import Voicebank
+import VoicebankAuthoring
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A studio's voice, script and texts, and its pack opened for writing: what the page reads and changes. The pack is
+/// the only state: a prompt's takes are the voice's clips with the prompt's phrase key, so a page that reloads, or a
+/// studio started again, finds what was kept.
+final class StudioSession: Sendable {
+    let packPath: String
+    let voice: Voice
+    let script: PromptScript
+    /// The `--texts` files, named by their paths, whose coverage the page shows; none for a prompt file alone.
+    let texts: [Text]
+    private let pack: Mutex<VoicePack>
+    private let promptsByID: [String: Prompt]
+    private let promptIDByKey: [String: String]
+    /// Where a take is written as a WAV file for the import to read.
+    private let folder: TemporaryFolder
+
+    struct Text: Sendable {
+        var name: String
+        var text: String
+    }
+
+    /// - Parameters:
+    ///   - pack: opened for writing; the session's from now on.
+    ///   - voice: the voice of the pack whose takes the prompts get.
+    init(pack: sending VoicePack, voice: Voice, script: PromptScript, texts: [Text], folder: TemporaryFolder) {
+        packPath = pack.path
+        self.voice = voice
+        self.script = script
+        self.texts = texts
+        self.folder = folder
+        self.pack = Mutex(pack)
+        promptsByID = Dictionary(script.prompts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        promptIDByKey = Dictionary(
+            script.prompts.map { ($0.phraseKey, $0.id) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    // MARK: What the page reads
+
+    /// Every prompt with its takes, and the coverage of the texts.
+    func state() throws(StudioError) -> StudioState {
+        let takes = try takesByPrompt()
+        return StudioState(
+            voice: .init(
+                identifier: voice.identifier, name: voice.name, language: voice.primaryLanguages.first,
+                trimThresholdDecibels: voice.trimming?.thresholdDecibels),
+            pack: packPath,
+            prompts: script.prompts.map { StudioState.PromptState($0, takes: takes[$0.id] ?? []) },
+            coverage: try coverage(), maximumTakeBytes: StudioSite.limits.maximumBodyBytes)
+    }
+
+    /// The coverage of the texts by the pack as it is now, as `voicebank coverage --file …` works it out.
+    func coverage() throws(StudioError) -> StudioState.Coverage? {
+        guard !texts.isEmpty else { return nil }
+        do throws(ConcatSynthError) {
+            let report = try CoverageAnalyzer(bank: packPath, voice: voice.identifier)
+                .analyze(texts.map { ($0.name, $0.text) })
+            return .init(summary: report.summary, tokens: report.tokenCount, coveredTokens: report.coveredTokenCount)
+        } catch {
+            throw .coverage(error)
+        }
+    }
+
+    /// The takes of each prompt, by prompt id, in the order they were kept.
+    private func takesByPrompt() throws(StudioError) -> [String: [StudioState.Take]] {
+        let clips = try withPack { (pack) throws(VoicebankError) in try pack.clips(voice: voice.identifier) }
+        var takes: [String: [StudioState.Take]] = [:]
+        for clip in clips where !clip.isFallback {
+            if let id = promptIDByKey[clip.phraseKey] { takes[id, default: []].append(StudioState.Take(clip)) }
+        }
+        return takes
+    }
+
+    func prompt(id: String) throws(StudioError) -> Prompt {
+        guard let prompt = promptsByID[id] else { throw .unknownPrompt(id: id, count: script.prompts.count) }
+        return prompt
+    }
+
+    /// A take of one of the script's prompts.
+    ///
+    /// - Throws: `StudioError.unknownTake` for an id that is no clip, or a clip of another voice or phrase.
+    func take(id text: String) throws(StudioError) -> Clip {
+        guard let id = Int(text) else { throw .unknownTake(id: text) }
+        do throws(StudioError) {
+            let clip = try withPack { (pack) throws(VoicebankError) in try pack.clip(id: id) }
+            guard clip.voice == voice.identifier, !clip.isFallback, promptIDByKey[clip.phraseKey] != nil else {
+                throw StudioError.unknownTake(id: text)
+            }
+            return clip
+        } catch .voicebank(.unknownClip) {
+            throw .unknownTake(id: text)
+        }
+    }
+
+    /// A take's samples as they play: trimmed, mono, 22050 Hz.
+    func audio(takeID: String) throws(StudioError) -> [Float] {
+        let clip = try take(id: takeID)
+        return try withPack { (pack) throws(VoicebankError) in try pack.renderReadyPCM(clipID: clip.id) }
+    }
+
+    // MARK: What the page changes
+
+    /// Imports a take as a clip of the prompt's phrase, in its own transaction, through the import `voicebank import`
+    /// runs: the samples are written as a Float32 WAV file at their own rate and imported from it, so the take is
+    /// converted, trimmed and measured as any imported file is, and its original samples are kept.
+    ///
+    /// - Throws: `StudioError.sameTake`, `.audio` (the file could not be written), `.voicebank`.
+    func keep(_ upload: TakeUpload, prompt: Prompt) throws(StudioError) -> Clip {
+        let path = folder.newPath(extension: "wav")
+        defer { unlink(path) }
+        do throws(AudioIOError) {
+            let writer = try AudioFileWriter(path: path, format: .init(.wav, .float32), sampleRate: upload.sampleRate)
+            try writer.write(upload.samples)
+            try writer.commit()
+        } catch {
+            throw .audio(error)
+        }
+        let request = ImportRequest(path: path, phrase: prompt.text, sourceName: Self.sourceName(prompt.text))
+        let report = try withPack { (pack) throws(VoicebankError) in
+            try pack.importFiles([request], into: voice.identifier, parallelism: 1)
+        }
+        if let skipped = report.skipped.first {
+            throw .sameTake(clipID: skipped.existing.id, phrase: skipped.existing.phrase)
+        }
+        return report.imported[0]
+    }
+
+    /// Removes a take from the pack.
+    ///
+    /// - Throws: `StudioError.unknownTake`, `.voicebank`.
+    func discard(takeID: String) throws(StudioError) -> (take: Clip, prompt: Prompt) {
+        let clip = try take(id: takeID)
+        _ = try withPack { (pack) throws(VoicebankError) in try pack.removeClips(ids: [clip.id]) }
+        return (clip, try prompt(id: promptIDByKey[clip.phraseKey]!))
+    }
+
+    /// A prompt's state after a change.
+    func promptState(_ prompt: Prompt) throws(StudioError) -> StudioState.PromptState {
+        StudioState.PromptState(prompt, takes: try takesByPrompt()[prompt.id] ?? [])
+    }
+
+    private func withPack<T: Sendable>(_ body: (VoicePack) throws(VoicebankError) -> T) throws(StudioError) -> T {
+        do {
+            return try pack.withLock { (pack) throws(VoicebankError) -> T in try body(pack) }
+        } catch {
+            throw .voicebank(error)
+        }
+    }
+
+    /// The name a take is stored under, as if it were imported from a file named after its phrase
+    /// (`double_tap_to_open.wav`), so that `voicebank export` writes it so.
+    static func sourceName(_ phrase: String) -> String {
+        let name = String(
+            phrase.unicodeScalars.prefix(60).compactMap { scalar -> Character? in
+                if scalar.properties.isAlphabetic || scalar.properties.numericType != nil { return Character(scalar) }
+                return scalar == " " || scalar == "-" ? "_" : nil
+            })
+        return (name.isEmpty ? "take" : name) + ".wav"
+    }
+}
+
+/// What the page reads: `GET /api/state`, and parts of it after each change.
+struct StudioState: Encodable, Sendable {
+    struct VoiceState: Encodable, Sendable {
+        var identifier: String
+        var name: String
+        /// The language the prompts are in, for the page's `lang`.
+        var language: String?
+        /// The level below which import trims a take's ends; `nil` when the voice keeps clips whole.
+        var trimThresholdDecibels: Double?
+    }
+    struct Take: Encodable, Sendable {
+        var id: Int
+        /// How long it plays, trimmed.
+        var seconds: Double
+        /// How long the recording was, and its rate.
+        var recordedSeconds: Double
+        var sampleRate: Int
+
+        init(_ clip: Clip) {
+            id = clip.id
+            seconds = clip.durationSeconds
+            recordedSeconds = Double(clip.source.frameCount) / Double(clip.source.sampleRate)
+            sampleRate = clip.source.sampleRate
+        }
+    }
+    struct PromptState: Encodable, Sendable {
+        var id: String
+        var text: String
+        var takes: [Take]
+
+        init(_ prompt: Prompt, takes: [Take]) {
+            id = prompt.id
+            text = prompt.text
+            self.takes = takes
+        }
+    }
+    struct Coverage: Encodable, Sendable {
+        /// The line `voicebank coverage` ends with: `covered: 5 of 7 tokens (71.4 %)`.
+        var summary: String
+        var tokens: Int
+        var coveredTokens: Int
+    }
+
+    var voice: VoiceState
+    var pack: String
+    var prompts: [PromptState]
+    var coverage: Coverage?
+    var maximumTakeBytes: Int
+}

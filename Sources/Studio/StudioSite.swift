@@ -1,0 +1,223 @@
+import HTTPService
+import NIOCore
+import NIOHTTP1
+import SpeechCore
+import Voicebank
+
+/// The studio's routes: the page and its files, and the API the page calls.
+///
+/// | route | answer |
+/// |---|---|
+/// | `GET /?token=T` | the page |
+/// | `GET /studio.js`, `/studio.css`, `/recorder.js` | the page's files |
+/// | `GET /api/state` | every prompt with its takes, and the coverage of the texts |
+/// | `POST /api/takes?prompt=ID` | keeps a take: raw samples, `X-Sample-Rate`, `X-Sample-Format: f32le` |
+/// | `DELETE /api/takes/ID` | discards a take |
+/// | `GET /api/takes/ID/audio` | a take as it plays: trimmed, 22050 Hz, f32le |
+///
+/// Whatever touches the pack is a job: on the server's one job thread, so that one change is made at a time, and off
+/// the event loop, which goes on reading requests meanwhile.
+final class StudioSite: HTTPSite {
+    let session: StudioSession
+    let access: StudioAccess
+    let log: @Sendable (String) -> Void
+    var limits: HTTPLimits { Self.limits }
+
+    /// A take's body may be 32 MiB: nearly three minutes at 48 kHz.
+    static let limits: HTTPLimits = {
+        var limits = HTTPLimits()
+        limits.maximumBodyBytes = 32 << 20
+        limits.requestSeconds = 30
+        return limits
+    }()
+
+    init(session: StudioSession, access: StudioAccess, log: @escaping @Sendable (String) -> Void) {
+        self.session = session
+        self.access = access
+        self.log = log
+    }
+
+    func admit(_ request: HTTPRequest) throws(APIError) {
+        do throws(StudioError) { try access.check(request) } catch { throw apiError(for: error) }
+    }
+
+    func answer(_ request: HTTPRequest) throws(APIError) -> HTTPAnswer {
+        let method = request.head.method
+        let path = request.path
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        switch (method, path) {
+        case (.GET, "/"):
+            return .body(
+                .ok, PackageResources.index_html, contentType: "text/html; charset=utf-8",
+                headers: Self.headers + Self.pageHeaders + [access.setCookie(port: request.localAddress?.port ?? 0)])
+        case (.GET, let path) where Self.files[path] != nil:
+            let file = Self.files[path]!
+            return .body(.ok, file.bytes, contentType: file.type, headers: Self.headers)
+        case (.GET, "/api/state"):
+            return job { [session] () throws(StudioError) in
+                let state = try session.state()
+                return StudioAnswer(
+                    body: encodeJSON(state),
+                    summary:
+                        "\(state.prompts.count) prompts, \(state.prompts.reduce(0) { $0 + $1.takes.count }) takes")
+            }
+        case (.POST, "/api/takes"):
+            guard let promptID = request.queryParameters["prompt"] else {
+                throw .invalid("the request names no prompt; expected POST /api/takes?prompt=ID")
+            }
+            let headers = request.head.headers
+            let (type, format, rate) = (
+                headers.first(name: "content-type"), headers.first(name: "x-sample-format"),
+                headers.first(name: "x-sample-rate")
+            )
+            return job { [session, body = request.body] () throws(StudioError) in
+                let prompt = try session.prompt(id: promptID)
+                let upload = try TakeUpload(contentType: type, sampleFormat: format, sampleRate: rate, body: body)
+                let take = try session.keep(upload, prompt: prompt)
+                let change = StudioChange(
+                    take: .init(take), prompt: try session.promptState(prompt), coverage: try session.coverage())
+                return StudioAnswer(
+                    status: .created, body: encodeJSON(change),
+                    summary:
+                        "kept take #\(take.id) of prompt \(prompt.id) \"\(prompt.text)\": \(take.source.sampleRate) Hz, \(Self.seconds(change.take.recordedSeconds)) s recorded, \(Self.seconds(change.take.seconds)) s kept"
+                )
+            }
+        case (.DELETE, _) where parts.count == 3 && parts[0] == "api" && parts[1] == "takes":
+            return job { [session, id = parts[2]] () throws(StudioError) in
+                let (take, prompt) = try session.discard(takeID: id)
+                let change = StudioChange(
+                    take: .init(take), prompt: try session.promptState(prompt), coverage: try session.coverage())
+                return StudioAnswer(
+                    body: encodeJSON(change),
+                    summary: "discarded take #\(take.id) of prompt \(prompt.id) \"\(prompt.text)\"")
+            }
+        case (.GET, _) where parts.count == 4 && parts[0] == "api" && parts[1] == "takes" && parts[3] == "audio":
+            return job { [session, id = parts[2]] () throws(StudioError) in
+                let samples = try session.audio(takeID: id)
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(samples.count * 4)
+                for sample in samples { withUnsafeBytes(of: sample.bitPattern.littleEndian) { bytes += $0 } }
+                return StudioAnswer(
+                    body: bytes, contentType: "application/octet-stream",
+                    headers: [
+                        ("x-sample-rate", "\(RenderFormat.sampleRate)"), ("x-sample-format", TakeUpload.sampleFormat),
+                    ],
+                    summary: "take #\(id), \(samples.count) frames")
+            }
+        case (_, _) where ["/", "/api/state", "/api/takes"].contains(path) || Self.files[path] != nil:
+            throw APIError(
+                status: .methodNotAllowed, type: "invalid_request_error",
+                message: "\(method) is not a method of \(path); expected \(path == "/api/takes" ? "POST" : "GET")")
+        default:
+            throw APIError(
+                status: .notFound, type: "not_found_error",
+                message:
+                    "no endpoint \(method) \(path); expected GET /, GET /api/state, POST /api/takes?prompt=ID, DELETE /api/takes/ID or GET /api/takes/ID/audio"
+            )
+        }
+    }
+
+    private func job(_ work: @escaping @Sendable () throws(StudioError) -> StudioAnswer) -> HTTPAnswer {
+        .job(StudioJob(work: work))
+    }
+
+    func apiError(for error: any Error) -> APIError {
+        guard let error = error as? StudioError else {
+            return APIError(status: .internalServerError, type: "server_error", message: "\(error)")
+        }
+        let message = error.description
+        switch error {
+        case .forbidden: return APIError(status: .forbidden, type: "permission_error", message: message)
+        case .unknownPrompt, .unknownTake: return APIError(status: .notFound, type: "not_found_error", message: message)
+        case .takeFormat: return .invalid(message)
+        case .unsupportedContentType:
+            return APIError(status: .unsupportedMediaType, type: "invalid_request_error", message: message)
+        case .sameTake: return APIError(status: .conflict, type: "invalid_request_error", message: message)
+        case .voicebank(.busy):
+            return APIError(status: .serviceUnavailable, type: "server_error", message: message)
+        default: return APIError(status: .internalServerError, type: "server_error", message: message)
+        }
+    }
+
+    func errorBody(_ error: APIError, uri: String) -> (bytes: [UInt8], contentType: String) {
+        (error.jsonBody, "application/json")
+    }
+
+    /// The target without the token's value, which the log would otherwise keep.
+    func logged(_ uri: String) -> String {
+        guard let range = uri.firstRange(of: "token=") else { return uri }
+        var logged = uri
+        logged.replaceSubrange(
+            range.upperBound..<(uri[range.upperBound...].firstIndex(of: "&") ?? uri.endIndex), with: "…")
+        return logged
+    }
+
+    /// The page's files beside `index.html`.
+    private static let files: [String: (bytes: [UInt8], type: String)] = [
+        "/studio.js": (PackageResources.studio_js, "text/javascript; charset=utf-8"),
+        "/recorder.js": (PackageResources.recorder_js, "text/javascript; charset=utf-8"),
+        "/studio.css": (PackageResources.studio_css, "text/css; charset=utf-8"),
+    ]
+
+    /// On every answer that is not an error: nothing cached (the page and the pack change together), no type guessed,
+    /// no address (with its token) sent on as a referrer.
+    static let headers = [
+        ("cache-control", "no-store"), ("x-content-type-options", "nosniff"), ("referrer-policy", "no-referrer"),
+    ]
+
+    /// The page loads nothing but its own files, runs no inline script, and is framed by no other page.
+    private static let pageHeaders = [
+        (
+            "content-security-policy",
+            "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        ),
+        ("x-frame-options", "DENY"),
+    ]
+
+    /// `1.23`.
+    static func seconds(_ value: Double) -> String {
+        let hundredths = Int((value * 100).rounded())
+        return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+    }
+}
+
+/// What a job answers, and what the log says of it.
+struct StudioAnswer: Sendable {
+    var status: HTTPResponseStatus = .ok
+    var body: [UInt8]
+    var contentType = "application/json"
+    var headers: [(String, String)] = []
+    var summary: String
+}
+
+/// A take kept or discarded: the take, its prompt as it is now, and the coverage of the texts.
+struct StudioChange: Encodable, Sendable {
+    var take: StudioState.Take
+    var prompt: StudioState.PromptState
+    var coverage: StudioState.Coverage?
+}
+
+/// One request's work on the pack, answered whole. A take's import runs to its end once begun: the page's going
+/// does not undo a kept take, so there is nothing to cancel.
+final class StudioJob: HTTPAnswerJob, @unchecked Sendable {
+    // @unchecked Sendable: `summaryText` is written by `step` and read by `summary` after it, never at once (see
+    // `HTTPAnswerJob`).
+    private let work: @Sendable () throws(StudioError) -> StudioAnswer
+    private var summaryText = ""
+
+    init(work: @escaping @Sendable () throws(StudioError) -> StudioAnswer) { self.work = work }
+
+    func step(allocator: ByteBufferAllocator) throws -> HTTPAnswerStep {
+        let answer = try work()
+        summaryText = answer.summary
+        return HTTPAnswerStep(
+            bytes: allocator.buffer(bytes: answer.body), isComplete: true, status: answer.status,
+            contentType: answer.contentType, contentLength: answer.body.count,
+            headers: StudioSite.headers + answer.headers)
+    }
+
+    func cancel() {}
+    func end() {}
+
+    func summary(byteCount: Int, milliseconds: Int64) -> String { "\(summaryText) in \(milliseconds) ms" }
+}

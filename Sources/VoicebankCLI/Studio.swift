@@ -1,0 +1,98 @@
+import ArgumentParser
+import CommandLineSupport
+import HTTPService
+import Studio
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension VoicebankCommand {
+    struct StudioCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "studio",
+            abstract:
+                "Record a voice's prompts in the browser: a page served by this process keeps each take in the pack.",
+            discussion: """
+                The prompts are what the voice's coverage of --texts says is missing, the prompt covering the most \
+                missing words first, or the lines of --prompts (one phrase a line, or piper-recording-studio's \
+                id<TAB>text). The first line on standard output is the page's address with its token; open it in a \
+                browser on this machine. Keys: R records, Space stops, P plays, Enter keeps the take and moves on, \
+                Backspace discards, the arrows move between prompts. A kept take is imported at once, as \
+                voicebank import imports a file: trimmed, measured, in its own transaction. One line per request \
+                goes to standard error. It serves until stopped (Ctrl-C).
+                Example: voicebank studio --bank my.sqlite --texts requests.txt
+                """)
+
+        @OptionGroup var bank: BankOptions
+
+        @Option(
+            help: ArgumentHelp("The voice the takes are clips of; needed when the pack has several.", valueName: "id"))
+        var voice: String?
+
+        @Option(
+            name: .customLong("texts"),
+            help: ArgumentHelp(
+                "Text or SSML the voice should speak: its missing words are the prompts, and the page shows its coverage; repeat for several.",
+                valueName: "file"), completion: .file())
+        var textFiles: [String] = []
+
+        @Option(
+            help: ArgumentHelp(
+                "The prompts to record instead: one phrase a line, or id<TAB>text lines.", valueName: "file"),
+            completion: .file())
+        var prompts: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "Where the page is served (port 0 for any free port); beyond loopback only with --allow-remote.",
+                valueName: "host:port"))
+        var listen = "127.0.0.1:0"
+
+        @Flag(help: "Allow --listen on an address other machines can reach.")
+        var allowRemote = false
+
+        func validate() throws {
+            if textFiles.isEmpty && prompts == nil {
+                throw ValidationError("Nothing to record: give --texts FILE, --prompts FILE, or both.")
+            }
+            let host: String
+            do { host = try HTTPServiceError.address(listen).host } catch { throw ValidationError(error.description) }
+            if !HTTPServiceError.isLoopback(host) && !allowRemote {
+                throw ValidationError(
+                    "--listen \(listen) is reachable from other machines; add --allow-remote to serve the studio there, or listen on 127.0.0.1"
+                )
+            }
+        }
+
+        func run() throws {
+            stopOnTerminationSignals()
+            let (host, port) = try HTTPServiceError.address(listen)
+            var options = StudioOptions(bank: bank.path, voice: voice)
+            options.textFiles = textFiles
+            options.promptFile = prompts
+            options.host = host
+            options.port = port
+            let studio = try StudioServer.start(options) { line in
+                var standardError = StandardError()
+                print(line, to: &standardError)
+            }
+            print(studio.url)
+            // The address is what a script waits for: it leaves now, not when the buffer fills.
+            fflush(nil)
+            var standardError = StandardError()
+            for warning in studio.warnings { print("warning: \(warning)", to: &standardError) }
+            if !HTTPServiceError.isLoopback(host) {
+                print(
+                    "warning: the studio on \(listen) is reachable from other machines; anyone with its address can change \(options.bank)",
+                    to: &standardError)
+            }
+            print(
+                "studio: \(studio.promptCount) prompt\(studio.promptCount == 1 ? "" : "s") for voice \(studio.voice) of \(options.bank)",
+                to: &standardError)
+            try studio.waitUntilClosed()
+        }
+    }
+}

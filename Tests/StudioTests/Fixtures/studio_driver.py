@@ -1,0 +1,129 @@
+"""Drives the studio's page in Debian's headless Chromium through Selenium, as a person at the keyboard would, with
+Chromium's fake microphone playing a WAV file. Run by StudioBrowserTests with tools/python-env's interpreter; prints
+one JSON object on standard output.
+
+    studio_driver.py session URL MICROPHONE.wav SCREENSHOT.png
+"""
+
+import json
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+# How long a take is held: the fake microphone's file repeats a tone every 0.8 s.
+TAKE_SECONDS = 2.4
+
+
+def browser(microphone, profile):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in [
+        "--headless=new",
+        # Root in a container has no user namespaces for Chromium's sandbox.
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        f"--user-data-dir={profile}",
+        "--window-size=1000,1150",
+        "--use-fake-ui-for-media-stream",
+        "--use-fake-device-for-media-stream",
+        f"--use-file-for-fake-audio-capture={microphone}",
+        "--autoplay-policy=no-user-gesture-required",
+    ]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingOptions", {"browser": "ALL"})
+    # Debian's chromedriver, so that Selenium Manager downloads nothing.
+    return webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+
+
+class Page:
+    def __init__(self, driver):
+        self.driver = driver
+        self.statuses = []
+
+    def text(self, element_id):
+        return self.driver.find_element(By.ID, element_id).text
+
+    def status(self):
+        return self.text("status")
+
+    def press(self, key):
+        ActionChains(self.driver).send_keys(key).perform()
+
+    def wait_for_status(self, start, seconds=20):
+        """Waits until the live region's text starts with `start`, and keeps it."""
+        try:
+            WebDriverWait(self.driver, seconds, poll_frequency=0.05).until(lambda _: self.status().startswith(start))
+        except Exception:
+            raise SystemExit(f"the status never started with {start!r}: {self.status()!r}; before: {self.statuses}")
+        self.statuses.append(self.status())
+        return self.statuses[-1]
+
+    def record(self):
+        self.press("r")
+        self.wait_for_status("Recording")
+        time.sleep(TAKE_SECONDS)
+        self.press(Keys.SPACE)
+        return self.wait_for_status("Stopped:")
+
+    def keep(self):
+        self.press(Keys.ENTER)
+        return self.wait_for_status("Kept take")
+
+
+def session(url, microphone, screenshot):
+    with tempfile.TemporaryDirectory() as profile:
+        driver = browser(microphone, profile)
+        try:
+            page = Page(driver)
+            driver.get(url)
+            page.wait_for_status("Prompt 1 of")
+            first_prompt = page.text("prompt-text")
+            page.record()
+            page.keep()  # prompt 1: one take, and on to prompt 2
+            page.record()
+            page.keep()  # prompt 2: one take, and on to prompt 3
+            page.record()
+            page.keep()  # prompt 3: one take, and on to prompt 4
+            page.press(Keys.ARROW_LEFT)
+            page.wait_for_status("Prompt 3 of")
+            page.press(Keys.ARROW_LEFT)
+            page.wait_for_status("Prompt 2 of")
+            page.record()
+            level = page.text("level")
+            driver.save_screenshot(screenshot)
+            page.keep()  # prompt 2: a second take, and on to prompt 3
+            page.press(Keys.BACKSPACE)
+            page.wait_for_status("Removed take 1 of")  # prompt 3's kept take leaves the pack
+            page.record()
+            page.press(Keys.BACKSPACE)
+            page.wait_for_status("Take discarded; nothing was kept")  # never sent
+            driver.refresh()
+            resumed = page.wait_for_status("Prompt ")
+            return {
+                "first_prompt": first_prompt,
+                "statuses": page.statuses,
+                "level": level,
+                "resumed": resumed,
+                "position": page.text("position"),
+                "coverage": page.text("coverage-summary"),
+                "script": [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#prompts button")],
+                "console": [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"],
+            }
+        finally:
+            driver.quit()
+
+
+if __name__ == "__main__":
+    command, arguments = sys.argv[1], sys.argv[2:]
+    if command == "session":
+        print(json.dumps(session(*arguments)))
+    else:
+        raise SystemExit(f"unknown command {command}")

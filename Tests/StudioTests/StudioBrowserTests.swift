@@ -1,0 +1,83 @@
+import Foundation
+import TestSupport
+import Testing
+import Voicebank
+
+/// The studio's page in a real browser: Debian's headless Chromium, driven through Selenium by
+/// Fixtures/studio_driver.py, records from Chromium's fake microphone, which plays a WAV file sox makes here.
+///
+/// `CONCAT_SYNTH_STUDIO_SCREENSHOT=PATH` keeps the screenshot the driver takes mid-session at PATH: docs/studio.png
+/// is made so.
+@Suite struct StudioBrowserTests {
+    let directory = TemporaryDirectory("studio-browser")
+    let voicebank = Binary("voicebank")
+    let driver = PythonDriver("Tests/StudioTests/Fixtures/studio_driver.py")
+    static let voice = "org.concatsynth.en"
+
+    @Test(
+        "recorded by keyboard in Chromium: the pack holds exactly the kept takes, trimmed; a reload resumes; coverage is voicebank coverage's"
+    )
+    func session() throws {
+        let pack = directory.file("pack.sqlite")
+        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: pack)
+        let texts = directory.file("texts.txt")
+        try StudioServerTests.texts.write(toFile: texts, atomically: true, encoding: .utf8)
+        // The microphone: 0.4 s of silence and 0.4 s of a 440 Hz tone at -6 dBFS, over and over (Chromium loops it).
+        let microphone = directory.file("microphone.wav")
+        let sox = try Binary(path: "/usr/bin/sox").run([
+            "-n", "-r", "48000", "-c", "1", "-b", "16", microphone, "synth", "0.4", "sine", "440", "gain", "-6", "pad",
+            "0.4", "0", "repeat", "9",
+        ])
+        try #require(sox.status == 0, "\(sox.standardError)")
+        let before = try VoicePack(path: pack, access: .readOnly).clips(voice: Self.voice)
+
+        let studio = try ServerProcess(
+            voicebank, ["studio", "--bank", pack, "--voice", Self.voice, "--texts", texts],
+            isAddressOnStandardOutput: true
+        ) { $0.hasPrefix("http://") ? String($0) : nil }
+        let screenshot = directory.file("studio.png")
+        let answer = try driver.run(["session", studio.address, microphone, screenshot])
+
+        #expect(answer["first_prompt"] as? String == "bob says the weather is fine")
+        #expect(answer["console"] as? [String] == [], "the page logs no error")
+        // The meter's line goes on with the microphone, the take's announcement gives the take's peak: the tone's.
+        let level = try #require(answer["level"] as? String)
+        #expect(level.hasPrefix("Peak ") && level.contains("; noise floor −"), "\(level)")
+        let statuses = try #require(answer["statuses"] as? [String])
+        #expect(statuses.filter { $0.hasPrefix("Stopped: a take of ") && $0.contains("peak −6.0 dBFS") }.count == 5)
+        // Reloaded, the page resumes at the first prompt without a take: the third, whose take was removed.
+        #expect(answer["position"] as? String == "3 of 4")
+        #expect(
+            answer["script"] as? [String] == [
+                "“bob says the weather is fine”: 1 take", "“bob”: 2 takes", "“the”: no take", "“carol”: no take",
+            ])
+        let coverage = try voicebank.run(["coverage", "--bank", pack, "--voice", Self.voice, "--file", texts])
+        #expect(answer["coverage"] as? String == coverage.standardOutput.split(separator: "\n").last.map(String.init))
+
+        // Exactly the kept takes: one of prompt 1, two of prompt 2; prompt 3's was removed, the last take never sent.
+        let store = try VoicePack(path: pack, access: .readOnly)
+        let clips = try store.clips(voice: Self.voice)
+        #expect(Array(clips.prefix(before.count)) == before)
+        let takes = Array(clips.dropFirst(before.count))
+        #expect(takes.map(\.phrase) == ["bob says the weather is fine", "bob", "bob"])
+        let quiet = Float(0.003_162)  // -50 dBFS, the pack's trimming threshold
+        for take in takes {
+            #expect(take.source.sampleRate >= 8_000 && take.source.channelCount == 1)
+            let recorded = Double(take.source.frameCount) / Double(take.source.sampleRate)
+            #expect(take.durationSeconds <= recorded + 0.001)
+            // Trimmed: at most the pack's 30 ms of pad below the threshold at either end, so no silence tail.
+            let samples = try store.renderReadyPCM(clipID: take.id)
+            let first = try #require(samples.firstIndex { abs($0) > quiet })
+            let last = try #require(samples.lastIndex { abs($0) > quiet })
+            #expect(first <= 700 && samples.count - 1 - last <= 700, "\(take.id): \(first), \(samples.count - last)")
+        }
+        #expect(studio.log.contains("DELETE /api/takes/"))
+
+        let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        if let keep = ProcessInfo.processInfo.environment["CONCAT_SYNTH_STUDIO_SCREENSHOT"] {
+            try? FileManager.default.removeItem(atPath: keep)
+            try FileManager.default.copyItem(atPath: screenshot, toPath: keep)
+        }
+    }
+}

@@ -1,0 +1,321 @@
+import AudioIO
+import Foundation
+import TestSupport
+import Testing
+import Voicebank
+
+/// `voicebank studio` as a process, driven with curl: its address and token, who it refuses, the takes it keeps and
+/// the ones it refuses. Each test starts its own studio on a free port, with its own copy of the default pack.
+@Suite struct StudioServerTests {
+    let directory = TemporaryDirectory("studio")
+    let voicebank = Binary("voicebank")
+    static let voice = "org.concatsynth.en"
+    /// The words the default English voice lacks: `bob says the weather is fine`, `bob`, `the`, `carol`.
+    static let texts = "Hello Bob, good morning. Bob says the weather is fine.\nOpen the settings, Carol.\n"
+
+    var pack: String { directory.file("pack.sqlite") }
+    var textsFile: String { directory.file("texts.txt") }
+
+    init() throws {
+        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: pack)
+        try Self.texts.write(toFile: textsFile, atomically: true, encoding: .utf8)
+    }
+
+    // MARK: Helpers
+
+    /// `voicebank studio` on this suite's pack and texts, with its address read from the first line it prints.
+    struct Studio {
+        let server: ServerProcess
+        /// The first line: `http://127.0.0.1:PORT/?token=…`.
+        var url: String { server.address }
+        var base: String { String(url[..<url.range(of: "/?token=")!.lowerBound]) }
+        var token: String { String(url[url.range(of: "token=")!.upperBound...]) }
+        var port: String { String(base.split(separator: ":").last!) }
+    }
+
+    func studio(_ arguments: [String] = [], pack: String? = nil) throws -> Studio {
+        let arguments =
+            ["studio", "--bank", pack ?? self.pack, "--voice", Self.voice]
+            + (arguments.contains("--prompts") ? [] : ["--texts", textsFile]) + arguments
+        return Studio(
+            server: try ServerProcess(voicebank, arguments, isAddressOnStandardOutput: true) {
+                $0.hasPrefix("http://") ? String($0) : nil
+            })
+    }
+
+    /// The API with the studio's token.
+    func api(_ studio: Studio, _ arguments: [String]) throws -> (status: Int, body: String) {
+        try curl(["-H", "X-Studio-Token: \(studio.token)"] + arguments)
+    }
+
+    /// Raw f32le samples in a file: 0.3 s of silence, 0.5 s of a tone at -6 dBFS, 0.3 s of silence, at 48 kHz; and the
+    /// same samples as a Float32 WAV file.
+    func take(frequency: Double = 300) throws -> (raw: String, wav: String, samples: [Float]) {
+        let silence = [Float](repeating: 0, count: 14_400)
+        let tone = Signal.sine(frequency: frequency, sampleRate: 48_000, frameCount: 24_000).map { $0 * 0.5 }
+        let samples = silence + tone + silence
+        let raw = directory.file("take-\(frequency).raw")
+        try Data(samples.flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) })
+            .write(to: URL(fileURLWithPath: raw))
+        let wav = try Fixture.write(
+            samples, to: directory.file("take-\(frequency).wav"), format: .init(.wav, .float32), sampleRate: 48_000)
+        return (raw, wav, samples)
+    }
+
+    /// Sends a take's raw samples as the page does.
+    func send(_ studio: Studio, prompt: String, raw: String, headers: [String: String] = [:]) throws -> (
+        status: Int, body: String
+    ) {
+        let defaults = [
+            "Content-Type": "application/octet-stream", "X-Sample-Rate": "48000", "X-Sample-Format": "f32le",
+        ]
+        let all = defaults.merging(headers) { $1 }.filter { !$0.value.isEmpty }
+        return try api(
+            studio,
+            all.sorted { $0.key < $1.key }.flatMap { ["-H", "\($0.key): \($0.value)"] }
+                + ["--data-binary", "@\(raw)", "\(studio.base)/api/takes?prompt=\(prompt)"])
+    }
+
+    func clips(_ path: String? = nil) throws -> [Clip] {
+        try VoicePack(path: path ?? pack, access: .readOnly).clips(voice: Self.voice)
+    }
+
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    // MARK: Tests
+
+    @Test("the first line is the page's address with a random token; the page sets its cookie; its files load with it")
+    func address() throws {
+        let studio = try studio()
+        #expect(studio.url.hasPrefix("http://127.0.0.1:"))
+        #expect(studio.token.count == 48 && studio.token.allSatisfy(\.isHexDigit))
+        #expect(try self.studio().token != studio.token)
+        let cookies = directory.file("cookies")
+        let page = try curl(["-c", cookies, studio.url])
+        #expect(page.status == 200)
+        #expect(page.body.contains(#"aria-live="polite""#))
+        #expect(
+            try String(contentsOfFile: cookies, encoding: .utf8).contains(
+                "studio-token-\(studio.port)\t\(studio.token)"))
+        var firstLoad = page.body.utf8.count
+        for file in ["studio.js", "studio.css", "recorder.js"] {
+            let answer = try curl(["-b", cookies, "\(studio.base)/\(file)"])
+            #expect(answer.status == 200, "\(file)")
+            firstLoad += answer.body.utf8.count
+        }
+        #expect(firstLoad <= 200 * 1_024)
+        #expect(!studio.server.log.contains(studio.token), "the log keeps no token")
+    }
+
+    @Test(
+        "the script is what coverage says is missing, the run covering the most words first; the figure is coverage's")
+    func script() throws {
+        let studio = try studio()
+        let state = try json(try api(studio, ["\(studio.base)/api/state"]).body)
+        let prompts = try #require(state["prompts"] as? [[String: Any]])
+        #expect(prompts.map { $0["text"] as? String } == ["bob says the weather is fine", "bob", "the", "carol"])
+        #expect(prompts.map { $0["id"] as? String } == ["1", "2", "3", "4"])
+        let coverage = try voicebank.run(["coverage", "--bank", pack, "--voice", Self.voice, "--file", textsFile])
+        let summary = try #require(coverage.standardOutput.split(separator: "\n").last.map(String.init))
+        #expect((state["coverage"] as? [String: Any])?["summary"] as? String == summary)
+    }
+
+    @Test(
+        "without the token, with another, from a foreign Origin or to another Host: 403, and nothing written",
+        arguments: [
+            ("no token", [String]()), ("another token", ["-H", "X-Studio-Token: 0123"]),
+            ("a foreign Origin", ["-H", "X-Studio-Token: TOKEN", "-H", "Origin: http://evil.example"]),
+            ("another port's Origin", ["-H", "X-Studio-Token: TOKEN", "-H", "Origin: http://127.0.0.1:1"]),
+            ("a rebound Host", ["-H", "X-Studio-Token: TOKEN", "-H", "Host: evil.example:PORT"]),
+            ("localhost as the Host", ["-H", "X-Studio-Token: TOKEN", "-H", "Host: localhost:PORT"]),
+            ("the token in a cookie", ["-H", "Cookie: studio-token-PORT=TOKEN"]),
+        ])
+    func refused(name: String, headers: [String]) throws {
+        let studio = try studio()
+        let before = try clips()
+        let take = try take()
+        let filled = headers.map {
+            $0.replacingOccurrences(of: "TOKEN", with: studio.token).replacingOccurrences(of: "PORT", with: studio.port)
+        }
+        let requests: [[String]] = [
+            ["\(studio.base)/api/state"],
+            [
+                "-H", "Content-Type: application/octet-stream", "-H", "X-Sample-Rate: 48000", "-H",
+                "X-Sample-Format: f32le", "--data-binary", "@\(take.raw)", "\(studio.base)/api/takes?prompt=1",
+            ],
+            ["-X", "DELETE", "\(studio.base)/api/takes/\(before[0].id)"],
+        ]
+        for request in requests {
+            let answer = try curl(filled + request)
+            #expect(answer.status == 403, "\(name): \(request.last!) \(answer.body)")
+            #expect((try? json(answer.body))?["error"] != nil, "\(answer.body)")
+        }
+        #expect(try clips() == before)
+        #expect(!studio.server.log.contains(" 201 "))
+    }
+
+    @Test("the page and its files are refused without their token", arguments: ["/?token=0123", "/", "/studio.js"])
+    func pageRefused(target: String) throws {
+        let studio = try studio()
+        #expect(try curl(["\(studio.base)\(target)"]).status == 403)
+        #expect(try curl(["-H", "Host: evil.example:\(studio.port)", studio.url]).status == 403)
+    }
+
+    @Test("a take is imported as voicebank import imports the same file: trimmed, converted, its original kept")
+    func takeIsAnImport() throws {
+        let studio = try studio()
+        let take = try take()
+        let answer = try send(studio, prompt: "2", raw: take.raw)
+        #expect(answer.status == 201, "\(answer.body)")
+        let change = try json(answer.body)
+        #expect((change["prompt"] as? [String: Any])?["text"] as? String == "bob")
+        #expect((change["coverage"] as? [String: Any])?["summary"] as? String == "covered: 7 of 14 tokens (50.0 %)")
+
+        let imported = directory.file("imported.sqlite")
+        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: imported)
+        let result = try voicebank.run(["import", "--bank", imported, "--voice", Self.voice, "--text", "bob", take.wav])
+        #expect(result.status == 0, "\(result.standardError)")
+
+        let kept = try #require(try clips().last)
+        let reference = try #require(try clips(imported).last)
+        #expect(kept.phrase == "bob" && kept.phraseKey == "bob")
+        #expect(kept.sourceName == "bob.wav")
+        #expect(kept.source == reference.source)
+        #expect(kept.frameCount == reference.frameCount)
+        // Trimmed: the 0.5 s tone and the pack's 30 ms pad at each end, not the 0.6 s of silence around it.
+        #expect(abs(kept.durationSeconds - 0.56) < 0.005, "\(kept.durationSeconds)")
+        let store = try VoicePack(path: pack, access: .readOnly)
+        let referenceStore = try VoicePack(path: imported, access: .readOnly)
+        #expect(try store.renderReadyPCM(clipID: kept.id) == referenceStore.renderReadyPCM(clipID: reference.id))
+        #expect(try store.originalPCM(clipID: kept.id) == referenceStore.originalPCM(clipID: reference.id))
+
+        let audio = directory.file("audio.raw")
+        let played = try api(studio, ["-o", audio, "-D", "-", "\(studio.base)/api/takes/\(kept.id)/audio"])
+        #expect(played.status == 200)
+        #expect(played.body.lowercased().contains("x-sample-rate: 22050"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: audio)).count == kept.frameCount * 4)
+
+        let discarded = try api(studio, ["-X", "DELETE", "\(studio.base)/api/takes/\(kept.id)"])
+        #expect(discarded.status == 200, "\(discarded.body)")
+        #expect(try clips().contains { $0.id == kept.id } == false)
+        #expect(try api(studio, ["-X", "DELETE", "\(studio.base)/api/takes/\(kept.id)"]).status == 404)
+        // A clip of the voice that is no prompt's take is not the studio's to remove.
+        let other = try #require(try clips().first)
+        #expect(try api(studio, ["-X", "DELETE", "\(studio.base)/api/takes/\(other.id)"]).status == 404)
+        #expect(try clips().contains(other))
+    }
+
+    @Test(
+        "a take the studio cannot read is refused with a clear error, and nothing is written",
+        arguments: [
+            (
+                "2", ["X-Sample-Format": "s16le"], "raw", 400,
+                #"X-Sample-Format "s16le" is not a format the studio takes"#
+            ),
+            ("2", ["X-Sample-Format": ""], "raw", 400, "the request has no X-Sample-Format header"),
+            ("2", ["X-Sample-Rate": "1000"], "raw", 400, #"X-Sample-Rate "1000" is not a rate in Hz from 8000"#),
+            ("2", ["Content-Type": "audio/wav"], "raw", 415, #"a take sent as "audio/wav" is not one the studio"#),
+            ("2", [:], "wav", 400, "the body is a WAV file, not raw samples"),
+            ("2", [:], "text", 400, "not a number from -2.0 to 2.0"),
+            ("2", [:], "odd", 400, "the body is 5 bytes, not a whole number of 4-byte samples"),
+            ("9", [:], "raw", 404, #"no prompt "9" in this studio's script; expected the id of one of its 4 prompts"#),
+            ("2", [:], "large", 413, "over the 33554432 this server takes"),
+        ])
+    func badTake(prompt: String, headers: [String: String], body: String, status: Int, message: String) throws {
+        let studio = try studio()
+        let before = try clips()
+        let take = try take()
+        let bodies = [
+            "raw": take.raw, "wav": take.wav, "text": directory.file("text"), "odd": directory.file("odd"),
+            "large": directory.file("large"),
+        ]
+        try Data("This is not audio, it's text".utf8).write(to: URL(fileURLWithPath: bodies["text"]!))
+        try Data("12345".utf8).write(to: URL(fileURLWithPath: bodies["odd"]!))
+        try Data(count: (32 << 20) + 4).write(to: URL(fileURLWithPath: bodies["large"]!))
+        let answer = try send(studio, prompt: prompt, raw: bodies[body]!, headers: headers)
+        #expect(answer.status == status, "\(answer.body)")
+        let error = try #require((try json(answer.body))["error"] as? [String: Any])
+        #expect((error["message"] as? String)?.contains(message) == true, "\(error)")
+        #expect(try clips() == before)
+        try studio.server.waitForLog(" \(status)")
+    }
+
+    @Test("the same audio again is refused as the take it is; another take of the prompt is kept beside the first")
+    func severalTakes() throws {
+        let studio = try studio()
+        let first = try take()
+        #expect(try send(studio, prompt: "3", raw: first.raw).status == 201)
+        let again = try send(studio, prompt: "3", raw: first.raw)
+        #expect(again.status == 409)
+        #expect(again.body.contains(#"of \"the\" already"#))
+        #expect(try send(studio, prompt: "3", raw: try take(frequency: 450).raw).status == 201)
+        let state = try json(try api(studio, ["\(studio.base)/api/state"]).body)
+        let prompts = try #require(state["prompts"] as? [[String: Any]])
+        #expect((prompts[2]["takes"] as? [Any])?.count == 2)
+    }
+
+    @Test("two studios on one pack: each keeps its takes, and each page's state shows the other's")
+    func twoStudios() throws {
+        let (one, two) = (try studio(), try studio())
+        #expect(try send(one, prompt: "2", raw: try take().raw).status == 201)
+        #expect(try send(two, prompt: "4", raw: try take(frequency: 500).raw).status == 201)
+        for studio in [one, two] {
+            let state = try json(try api(studio, ["\(studio.base)/api/state"]).body)
+            let prompts = try #require(state["prompts"] as? [[String: Any]])
+            #expect(prompts.map { ($0["takes"] as? [Any])?.count } == [0, 1, 0, 1])
+        }
+    }
+
+    @Test("--prompts: piper-recording-studio's id<TAB>text lines are the script, with their ids, in their order")
+    func promptFile() throws {
+        let prompts = directory.file("prompts.tsv")
+        try "rec_0002\tThe washing is done.\nrec_0001\tGood evening, Carol.\n".write(
+            toFile: prompts, atomically: true, encoding: .utf8)
+        let studio = try studio(["--prompts", prompts])
+        let state = try json(try api(studio, ["\(studio.base)/api/state"]).body)
+        let script = try #require(state["prompts"] as? [[String: Any]])
+        #expect(script.map { $0["id"] as? String } == ["rec_0002", "rec_0001"])
+        #expect(script.map { $0["text"] as? String } == ["The washing is done.", "Good evening, Carol."])
+        #expect(state["coverage"] == nil)
+        #expect(try send(studio, prompt: "rec_0001", raw: try take().raw).status == 201)
+        #expect(try clips().last?.phrase == "Good evening, Carol.")
+    }
+
+    @Test(
+        "voicebank studio refuses what it cannot serve, with the status and a message that says so",
+        arguments: [
+            (["--voice", "org.concatsynth.en"], 64, "Nothing to record: give --texts FILE, --prompts FILE, or both."),
+            (["--voice", "org.concatsynth.en", "--prompts", "P", "--listen", "0.0.0.0:0"], 64, "add --allow-remote"),
+            (["--voice", "org.concatsynth.en", "--prompts", "P", "--listen", "nowhere"], 64, #"invalid HTTP address"#),
+            (["--voice", "com.example.nobody", "--prompts", "P"], 1, "com.example.nobody"),
+            (["--prompts", "P"], 1, "several voices"),
+            (["--voice", "org.concatsynth.en", "--texts", "COVERED"], 1, "covers every word of"),
+            (["--voice", "org.concatsynth.en", "--prompts", "MISSING"], 1, "cannot read"),
+        ])
+    func refusedToStart(arguments: [String], status: Int32, message: String) throws {
+        let prompts = directory.file("p.txt")
+        try "Good evening\n".write(toFile: prompts, atomically: true, encoding: .utf8)
+        let covered = directory.file("covered.txt")
+        try "Hello, good morning.\n".write(toFile: covered, atomically: true, encoding: .utf8)
+        let filled = arguments.map {
+            ["P": prompts, "COVERED": covered, "MISSING": directory.file("missing.txt")][$0] ?? $0
+        }
+        let result = try voicebank.run(["studio", "--bank", pack] + filled)
+        #expect(result.status == status, "\(result.standardError)")
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test("--listen beyond loopback with --allow-remote serves, and warns that the pack can be changed from afar")
+    func remote() throws {
+        let prompts = directory.file("p.txt")
+        try "Good evening\n".write(toFile: prompts, atomically: true, encoding: .utf8)
+        let studio = try studio(["--prompts", prompts, "--listen", "0.0.0.0:0", "--allow-remote"])
+        #expect(studio.url.hasPrefix("http://127.0.0.1:"))
+        try studio.server.waitForLog("warning: the studio on 0.0.0.0:0 is reachable from other machines")
+        #expect(try api(studio, ["\(studio.base)/api/state"]).status == 200)
+        #expect(try api(studio, ["-H", "Host: evil.example:\(studio.port)", "\(studio.base)/api/state"]).status == 403)
+    }
+}
