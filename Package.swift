@@ -68,7 +68,10 @@ let package = Package(
         .target(name: "SpeechCore"),
         .target(
             name: "AudioIO",
-            dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CEbur128", "CSonic", "CEspeakNG"]),
+            dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CEbur128", "CSonic", "CEspeakNG"],
+            // Every program that links AudioIO exports its stand-in for pcaudiolib's create_audio_device_object, so
+            // that libespeak-ng, loaded later, finds it first and probes no sound server (see EspeakNG.swift).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=create_audio_device_object"])]),
         // What authoring measures of recordings beyond loudness: F0 (aubio's YIN). Apart from AudioIO so that the
         // speaking executables, which read what was measured from the pack, load neither aubio nor libfftw3f.
         .target(name: "AudioFeatures", dependencies: ["SpeechCore", "CAubio"]),

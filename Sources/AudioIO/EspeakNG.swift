@@ -192,3 +192,15 @@ private func collectSamples(
     }
     return collector.isCancelled() ? 1 : 0
 }
+
+/// pcaudiolib's `create_audio_device_object`, which libespeak-ng 1.51 calls when it initialises, in every output mode:
+/// it probes the sound servers by opening a stream (PulseAudio, which makes `~/.config/pulse` and looks for a server,
+/// then ALSA's default device), though synthesis to memory plays nothing. Defined here and exported from the
+/// executables (`Package.swift`'s release linking names it), it is found before pcaudiolib's when libespeak-ng is
+/// loaded, and says there is no device: espeak-ng then never touches one.
+@_cdecl("create_audio_device_object")
+public func createNoAudioDevice(
+    _ device: UnsafePointer<CChar>?, _ applicationName: UnsafePointer<CChar>?, _ description: UnsafePointer<CChar>?
+) -> OpaquePointer? {
+    nil
+}

@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 
@@ -50,6 +51,20 @@ import Testing
         #expect(!needed.isEmpty)
         #expect(!needed.contains { $0.contains("espeak") || $0.contains("fftw") || $0.contains("aubio") })
         #expect(try symbolCount(of: "AudioFeatures", in: product) == 0)
+    }
+
+    @Test("the fallback voice probes no sound server: a render with espeak-ng leaves the home as it was")
+    func fallbackVoicePlaysNothing() throws {
+        let home = TemporaryDirectory("fallback-home")
+        let output = TemporaryDirectory("fallback-output")
+        // espeak-ng 1.51 opens a PulseAudio stream (which makes ~/.config/pulse) and ALSA's default device when it
+        // initialises, unless the executable's stand-in for pcaudiolib's create_audio_device_object is found first.
+        let result = try Binary("concat-synth").run(
+            ["render", "-o", output.file("zebra.wav"), "zebra crossing"],
+            environment: ["HOME": home.path, "XDG_CONFIG_HOME": nil, "XDG_RUNTIME_DIR": nil])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("fallback"), "the words were spoken by the fallback voice")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty)
     }
 
     @Test("voicebank links the authoring code, so the count above means something")

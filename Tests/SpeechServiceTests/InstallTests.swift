@@ -113,7 +113,10 @@ import Testing
 
         let uninstalled = try install(["--uninstall"])
         #expect(uninstalled.status == 0, "\(uninstalled.standardError)")
-        #expect(try tree() == before)
+        let after = try tree()
+        #expect(
+            after == before,
+            "changed: \(Set(after.keys).union(before.keys).filter { after[$0] != before[$0] }.sorted())")
     }
 
     @Test("a concat-synth.conf the install did not write is kept by the install and by --uninstall")
