@@ -56,6 +56,13 @@ extension ConcatSynthCommand {
                 valueName: "seconds"))
         var idleTimeout: Int64 = HTTPLimits().idleSeconds
 
+        @Option(
+            name: .customLong("file-limit"),
+            help: ArgumentHelp(
+                "Seconds of audio an HTTP answer rendered whole into a file (wav, mp3, …) may hold; pcm streams and has no limit.",
+                valueName: "seconds"))
+        var fileLimit = HTTPLimits().maximumFileSeconds
+
         static let defaultURI = "tcp://127.0.0.1:10200"
 
         func validate() throws {
@@ -65,6 +72,9 @@ extension ConcatSynthCommand {
             }
             if apiKey != nil && http == nil {
                 throw ValidationError("--api-key is for the HTTP server; give --http too")
+            }
+            if fileLimit < 1 {
+                throw ValidationError("--file-limit \(fileLimit) is out of range; expected 1 or more seconds")
             }
             for (option, seconds) in [("--request-timeout", requestTimeout), ("--idle-timeout", idleTimeout)]
             where !(1...3_600).contains(seconds) {
@@ -101,6 +111,7 @@ extension ConcatSynthCommand {
                 var limits = HTTPLimits()
                 limits.requestSeconds = requestTimeout
                 limits.idleSeconds = idleTimeout
+                limits.maximumFileSeconds = fileLimit
                 let server = try HTTPServer.start(
                     host: host, port: port, bank: bank.bank, apiKey: apiKey, limits: limits, log: log)
                 let shown = host.contains(":") ? "[\(host)]" : host

@@ -156,6 +156,10 @@ public struct HTTPLimits: Sendable {
     /// How long a kept-alive connection may wait for its next request before it is closed, so that idle connections
     /// cannot pile up to the process's limit of open files.
     public var idleSeconds: Int64 = 60
+    /// The longest answer rendered whole into a file (`wav`, `flac`, `mp3`, `opus`, MaryTTS's), in seconds of audio:
+    /// beyond it the render stops with a 400, so that a megabyte of text cannot fill the disk with hours of audio.
+    /// `pcm` streams as it is rendered and has no such limit.
+    public var maximumFileSeconds = 30 * 60
 
     public init() {}
 }

@@ -27,7 +27,11 @@ final class HTTPSpeechJob: HTTPAnswerJob, @unchecked Sendable {
     /// How much of a rendered file one step sends.
     static let fileChunkBytes = 64 << 10
 
-    init(order: SpeechOrder, temporaryFolder: TemporaryFolder) {
+    /// The most seconds of audio a file answer may hold (`HTTPLimits.maximumFileSeconds`).
+    private let maximumFileSeconds: Int
+
+    init(order: SpeechOrder, temporaryFolder: TemporaryFolder, maximumFileSeconds: Int) {
+        self.maximumFileSeconds = maximumFileSeconds
         self.order = order
         self.temporaryFolder = temporaryFolder
     }
@@ -80,9 +84,21 @@ final class HTTPSpeechJob: HTTPAnswerJob, @unchecked Sendable {
         let format = try RenderOutputFormat(path: path, sampleRate: nil, encoding: encoding)
         let chain = try start(sampleRate: format.sampleRate)
         let writer = try AudioFileWriter(path: path, format: format.file, sampleRate: format.sampleRate)
+        var frameCount = 0
         while !chain.isComplete {
-            try chain.pull { try writer.write($0) }
+            try chain.pull {
+                frameCount += $0.count
+                try writer.write($0)
+            }
             try checkCancelled()
+            guard frameCount <= maximumFileSeconds * format.sampleRate else {
+                let limit =
+                    maximumFileSeconds % 60 == 0
+                    ? "\(maximumFileSeconds / 60) minutes" : "\(maximumFileSeconds) seconds"
+                throw APIError.invalid(
+                    "the answer would be over \(limit) of audio, which this server renders whole into a \(fileExtension) file only up to that; ask for pcm (OpenAI's response_format), which streams, or send less text"
+                )
+            }
         }
         try writer.commit()
         releaseSynthesizer()

@@ -67,12 +67,15 @@ final class SpeechSite: HTTPSite {
     ]
 
     private func speak(_ order: SpeechOrder) -> HTTPAnswer {
-        .job(HTTPSpeechJob(order: order, temporaryFolder: temporaryFolder))
+        .job(
+            HTTPSpeechJob(order: order, temporaryFolder: temporaryFolder, maximumFileSeconds: limits.maximumFileSeconds)
+        )
     }
 
     /// A render's error as the client's fault (400: SSML, text, audio it named) or the server's (500: a pack that
     /// cannot be read).
     func apiError(for error: any Error) -> APIError {
+        if let error = error as? APIError { return error }
         switch ConcatSynthError(error) {
         case .ssml, .text, .request, .noFallbackClip, .audioDirectory, .fallbackInStrictMode, .voiceInSeveralPacks,
             .voiceNotInCatalog:

@@ -152,6 +152,21 @@ import Voicebank
         try server.waitForLog("refused: 431")
     }
 
+    @Test("an answer rendered into a file stops at --file-limit with a 400; pcm streams past it")
+    func fileLimit() throws {
+        let server = try server(["--file-limit", "2"])
+        let long = String(repeating: "Good morning. Double tap to open. ", count: 4)
+        let answer = try driver(["openai-error", server.uri + "/v1", long, "org.concatsynth.en", "wav", "1"])
+        #expect(answer["status"] as? Int == 400)
+        let error = try #require(answer["body"] as? [String: Any])
+        #expect((error["message"] as? String)?.contains("over 2 seconds of audio") == true, "\(error)")
+        let output = directory.file("long.raw")
+        _ = try driver(["openai", server.uri + "/v1", output, long, "org.concatsynth.en", "pcm", "1"])
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: output))
+                == (try rendered(long, name: "long.raw", ["--sample-rate", "24000", "--encoding", "s16"])))
+    }
+
     @Test("a client that sends a byte at a time is cut off after --request-timeout with 408; the server goes on")
     func slowClient() throws {
         let server = try server(["--request-timeout", "1"])
