@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioIO
 import ConcatSynth
 
 #if canImport(Glibc)
@@ -94,14 +95,14 @@ struct BenchCommand: ParsableCommand {
         var packs: [BenchPack] = []
         for size in sizes {
             let path = "\(packFolder ?? work.path)/pack-v\(PackFactory.version)-\(size).sqlite"
-            if packFolder != nil && fileSize(path) > 0 {
+            if packFolder != nil && (fileSize(path) ?? 0) > 0 {
                 print(
-                    "Pack of \(size.formatted) clips: \(decimal(Double(fileSize(path)) / 1_048_576, places: 0)) MB, kept from an earlier run."
+                    "Pack of \(size.formatted) clips: \(decimal(Double(fileSize(path) ?? 0) / 1_048_576, places: 0)) MB, kept from an earlier run."
                 )
             } else {
                 let elapsed = try seconds { try factory.makePack(clipCount: size, at: path) }
                 print(
-                    "Pack of \(size.formatted) clips: \(decimal(Double(fileSize(path)) / 1_048_576, places: 0)) MB, made in \(decimal(elapsed, places: 1)) s."
+                    "Pack of \(size.formatted) clips: \(decimal(Double(fileSize(path) ?? 0) / 1_048_576, places: 0)) MB, made in \(decimal(elapsed, places: 1)) s."
                 )
             }
             packs.append(BenchPack(clipCount: size, path: path))

@@ -159,7 +159,7 @@ struct LongInputMemoryBench {
             let megabytes = Double(run.bytes) / 1_048_576
             worst = max(worst, megabytes)
             table.add([
-                name, decimal(Double(fileSize(file)) / 1_048_576, places: 1), decimal(megabytes, places: 1),
+                name, decimal(Double(fileSize(file) ?? 0) / 1_048_576, places: 1), decimal(megabytes, places: 1),
                 decimal(elapsed, places: 1),
             ])
         }

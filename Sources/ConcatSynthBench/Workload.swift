@@ -122,8 +122,3 @@ struct WorkDirectory {
         _ = try? runChecked("/bin/rm", ["-rf", path])
     }
 }
-
-func fileSize(_ path: String) -> Int {
-    var status = stat()
-    return stat(path, &status) == 0 ? Int(status.st_size) : 0
-}

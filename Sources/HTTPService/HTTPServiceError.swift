@@ -1,3 +1,4 @@
+import AudioIO
 import Synchronization
 
 #if canImport(Glibc)
@@ -65,15 +66,7 @@ package final class TemporaryFolder: Sendable {
 
     /// Removes the folder and what is left in it (files whose renders were cut short by the close).
     package func remove() {
-        if let directory = opendir(path) {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name != "." && name != ".." { unlink(path + "/" + name) }
-            }
-            closedir(directory)
-        }
+        for name in directoryEntries(path) ?? [] { unlink(path + "/" + name) }
         rmdir(path)
     }
 }

@@ -108,7 +108,7 @@ final class HTTPSpeechJob: HTTPAnswerJob, @unchecked Sendable {
             unlink(path)
             throw error
         }
-        return fileSize(path)
+        return fileSize(path) ?? 0
     }
 
     private func fileStep(allocator: ByteBufferAllocator) throws -> HTTPAnswerStep {
@@ -160,10 +160,5 @@ final class HTTPSpeechJob: HTTPAnswerJob, @unchecked Sendable {
         chain = nil
         if let synthesizer { order.voice.pool.giveBack(synthesizer) }
         synthesizer = nil
-    }
-
-    private func fileSize(_ path: String) -> Int {
-        var status = stat()
-        return stat(path, &status) == 0 ? Int(status.st_size) : 0
     }
 }

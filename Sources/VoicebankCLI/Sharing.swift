@@ -202,7 +202,7 @@ func printManifest(_ manifest: PackManifest, indent: String) {
 func printable(_ text: String) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
-        if scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" {
+        if scalar.isUnprintable {
             result += scalar.escaped(asASCII: true)
         } else {
             result.unicodeScalars.append(scalar)

@@ -54,7 +54,7 @@ extension VoicePack {
         if exists && !Files.isDirectory(target) {
             throw .fileSystem(path: target, reason: "it is a file; expected a new or empty folder to export into")
         }
-        if exists && !(Files.entries(target) ?? []).isEmpty {
+        if exists && !(directoryEntries(target) ?? []).isEmpty {
             throw .fileSystem(
                 path: target, reason: "the folder is not empty; expected a new or empty folder to export into")
         }

@@ -62,20 +62,6 @@ enum Files {
         return PreparedClip.fileExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
-    /// Names in `directory`, `.` and `..` left out; `nil` when it does not exist.
-    static func entries(_ directory: String) -> [String]? {
-        guard let stream = opendir(directory) else { return nil }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
-
     static func makeDirectory(_ path: String) throws(VoicebankError) {
         guard mkdir(path, 0o755) == 0 else { throw .fileSystem(path: path, reason: errnoMessage()) }
     }

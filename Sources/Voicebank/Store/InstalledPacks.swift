@@ -1,3 +1,5 @@
+import AudioIO
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -59,26 +61,13 @@ public enum InstalledPacks {
         var seen: Set<String> = []
         let distinct = scopes.filter { seen.insert(folderOf($0)).inserted }
         return distinct.flatMap { scope in
-            fileNames(in: folderOf(scope)).compactMap { file -> Pack? in
+            (directoryEntries(folderOf(scope)) ?? []).compactMap { file -> Pack? in
                 guard file.hasSuffix(".sqlite") else { return nil }
                 let name = String(file.dropLast(7))
                 guard PackManifest.isPackName(name) else { return nil }
                 return Pack(name: name, path: folderOf(scope) + "/" + file, scope: scope)
             }.sorted { $0.name < $1.name }
         }
-    }
-
-    private static func fileNames(in folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            names.append(name)
-        }
-        return names
     }
 
     private static func environmentValue(_ name: String) -> String? {

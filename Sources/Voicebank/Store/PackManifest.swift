@@ -86,12 +86,12 @@ public struct PackManifest: Equatable, Sendable {
             guard isCalendarDate(text) else { throw invalid("a date YYYY-MM-DD such as 2026-11-25") }
             return text
         case .description, .consent:
-            guard !text.unicodeScalars.contains(where: { $0 != "\n" && isControl($0) }) else {
+            guard !text.unicodeScalars.contains(where: { $0 != "\n" && $0.isUnprintable }) else {
                 throw invalid("text without control characters (line breaks are allowed)")
             }
             return text
         case .author, .speaker, .attribution, .sample:
-            guard !text.unicodeScalars.contains(where: isControl) else {
+            guard !text.unicodeScalars.contains(where: \.isUnprintable) else {
                 throw invalid("one line of text without control characters")
             }
             return text
@@ -107,12 +107,8 @@ public struct PackManifest: Equatable, Sendable {
         return bytes.allSatisfy { isLetterOrDigit($0) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D }
     }
 
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
-    }
-
     private static func isSpaceOrControl(_ scalar: Unicode.Scalar) -> Bool {
-        isControl(scalar) || scalar.properties.isWhitespace
+        scalar.isUnprintable || scalar.properties.isWhitespace
     }
 
     /// `YYYY-MM-DD`, a day that exists in the proleptic Gregorian calendar.

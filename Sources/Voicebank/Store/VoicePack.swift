@@ -422,14 +422,3 @@ public final class VoicePack {
             bytes: statement.blob(2))
     }
 }
-
-package func fileExists(_ path: String) -> Bool {
-    var status = stat()
-    return stat(path, &status) == 0
-}
-
-/// The size of the file at `path` in bytes; `nil` when there is none.
-package func fileSize(_ path: String) -> Int? {
-    var status = stat()
-    return stat(path, &status) == 0 ? Int(status.st_size) : nil
-}

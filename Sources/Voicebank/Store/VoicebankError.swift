@@ -165,11 +165,19 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
         for scalar in name.unicodeScalars.prefix(limit) {
             switch scalar {
             case "\"", "\\": text += "\\" + String(scalar)
-            case _ where scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}":
+            case _ where scalar.isUnprintable:
                 text += scalar.escaped(asASCII: true)
             default: text.unicodeScalars.append(scalar)
             }
         }
         return "\"" + text + (name.unicodeScalars.count > limit ? "…" : "") + "\""
+    }
+}
+
+extension Unicode.Scalar {
+    /// A control character or a Unicode line or paragraph separator: what must not reach a terminal or a one-line
+    /// message from a pack someone else made.
+    package var isUnprintable: Bool {
+        properties.generalCategory == .control || self == "\u{2028}" || self == "\u{2029}"
     }
 }
