@@ -43,7 +43,7 @@ public final class Synthesizer {
     /// - Throws: `ConcatSynthError.voicebank` when the pack cannot be opened or has no such voice, or no voice.
     public convenience init(
         bank: String? = nil, voice: String? = nil, audioSandbox: AudioSandbox = .closed,
-        takeChoice: TakeChoice = .rotate, stretchCacheCapacity: Int = StretchCache.standardSampleCapacity
+        takeChoice: TakeChoice = .best, stretchCacheCapacity: Int = StretchCache.standardSampleCapacity
     ) throws(ConcatSynthError) {
         try self.init(
             pack: PackLocation.openForReading(bank), voice: voice, audioSandbox: audioSandbox, takeChoice: takeChoice,
@@ -62,7 +62,7 @@ public final class Synthesizer {
     /// A synthesizer over a pack opened already (this package's tests and tools).
     package convenience init(
         pack: VoicePack, voice identifier: String? = nil, audioSandbox: AudioSandbox = .closed,
-        takeChoice: TakeChoice = .rotate, stretchCacheCapacity: Int = StretchCache.standardSampleCapacity
+        takeChoice: TakeChoice = .best, stretchCacheCapacity: Int = StretchCache.standardSampleCapacity
     ) throws(ConcatSynthError) {
         try self.init(
             pack: pack, voice: identifier, audioSandbox: audioSandbox, takeChoice: takeChoice, standInFallback: nil,

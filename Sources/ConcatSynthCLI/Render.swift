@@ -121,8 +121,12 @@ struct RequestOptions: ParsableArguments {
             valueName: "hz"))
     var sampleRate: Int?
 
-    @Option(help: "Which take of a phrase plays: rotate (the n-th time a phrase is spoken, its n-th take) or first.")
-    var takes: TakeChoice = .rotate
+    @Option(
+        help: """
+            Which take of a phrase plays: best (the takes that fit their places in the sentence and join most \
+            smoothly), rotate (the n-th time a phrase is spoken, its n-th take) or first.
+            """)
+    var takes: TakeChoice = .best
 
     @Flag(help: "Fail, writing nothing, if any words need the fallback clip.")
     var strict = false
@@ -149,7 +153,7 @@ struct RequestArguments: Equatable {
     var sampleRate: Int?
     var file: String?
     var audioDirectories: [String] = []
-    var takes = TakeChoice.rotate
+    var takes = TakeChoice.best
     var strict = false
     var lenient = false
     var text: [String] = []

@@ -5,6 +5,9 @@ import Verbalization
 
 /// Which take of a phrase plays.
 public enum TakeChoice: String, Sendable, CaseIterable {
+    /// The takes that fit their places best and join most smoothly, chosen a sentence at a time
+    /// (`TakeSelector`).
+    case best
     /// The n-th time a phrase is spoken in a request it plays take n (round the takes, first imported first), so
     /// "no, no, no" is three takes; the same request always plays the same takes.
     case rotate
@@ -51,7 +54,7 @@ public struct Planner<Lookup: PhraseLookup> {
     /// - Parameter startingVoice: an identifier in `voices`; the first voice when `nil` or not found.
     public init(
         voices: [PlannerVoice<Lookup>], startingVoice: String? = nil, audioSandbox: AudioSandbox = .closed,
-        takeChoice: TakeChoice = .rotate
+        takeChoice: TakeChoice = .best
     ) {
         precondition(!voices.isEmpty, "a planner needs at least one voice")
         self.voices = voices
@@ -100,6 +103,14 @@ public final class PlanStream<Lookup: PhraseLookup> {
     private var isPastWarningLimit = false
     /// How often each phrase (by its first take) has been spoken so far, for take rotation.
     private var occurrences: [ClipTake: Int] = [:]
+    /// The segments from the first phrase of the current sentence with a choice of takes on, held until the sentence
+    /// ends (or `selectionWindowPhrases` phrases wait) so that their takes are chosen together.
+    private var held: [HeldSegment] = []
+    private var heldPhraseCount = 0
+    /// Whether words have been spoken in the current sentence, so that the next phrase is not its first.
+    private var hasSpokenInSentence = false
+    /// The take of the last clip placed, while nothing else has sounded after it: what the next phrase joins.
+    private var lastPlacedTake: ClipTake?
     /// Numbers read as words so far, by language and digits: a long text says the same numbers again.
     private var numberWords: [String: [Token]?] = [:]
     /// How many numbers are remembered at most, so that a text of endless different numbers stays small.
@@ -163,6 +174,7 @@ public final class PlanStream<Lookup: PhraseLookup> {
             if let event {
                 try plan(event)
             } else {
+                endSentence()
                 timeline.finish()
                 isFinished = true
             }
@@ -203,11 +215,105 @@ public final class PlanStream<Lookup: PhraseLookup> {
 
     private static var warningLimit: Int { 1_000 }
 
-    private func choose(from takes: [ClipTake]) -> ClipTake {
-        guard planner.takeChoice == .rotate, takes.count > 1 else { return takes[0] }
+    /// The index of the take that plays, by rotation where the planner rotates, else the first: for the fallback
+    /// clip, spelled letters, and the phrases of `rotate` and `first`.
+    private func choose(from takes: [ClipTake]) -> Int {
+        guard planner.takeChoice == .rotate, takes.count > 1 else { return 0 }
         let count = occurrences[takes[0], default: 0]
         occurrences[takes[0]] = count + 1
-        return takes[count % takes.count]
+        return count % takes.count
+    }
+
+    /// The most phrases held for one choice: a sentence longer than this (or text with no sentence ends) is chosen a
+    /// window at a time, so that first audio and memory stay bounded.
+    static var selectionWindowPhrases: Int { 64 }
+
+    /// Places a phrase whose take is yet to be chosen from `takes`; its last word is followed by `punctuation`.
+    private func placePhrase(_ segment: PlanSegment, takes: [ClipTake], punctuation: Token.Punctuation?) {
+        let isFirst = !hasSpokenInSentence
+        hasSpokenInSentence = true
+        guard takes.count > 1 || !held.isEmpty else {
+            commit(segment)
+            return
+        }
+        held.append(
+            HeldSegment(segment: segment, choice: .init(takes: takes, punctuation: punctuation, isFirst: isFirst)))
+        heldPhraseCount += 1
+        if heldPhraseCount >= Self.selectionWindowPhrases { chooseTakes(endsSentence: false) }
+    }
+
+    /// Places a segment after those held, or on the timeline when none is.
+    private func place(_ segment: PlanSegment) {
+        if segment.isClip { hasSpokenInSentence = true }
+        if held.isEmpty {
+            commit(segment)
+        } else {
+            held.append(HeldSegment(segment: segment, choice: nil))
+        }
+    }
+
+    private func commit(_ segment: PlanSegment) {
+        if case .phrase(let take) = segment.kind {
+            lastPlacedTake = take
+        } else if segment.isSounding {
+            lastPlacedTake = nil
+        }
+        timeline.append(segment)
+    }
+
+    /// Where a sentence ends (or a paragraph starts or ends, or the request ends): its held takes are chosen, its
+    /// last phrase as the last, and the next phrase is a sentence's first.
+    private func endSentence() {
+        chooseTakes(endsSentence: true)
+        hasSpokenInSentence = false
+    }
+
+    /// Chooses the takes of the held phrases and places them with what came between them. Unless the sentence ends
+    /// here, the last held phrase (and what follows it) stays held: whether it ends the sentence is not known yet.
+    private func chooseTakes(endsSentence: Bool) {
+        guard !held.isEmpty else { return }
+        let lastSpoken = held.lastIndex { $0.segment.isClip }
+        var phrases: [TakeSelector.Phrase] = []
+        var phraseIndices: [Int] = []
+        var joinsPrevious = lastPlacedTake != nil
+        for (index, held) in held.enumerated() {
+            guard let choice = held.choice else {
+                if held.segment.isSounding { joinsPrevious = false }
+                continue
+            }
+            let place = PhrasePlace(
+                isFirst: choice.isFirst, isLast: endsSentence && index == lastSpoken, punctuation: choice.punctuation)
+            phrases.append(TakeSelector.Phrase(takes: choice.takes, place: place, joinsPrevious: joinsPrevious))
+            phraseIndices.append(index)
+            joinsPrevious = true
+        }
+        let weights =
+            planner.voices.first { $0.voice.identifier == held[phraseIndices[0]].segment.voice }?.voice
+            .selection ?? .standard
+        var chosen: [(index: Int, selection: TakeSelection)]
+        if planner.takeChoice == .best {
+            chosen = TakeSelector.choose(phrases, after: lastPlacedTake, weights: weights)
+        } else {
+            var previous = lastPlacedTake
+            chosen = phrases.map { phrase in
+                let index = choose(from: phrase.takes)
+                let selection = TakeSelector.selection(
+                    of: phrase.takes[index], for: phrase, after: previous, weights: weights)
+                previous = phrase.takes[index]
+                return (index, selection)
+            }
+        }
+        let kept = endsSentence ? held.endIndex : phraseIndices[phraseIndices.count - 1]
+        for (number, index) in phraseIndices.enumerated() where index < kept {
+            let take = phrases[number].takes[chosen[number].index]
+            held[index].segment.kind = .phrase(take)
+            held[index].segment.frameCount = take.frameCount
+            held[index].segment.selection = chosen[number].selection
+        }
+        let placing = held[..<kept]
+        held.removeFirst(kept)
+        heldPhraseCount = held.count { $0.choice != nil }
+        for segment in placing { commit(segment.segment) }
     }
 
     private func lookup(_ index: Int) -> RememberedLookup<Lookup> {
@@ -225,18 +331,20 @@ public final class PlanStream<Lookup: PhraseLookup> {
         case .pause(let frames, let origin, let context):
             let speed =
                 origin.followsRate ? self.speed(context, voice: planner.voices[voiceIndex(for: context)].voice) : 1
-            timeline.append(PlanSegment(kind: .silence, frameCount: frames, speed: speed))
+            place(PlanSegment(kind: .silence, frameCount: frames, speed: speed))
         case .mark(let name, let sourceRange):
-            timeline.append(PlanSegment(kind: .mark(name), text: name, sourceRange: sourceRange))
+            place(PlanSegment(kind: .mark(name), text: name, sourceRange: sourceRange))
         case .structureStart(let structure):
-            timeline.append(PlanSegment(kind: .structureStart(structure)))
+            endSentence()
+            place(PlanSegment(kind: .structureStart(structure)))
         case .structureEnd(let structure, let sourceRange):
-            timeline.append(PlanSegment(kind: .structureEnd(structure), sourceRange: sourceRange))
+            endSentence()
+            place(PlanSegment(kind: .structureEnd(structure), sourceRange: sourceRange))
         case .audio(let source, let fallback, let sourceRange, let context):
             switch planner.audioSandbox.resolve(source) {
             case .success(let file):
                 let voice = planner.voices[voiceIndex(for: context)].voice
-                timeline.append(
+                place(
                     PlanSegment(
                         kind: .audio(path: file.path), frameCount: file.frameCount, text: source,
                         sourceRange: sourceRange, volumeDecibels: context.volumeDecibels,
@@ -394,8 +502,12 @@ public final class PlanStream<Lookup: PhraseLookup> {
         guard let first = match.tokens.first, let last = match.tokens.last else { return }
         let sourceRange = first.sourceRange.lowerBound..<max(first.sourceRange.lowerBound, last.sourceRange.upperBound)
         guard match.takes.isEmpty else {
-            let take = choose(from: match.takes)
-            append(.phrase(take), frameCount: take.frameCount, text: match.words, sourceRange, spoken)
+            // The first take stands in until the take is chosen.
+            placePhrase(
+                segment(
+                    .phrase(match.takes[0]), frameCount: match.takes[0].frameCount, text: match.words, sourceRange,
+                    spoken),
+                takes: match.takes, punctuation: last.punctuationAfter)
             return
         }
         let speaker = planner.voices[spoken.speaker]
@@ -425,15 +537,26 @@ public final class PlanStream<Lookup: PhraseLookup> {
         _ kind: PlanSegment.Kind, frameCount: Int, text: String, _ sourceRange: Range<Int>, _ spoken: Spoken,
         pitchShift: Double = 0, fallback: PlanSegment.Fallback? = nil
     ) {
+        place(
+            segment(
+                kind, frameCount: frameCount, text: text, sourceRange, spoken, pitchShift: pitchShift,
+                fallback: fallback))
+    }
+
+    /// A clip, the fallback clip or the fallback voice's speech, spoken as `spoken` says and `pitchShift` semitones
+    /// higher.
+    private func segment(
+        _ kind: PlanSegment.Kind, frameCount: Int, text: String, _ sourceRange: Range<Int>, _ spoken: Spoken,
+        pitchShift: Double = 0, fallback: PlanSegment.Fallback? = nil
+    ) -> PlanSegment {
         let voice = planner.voices[spoken.speaker].voice
         let pitch = spoken.pitchSemitones + pitchShift
-        timeline.append(
-            PlanSegment(
-                kind: kind, frameCount: frameCount, text: text, sourceRange: sourceRange, voice: voice.identifier,
-                volumeDecibels: spoken.context.volumeDecibels, speed: spoken.speed,
-                pitchSemitones: min(max(pitch, Prosody.pitchShifts.lowerBound), Prosody.pitchShifts.upperBound),
-                edgeFadeFrames: voice.joins.edgeFadeFrames, crossfadeFrames: voice.joins.crossfadeFrames,
-                fallback: fallback))
+        return PlanSegment(
+            kind: kind, frameCount: frameCount, text: text, sourceRange: sourceRange, voice: voice.identifier,
+            volumeDecibels: spoken.context.volumeDecibels, speed: spoken.speed,
+            pitchSemitones: min(max(pitch, Prosody.pitchShifts.lowerBound), Prosody.pitchShifts.upperBound),
+            edgeFadeFrames: voice.joins.edgeFadeFrames, crossfadeFrames: voice.joins.crossfadeFrames,
+            fallback: fallback)
     }
 
     /// The next take of the voice's fallback clip.
@@ -443,7 +566,7 @@ public final class PlanStream<Lookup: PhraseLookup> {
         guard !speaker.fallbacks.isEmpty else {
             throw PlanningError.noFallbackClip(voice: speaker.voice.identifier, words: words)
         }
-        return choose(from: speaker.fallbacks)
+        return speaker.fallbacks[choose(from: speaker.fallbacks)]
     }
 
     /// The fallback voice's speech of `words`; `nil`, with a warning, when the voice has no fallback voice or it
@@ -475,8 +598,7 @@ public final class PlanStream<Lookup: PhraseLookup> {
         var startsRun = true
         for (index, word) in match.tokens.enumerated() {
             if index > 0 {
-                timeline.append(
-                    PlanSegment(kind: .silence, frameCount: Self.spelledWordPauseFrames, speed: spoken.speed))
+                place(PlanSegment(kind: .silence, frameCount: Self.spelledWordPauseFrames, speed: spoken.speed))
             }
             // Each character's own range in the request where the word stands there as normalised, else the word's.
             let isVerbatim = word.text.utf16.count == word.sourceRange.count
@@ -491,7 +613,7 @@ public final class PlanStream<Lookup: PhraseLookup> {
                         .fallback(take), frameCount: take.frameCount, text: character.text, range, spoken,
                         fallback: fallback)
                 } else {
-                    let take = choose(from: takes)
+                    let take = takes[choose(from: takes)]
                     append(
                         .phrase(take), frameCount: take.frameCount, text: character.text, range, spoken,
                         fallback: fallback)
@@ -544,7 +666,10 @@ public final class PlanStream<Lookup: PhraseLookup> {
             if numberWords.count == Self.rememberedNumbers { numberWords.removeAll(keepingCapacity: true) }
             numberWords[key] = words
         }
-        return words?.map { Token($0.text, $0.kind, sourceRange: token.sourceRange) }
+        guard var spoken = words?.map({ Token($0.text, $0.kind, sourceRange: token.sourceRange) }), !spoken.isEmpty
+        else { return words }
+        spoken[spoken.count - 1].punctuationAfter = token.punctuationAfter
+        return spoken
     }
 
     /// The voice a run is spoken in: the one `<voice name>` names (identifier or name), else the best for its
@@ -582,6 +707,19 @@ public final class PlanStream<Lookup: PhraseLookup> {
             "no voice for xml:lang=\"\(context.language ?? "")\" in the pack; speaking with \(planner.voices[planner.startingVoice].voice.identifier)"
         )
         return planner.startingVoice
+    }
+}
+
+/// A segment placed after a phrase whose take is yet to be chosen, or such a phrase, with what its choice needs.
+private struct HeldSegment {
+    var segment: PlanSegment
+    var choice: Choice?
+
+    struct Choice {
+        var takes: [ClipTake]
+        /// What follows the phrase's last word.
+        var punctuation: Token.Punctuation?
+        var isFirst: Bool
     }
 }
 
@@ -658,7 +796,7 @@ private struct TextCursor {
 extension Token {
     /// The token with its source range in the request rather than in `run`'s text.
     fileprivate func inRequest(of run: TextRun) -> Token {
-        Token(text, kind, sourceRange: run.sourceRange(forTextRange: sourceRange))
+        Token(text, kind, sourceRange: run.sourceRange(forTextRange: sourceRange), punctuationAfter: punctuationAfter)
     }
 }
 

@@ -44,6 +44,9 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
     public var crossfadeFrames: Int
     /// The words no clip covers that it speaks, and how; `nil` for a phrase's own clip, silence and points.
     public var fallback: Fallback?
+    /// Why a phrase plays its take: its place in the sentence and the take's costs there; `nil` for a phrase with one
+    /// take that nothing before it waited on, and for every other kind.
+    public var selection: TakeSelection?
 
     /// Words no clip covers that a segment speaks, and how.
     public struct Fallback: Equatable, Sendable {
@@ -64,7 +67,8 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
     public init(
         kind: Kind, frameCount: Int = 0, text: String = "", sourceRange: Range<Int>? = nil, voice: String = "",
         volumeDecibels: Double = 0, speed: Double = 1, pitchSemitones: Double = 0,
-        edgeFadeFrames: Int = Joins.standard.edgeFadeFrames, crossfadeFrames: Int = 0, fallback: Fallback? = nil
+        edgeFadeFrames: Int = Joins.standard.edgeFadeFrames, crossfadeFrames: Int = 0, fallback: Fallback? = nil,
+        selection: TakeSelection? = nil
     ) {
         self.kind = kind
         self.frameCount = frameCount
@@ -77,6 +81,7 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
         self.edgeFadeFrames = edgeFadeFrames
         self.crossfadeFrames = crossfadeFrames
         self.fallback = fallback
+        self.selection = selection
     }
 
     /// Whether it is a clip: a phrase's take, a fallback clip, or the fallback voice's speech, which plays as one.
@@ -134,6 +139,7 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
         if volumeDecibels != 0 { line += " \(volumeDecibels == -.infinity ? "silent" : "\(volumeDecibels) dB")" }
         if speed != 1 { line += " speed \(speed)" }
         if pitchSemitones != 0 { line += " pitch \(pitchSemitones < 0 ? "" : "+")\(pitchSemitones)st" }
+        if let selection { line += " [\(selection)]" }
         return line
     }
 }

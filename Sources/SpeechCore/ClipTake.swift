@@ -34,5 +34,6 @@ public struct ClipTake: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// index's sets of takes from hashing their features.
     public func hash(into hasher: inout Hasher) { hasher.combine(clipID) }
 
-    public var description: String { "#\(clipID)" }
+    /// `#12`, with its tag where it has one: `#12 final`.
+    public var description: String { position.map { "#\(clipID) \($0.rawValue)" } ?? "#\(clipID)" }
 }

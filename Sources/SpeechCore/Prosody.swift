@@ -44,6 +44,11 @@ public struct Prosody: Equatable, Hashable, Sendable, CustomStringConvertible {
         semitones == 0 ? 1 : pow(2, semitones / 12)
     }
 
+    /// The interval in semitones from one frequency to another: 12 from 110 Hz to 220 Hz, -12 back.
+    public static func semitones(from frequency: Double, to other: Double) -> Double {
+        12 * log2(other / frequency)
+    }
+
     /// `rate 2.0, pitch +2.0st, volume -6.0 dB`: the parts that differ from normal; `normal` when none does.
     public var description: String {
         var parts: [String] = []

@@ -18,11 +18,13 @@ public struct VoiceSettings: Equatable, Hashable, Sendable, CustomStringConverti
     public var fallbackMode: FallbackMode
     /// How the fallback voice speaks them, in `FallbackMode.voice`.
     public var fallbackVoice: FallbackVoiceSettings
+    /// How the best takes of a sentence are chosen.
+    public var selection: SelectionWeights
 
     public init(
         identifier: String, name: String = "", primaryLanguages: [String] = [], supportedLanguages: [String]? = nil,
         normalRate: Double = 1, joins: Joins = .standard, fallbackMode: FallbackMode = .clip,
-        fallbackVoice: FallbackVoiceSettings = .standard
+        fallbackVoice: FallbackVoiceSettings = .standard, selection: SelectionWeights = .standard
     ) {
         self.identifier = identifier
         self.name = name.isEmpty ? identifier : name
@@ -32,6 +34,7 @@ public struct VoiceSettings: Equatable, Hashable, Sendable, CustomStringConverti
         self.joins = joins
         self.fallbackMode = fallbackMode
         self.fallbackVoice = fallbackVoice
+        self.selection = selection
     }
 
     /// The language numbers, dates and times are read in: the first primary language.

@@ -22,11 +22,40 @@ public struct Token: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var kind: Kind
     /// UTF-16 offsets of the token's source characters in the text as given.
     public var sourceRange: Range<Int>
+    /// The strongest punctuation between this token and the next one of its text (`nil` for none): where a phrase
+    /// ending here sits in its sentence, before a comma or at a question mark.
+    public var punctuationAfter: Punctuation?
 
-    public init(_ text: String, _ kind: Kind, sourceRange: Range<Int>) {
+    /// Punctuation that tells a phrase's place, weakest first: a phrase before `,` goes on, one before `?` asks.
+    public enum Punctuation: Int, Comparable, Sendable {
+        /// `,` `;` `:` `、`, and their full-width forms.
+        case comma
+        /// `.` `…` `。`
+        case fullStop
+        /// `!`
+        case exclamation
+        /// `?`
+        case question
+
+        public static func < (left: Punctuation, right: Punctuation) -> Bool { left.rawValue < right.rawValue }
+
+        /// The punctuation a character is, as normalised (full-width `？` is `?`); `nil` for any other.
+        static func of(_ scalar: Unicode.Scalar) -> Punctuation? {
+            switch scalar {
+            case ",", ";", ":", "\u{3001}": .comma
+            case ".", "\u{2026}", "\u{3002}", "\u{FF61}": .fullStop
+            case "!", "\u{203C}": .exclamation
+            case "?", "\u{2047}", "\u{2048}", "\u{2049}": .question
+            default: nil
+            }
+        }
+    }
+
+    public init(_ text: String, _ kind: Kind, sourceRange: Range<Int>, punctuationAfter: Punctuation? = nil) {
         self.text = text
         self.kind = kind
         self.sourceRange = sourceRange
+        self.punctuationAfter = punctuationAfter
     }
 
     public var description: String { "\(text)@\(sourceRange.lowerBound)..<\(sourceRange.upperBound)" }
@@ -69,6 +98,11 @@ public enum Tokenizer {
             switch characterClass {
             case .separator:
                 builder.finish()
+                if let punctuation = Token.Punctuation.of(scalar) ?? normalized.unicodeScalars.first.flatMap(
+                    Token.Punctuation.of)
+                {
+                    builder.follow(with: punctuation)
+                }
             case .apostrophe:
                 // Inside a word only: a letter before it and a letter after it.
                 let nextIsLetter = next.map { classify($0).1 == .letter } ?? false
@@ -169,7 +203,8 @@ public enum Tokenizer {
         case UTF8PROC_CATEGORY_ND:
             return (normalized, .digit)
         default:
-            return ("", .separator)
+            // Kept for the punctuation it may be (full-width `？` is `?`).
+            return (normalized, .separator)
         }
     }
 
@@ -226,6 +261,12 @@ private struct TokenBuilder {
         end = offset + width
     }
 
+    /// Notes punctuation after the last token made, the strongest of all that follow it.
+    mutating func follow(with punctuation: Token.Punctuation) {
+        guard let last = tokens.indices.last else { return }
+        tokens[last].punctuationAfter = max(tokens[last].punctuationAfter ?? punctuation, punctuation)
+    }
+
     mutating func finish() {
         guard !text.isEmpty else { return }
         let composed = isASCII || isOneNormalizedPiece ? text : Tokenizer.normalize(text)
@@ -259,8 +300,10 @@ extension Tokenizer {
         return tokens(in: text, utf16Offset: utf16Offset).flatMap { token -> [Token] in
             guard token.kind == .number else { return [token] }
             let range = (token.sourceRange.lowerBound - utf16Offset)..<(token.sourceRange.upperBound - utf16Offset)
-            return characterTokens(
+            var digits = characterTokens(
                 in: String(decoding: utf16[range], as: UTF16.self), utf16Offset: token.sourceRange.lowerBound)
+            if !digits.isEmpty { digits[digits.count - 1].punctuationAfter = token.punctuationAfter }
+            return digits
         }
     }
 }

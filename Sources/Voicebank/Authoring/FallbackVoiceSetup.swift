@@ -180,7 +180,7 @@ extension VoicePack {
         let (pitch, reached) = distance(lowF0) <= distance(highF0) ? (low, lowF0) : (high, highF0)
         settings.pitch = pitch
         if let reached {
-            let shift = 12 * log2(target / reached)
+            let shift = Prosody.semitones(from: reached, to: target)
             settings.pitchShiftSemitones = abs(shift) < 1 ? 0 : (shift * 10).rounded() / 10
         }
         return settings
@@ -190,7 +190,7 @@ extension VoicePack {
     private static func quartileSpread(_ frequencies: [Double]) -> Double? {
         guard frequencies.count >= 4 else { return nil }
         let sorted = frequencies.sorted()
-        return 12 * log2(sorted[sorted.count * 3 / 4] / sorted[sorted.count / 4])
+        return Prosody.semitones(from: sorted[sorted.count / 4], to: sorted[sorted.count * 3 / 4])
     }
 
     private static func clamp(_ value: Int, _ range: ClosedRange<Int>) -> Int {
