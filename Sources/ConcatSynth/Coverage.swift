@@ -33,6 +33,18 @@ public struct CoverageReport: Equatable, Sendable, CustomStringConvertible {
         public var count: Int
     }
 
+    /// A phrase spoken at a place none of its takes was recorded for, and how often.
+    public struct MissingPosition: Equatable, Sendable, CustomStringConvertible {
+        public var phrase: String
+        public var position: TakePosition
+        public var count: Int
+
+        /// `no final take of "degrees": 14 uses`
+        public var description: String {
+            "no \(position.rawValue) take of \"\(phrase)\": \(count) use\(count == 1 ? "" : "s")"
+        }
+    }
+
     /// The starting voice.
     public var voice: String
     public var inputs: [Input]
@@ -40,6 +52,10 @@ public struct CoverageReport: Equatable, Sendable, CustomStringConvertible {
     public var fallbackPhrases: [Count]
     /// Each word of those runs, normalised, most frequent first.
     public var fallbackWords: [Count]
+    /// The places the texts speak phrases at that have no take recorded for them, most frequent first (then in
+    /// order of first appearance); none until a take the texts play is tagged, so that a voice recorded without
+    /// places is not told to record them all.
+    public var missingPositions: [MissingPosition]
     /// Tokens spoken in all, and how many of them by a clip of their own.
     public var tokenCount: Int
     public var coveredTokenCount: Int
@@ -55,6 +71,10 @@ public struct CoverageReport: Equatable, Sendable, CustomStringConvertible {
             lines += fallbackPhrases.map { "  \($0.count)\t\($0.text)" }
             lines.append("words to record:")
             lines += fallbackWords.map { "  \($0.count)\t\($0.text)" }
+        }
+        if !missingPositions.isEmpty {
+            lines.append("positions to record:")
+            lines += missingPositions.map { "  \($0)" }
         }
         lines.append(summary)
         return lines.joined(separator: "\n")
@@ -93,7 +113,7 @@ public final class CoverageAnalyzer {
     package init(pack: VoicePack, voice identifier: String? = nil) throws(ConcatSynthError) {
         // A stand-in take for a voice without a fallback clip: planned, never rendered.
         synthesizer = try Synthesizer(
-            pack: pack, voice: identifier, audioSandbox: .closed, takeChoice: .first,
+            pack: pack, voice: identifier, audioSandbox: .closed, takeChoice: .best,
             standInFallback: ClipTake(clipID: -1, frameCount: 0))
     }
 
@@ -104,13 +124,16 @@ public final class CoverageAnalyzer {
         -> CoverageReport
     {
         var report = CoverageReport(
-            voice: voice.identifier, inputs: [], fallbackPhrases: [], fallbackWords: [], tokenCount: 0,
-            coveredTokenCount: 0,
-            warnings: [])
+            voice: voice.identifier, inputs: [], fallbackPhrases: [], fallbackWords: [], missingPositions: [],
+            tokenCount: 0, coveredTokenCount: 0, warnings: [])
         var phraseCounts: [String: Int] = [:]
         var phraseOrder: [String] = []
         var wordCounts: [String: Int] = [:]
         var wordOrder: [String] = []
+        var missingCounts: [String: Int] = [:]
+        var missingOrder: [String] = []
+        var missing: [String: (phrase: String, position: TakePosition)] = [:]
+        var playsTaggedTake = false
         for (name, text) in inputs {
             let plan = try synthesizer.plan(text, lenient: lenient)
             report.warnings += plan.warnings.map { "\(name): \($0)" }
@@ -127,6 +150,16 @@ public final class CoverageAnalyzer {
                 report.tokenCount += tokens.count
                 guard isFallback else {
                     report.coveredTokenCount += tokens.count
+                    if segment.take?.position != nil { playsTaggedTake = true }
+                    if let selection = segment.selection, !selection.hasTakeForPlace {
+                        let position = selection.place.position
+                        let key = "\(position.rawValue) \(segment.text)"
+                        if missing[key] == nil {
+                            missing[key] = (segment.text, position)
+                            missingOrder.append(key)
+                        }
+                        missingCounts[key, default: 0] += 1
+                    }
                     continue
                 }
                 if phraseCounts[segment.text] == nil { phraseOrder.append(segment.text) }
@@ -140,6 +173,11 @@ public final class CoverageAnalyzer {
         }
         report.fallbackPhrases = Self.sorted(phraseOrder, phraseCounts)
         report.fallbackWords = Self.sorted(wordOrder, wordCounts)
+        if playsTaggedTake {
+            report.missingPositions = Self.sorted(missingOrder, missingCounts).map {
+                .init(phrase: missing[$0.text]!.phrase, position: missing[$0.text]!.position, count: $0.count)
+            }
+        }
         return report
     }
 

@@ -70,8 +70,8 @@ public final class Synthesizer {
     }
 
     /// - Parameter standInFallback: planned for the words of a voice with no fallback clip, instead of the error,
-    ///   and every fallback planned as a clip whatever the voice's mode, so that nothing is synthesized: for
-    ///   analysing a pack (coverage), never for rendering.
+    ///   and every fallback planned as a clip whatever the voice's mode, so that nothing is synthesized, and every
+    ///   phrase given its place: for analysing a pack (coverage), never for rendering.
     init(
         pack: VoicePack, voice identifier: String?, audioSandbox: AudioSandbox, takeChoice: TakeChoice,
         standInFallback: ClipTake?, stretchCacheCapacity: Int = StretchCache.standardSampleCapacity
@@ -100,6 +100,7 @@ public final class Synthesizer {
             var planner = Planner(
                 voices: plannerVoices, startingVoice: starting, audioSandbox: audioSandbox, takeChoice: takeChoice)
             planner.plansFallbacksAsClips = standInFallback != nil
+            planner.placesEveryPhrase = standInFallback != nil
             self.planner = planner
             voices = indexes.map(\.settings)
             voice = startingIndex.settings

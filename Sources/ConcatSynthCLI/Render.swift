@@ -357,6 +357,7 @@ struct RenderArguments: Equatable {
             // A diagnostic: the joins of the segments the render played.
             var standardError = StandardError()
             let played = RenderPlan(voice: synthesizer.voice.identifier, segments: renderedSegments)
+            for line in played.takeReport { print(line, to: &standardError) }
             let measure = JoinClickMeasure(
                 samples: rendered, joinFrames: played.joinFrames,
                 fallbackVoiceJoinFrames: played.fallbackVoiceJoinFrames)

@@ -51,6 +51,9 @@ public struct RenderPicture {
         var frameCount: Int
         /// How a fallback spoke, and the words it stood for.
         var fallback: PlanSegment.Fallback?
+        /// The take a phrase played, and why, where it had a choice.
+        var take: ClipTake?
+        var selection: TakeSelection?
     }
 
     /// A join between two sounding segments, and how hard it steps.
@@ -125,7 +128,7 @@ public struct RenderPicture {
         spans.append(
             Span(
                 kind: kind, text: segment.text, frame: segment.frame, frameCount: segment.frameCount,
-                fallback: segment.fallback))
+                fallback: segment.fallback, take: segment.take, selection: segment.selection))
         if hasSoundingSegment {
             // The window's frames that came before the segment was started are among the recent ones.
             let recentStart = frameCount - recent.count
@@ -333,7 +336,8 @@ private struct Drawing {
         guard !pieces.isEmpty else { return }
         let title: String
         switch span.kind {
-        case .phrase: title = span.text
+        case .phrase:
+            title = span.selection.map { "\(span.text): take \(span.take!), \($0)" } ?? span.text
         case .fallback:
             switch span.fallback?.mode {
             case .voice: title = "the fallback voice for \u{201C}\(span.text)\u{201D}"
@@ -343,7 +347,11 @@ private struct Drawing {
         case .pause: title = "pause \(seconds(span.frameCount, places: 3)) s"
         case .audio: title = "audio \u{201C}\(span.text)\u{201D}"
         }
-        let mode = span.fallback.map { #" data-fallback="\#($0.mode.rawValue)""# } ?? ""
+        var mode = span.fallback.map { #" data-fallback="\#($0.mode.rawValue)""# } ?? ""
+        if let selection = span.selection, let take = span.take {
+            mode += #" data-take="\#(take.clipID)" data-place="\#(selection.place)""#
+            if let joinCost = selection.joinCost { mode += #" data-join-cost="\#(TakeSelection.formatted(joinCost))""# }
+        }
         body +=
             #"<g class="\#(span.kind.rawValue)" data-frame="\#(span.frame)" data-frames="\#(span.frameCount)"\#(mode)>"#
             + "<title>\(escaped(title))</title>"

@@ -50,6 +50,9 @@ public struct Planner<Lookup: PhraseLookup> {
     /// Plans every fallback as the fallback clip, whatever the voice's mode: for a plan made only to find the words
     /// that fall back (coverage, `--strict`'s first pass), which then speaks nothing.
     public var plansFallbacksAsClips = false
+    /// Holds every phrase until its sentence ends, so that each gets its place (`PlanSegment.selection`) even with one
+    /// take: for coverage, which lists the places no take was recorded for.
+    public var placesEveryPhrase = false
 
     /// - Parameter startingVoice: an identifier in `voices`; the first voice when `nil` or not found.
     public init(
@@ -232,7 +235,7 @@ public final class PlanStream<Lookup: PhraseLookup> {
     private func placePhrase(_ segment: PlanSegment, takes: [ClipTake], punctuation: Token.Punctuation?) {
         let isFirst = !hasSpokenInSentence
         hasSpokenInSentence = true
-        guard takes.count > 1 || !held.isEmpty else {
+        guard takes.count > 1 || !held.isEmpty || planner.placesEveryPhrase else {
             commit(segment)
             return
         }
@@ -306,6 +309,12 @@ public final class PlanStream<Lookup: PhraseLookup> {
         let kept = endsSentence ? held.endIndex : phraseIndices[phraseIndices.count - 1]
         for (number, index) in phraseIndices.enumerated() where index < kept {
             let take = phrases[number].takes[chosen[number].index]
+            if phrases[number].hasTaggedTake && !phrases[number].hasTakeForPlace {
+                let played = take.position.map { "its \($0.rawValue) take" } ?? "an untagged take"
+                warn(
+                    "no \(phrases[number].place.position.rawValue) take of \"\(held[index].segment.text)\" in "
+                        + "\(held[index].segment.voice); \(played) plays")
+            }
             held[index].segment.kind = .phrase(take)
             held[index].segment.frameCount = take.frameCount
             held[index].segment.selection = chosen[number].selection

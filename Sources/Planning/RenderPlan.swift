@@ -100,6 +100,14 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The take a phrase or fallback clip plays; `nil` for every other kind.
+    public var take: ClipTake? {
+        switch kind {
+        case .phrase(let take), .fallback(let take): take
+        default: nil
+        }
+    }
+
     /// Whether it is the fallback voice's speech.
     public var isSynthesized: Bool {
         if case .synthesized = kind { return true }
@@ -225,6 +233,15 @@ public struct RenderPlan: Equatable, Sendable, CustomStringConvertible {
     public var fallbackVoiceJoinFrames: [Int] {
         let sounding = segments.filter { $0.segment.isSounding && $0.frameCount > 0 }
         return zip(sounding, sounding.dropFirst()).filter { $0.0.isSynthesized || $0.1.isSynthesized }.map(\.1.frame)
+    }
+
+    /// One line for each phrase that had a choice of takes: where it plays, its words, the take (with its tag) and
+    /// why: `@11025 "york": take #23 final, place final, 1 of 4 takes, target 0.00, join 0.12`.
+    public var takeReport: [String] {
+        segments.compactMap { timed in
+            guard let take = timed.take, let selection = timed.selection else { return nil }
+            return "@\(timed.frame) \"\(timed.text)\": take \(take), \(selection)"
+        }
     }
 
     /// The first segment of each run of words no clip covered (`PlanSegment.Fallback.startsRun`): one a run, however

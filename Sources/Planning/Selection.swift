@@ -76,21 +76,26 @@ public struct TakeSelection: Equatable, Sendable, CustomStringConvertible {
     public var targetCost: Double
     /// The weighed cost of its join with the clip right before it; `nil` when something else sounds in between.
     public var joinCost: Double?
+    /// Whether one of its takes was recorded for its place (a medial take for a comma's place); when none was, the
+    /// take played is the nearest in `PhrasePlace.distance(to:)`'s order.
+    public var hasTakeForPlace: Bool
 
-    public init(place: PhrasePlace, takeCount: Int, targetCost: Double, joinCost: Double?) {
+    public init(place: PhrasePlace, takeCount: Int, targetCost: Double, joinCost: Double?, hasTakeForPlace: Bool) {
         self.place = place
         self.takeCount = takeCount
         self.targetCost = targetCost
         self.joinCost = joinCost
+        self.hasTakeForPlace = hasTakeForPlace
     }
 
     public var description: String {
-        var line = "\(place), 1 of \(takeCount) takes, target \(Self.format(targetCost))"
-        if let joinCost { line += ", join \(Self.format(joinCost))" }
+        var line = "place \(place), 1 of \(takeCount) takes, target \(Self.formatted(targetCost))"
+        if let joinCost { line += ", join \(Self.formatted(joinCost))" }
         return line
     }
 
-    static func format(_ cost: Double) -> String {
+    /// A cost with two decimals: `0.12`.
+    public static func formatted(_ cost: Double) -> String {
         let hundredths = (cost * 100).rounded()
         return "\(Int(hundredths) / 100).\(String(Int(hundredths) % 100 + 100).dropFirst())"
     }
@@ -113,6 +118,12 @@ public enum TakeSelector {
             self.place = place
             self.joinsPrevious = joinsPrevious
         }
+
+        /// Whether one of its takes was recorded for its place.
+        public var hasTakeForPlace: Bool { takes.contains { $0.position == place.position } }
+
+        /// Whether any of its takes is tagged: a phrase whose maker recorded places.
+        public var hasTaggedTake: Bool { takes.contains { $0.position != nil } }
     }
 
     /// The most takes of one phrase weighed: the cheapest at its place, the first imported first among equals. A
@@ -179,7 +190,7 @@ public enum TakeSelector {
                 candidate.index,
                 TakeSelection(
                     place: phrases[index].place, takeCount: phrases[index].takes.count, targetCost: candidate.target,
-                    joinCost: join)
+                    joinCost: join, hasTakeForPlace: phrases[index].hasTakeForPlace)
             )
         }
     }
@@ -191,7 +202,8 @@ public enum TakeSelector {
         TakeSelection(
             place: phrase.place, takeCount: phrase.takes.count,
             targetCost: weights.position * phrase.place.distance(to: take),
-            joinCost: phrase.joinsPrevious ? previous.map { joinCost(from: $0, to: take, weights) } : nil)
+            joinCost: phrase.joinsPrevious ? previous.map { joinCost(from: $0, to: take, weights) } : nil,
+            hasTakeForPlace: phrase.hasTakeForPlace)
     }
 
     private struct Candidate {

@@ -12,7 +12,8 @@ extension VoicebankCommand {
                 Each TEXT and each --file is planned as concat-synth render would (SSML or plain text, numbers read \
                 as words, greedy longest match) without rendering. Prints each input's segmentation, clips \
                 separated by | and fallbacks in brackets (hello | good morning | [bob]), then the runs of words and \
-                the single words that fell back, most frequent first: what to record next.
+                the single words that fell back, most frequent first: what to record next; then the places in a \
+                sentence (initial, medial, final, question) the texts speak phrases at that no take was recorded for.
                 Example: voicebank coverage --bank my.sqlite --file screen-reader-requests.txt
                 """)
 
@@ -94,11 +95,17 @@ struct CoverageJSON: Encodable {
         var text: String
         var count: Int
     }
+    struct MissingPosition: Encodable {
+        var phrase: String
+        var position: String
+        var count: Int
+    }
 
     var voice: String
     var inputs: [Input]
     var fallbackPhrases: [Count]
     var fallbackWords: [Count]
+    var missingPositions: [MissingPosition]
     var tokens: Int
     var coveredTokens: Int
     var warnings: [String]
@@ -112,6 +119,9 @@ struct CoverageJSON: Encodable {
         }
         fallbackPhrases = report.fallbackPhrases.map { Count(text: $0.text, count: $0.count) }
         fallbackWords = report.fallbackWords.map { Count(text: $0.text, count: $0.count) }
+        missingPositions = report.missingPositions.map {
+            MissingPosition(phrase: $0.phrase, position: $0.position.rawValue, count: $0.count)
+        }
         tokens = report.tokenCount
         coveredTokens = report.coveredTokenCount
         warnings = report.warnings

@@ -18,7 +18,8 @@ import Testing
                             CoverageReport.Piece(text: $0, isFallback: true, voice: "com.example.ann"),
                         ]
                     })
-            }, fallbackPhrases: [], fallbackWords: [], tokenCount: 0, coveredTokenCount: 0, warnings: [])
+            }, fallbackPhrases: [], fallbackWords: [], missingPositions: [], tokenCount: 0, coveredTokenCount: 0,
+            warnings: [])
     }
 
     @Test("a run that falls back in several places is one prompt, covering more words than its words would")
