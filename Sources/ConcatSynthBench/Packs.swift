@@ -49,8 +49,10 @@ struct PackFactory {
         core = clips
     }
 
-    /// Makes a pack of exactly `clipCount` clips at `path` (at least the core clips).
-    func makePack(clipCount: Int, at path: String) throws {
+    /// Makes a pack of exactly `clipCount` clips at `path` (at least the core clips), with `takesPerPhrase` takes of
+    /// every phrase: the core clips' copies and the filler's takes tagged in turn untagged, initial, medial, final
+    /// and question.
+    func makePack(clipCount: Int, at path: String, takesPerPhrase: Int = 1) throws {
         do {
             let pack = try VoicePack(path: path, access: .create)
             try pack.addVoice(
@@ -61,13 +63,41 @@ struct PackFactory {
             let fallback = core.filter(\.isFallback).prefix(1).map { ImportRequest(path: $0.path, isFallback: true) }
             _ = try pack.importFiles(spoken + fallback, into: Self.voice)
         }
-        let fillerCount = clipCount - core.count
+        let spokenCount = core.count { !$0.isFallback }
+        if takesPerPhrase > 1 { try addTakes(takesPerPhrase - 1, ofEachOf: spokenCount, to: path) }
+        let fillerCount = clipCount - core.count - spokenCount * (takesPerPhrase - 1)
         guard fillerCount > 0 else { return }
-        try addFiller(fillerCount, to: path)
+        try addFiller(fillerCount, to: path, takesPerPhrase: takesPerPhrase)
     }
 
-    /// Copies real clips' rows with new phrases and shortened audio, in one transaction.
-    private func addFiller(_ count: Int, to path: String) throws {
+    /// The position the `take`-th take of a phrase is tagged with, in turn; `nil` for untagged.
+    private static func position(ofTake take: Int) -> String? {
+        [nil, "initial", "medial", "final", "question"][take % 5]
+    }
+
+    /// Copies each phrase clip `count` times as further takes, tagged in turn.
+    private func addTakes(_ count: Int, ofEachOf clipCount: Int, to path: String) throws {
+        let database = try RawDatabase(path: path, readOnly: false)
+        var columns: [String] = []
+        try database.query("PRAGMA table_info(clip)") { columns.append($0.text(1)) }
+        let copied = columns.filter { !["id", "position", "content_hash"].contains($0) }
+        try database.execute("BEGIN")
+        for take in 1...count {
+            let position = columns.contains("position") ? ", position" : ""
+            let value = columns.contains("position") ? ", " + (Self.position(ofTake: take).map { "'\($0)'" } ?? "NULL") : ""
+            try database.execute(
+                """
+                INSERT INTO clip (\(copied.joined(separator: ", ")), content_hash\(position))
+                SELECT \(copied.joined(separator: ", ")), content_hash + \(take)\(value) FROM clip
+                WHERE is_fallback = 0 ORDER BY id LIMIT \(clipCount)
+                """)
+        }
+        try database.execute("COMMIT")
+    }
+
+    /// Copies real clips' rows with new phrases and shortened audio, in one transaction: each phrase
+    /// `takesPerPhrase` times.
+    private func addFiller(_ count: Int, to path: String, takesPerPhrase: Int) throws {
         let database = try RawDatabase(path: path, readOnly: false)
         // A rollback journal (and no syncing) while filling: the WAL would write every byte twice.
         try database.execute("PRAGMA journal_mode = DELETE; PRAGMA synchronous = OFF")
@@ -92,6 +122,7 @@ struct PackFactory {
                 values.append("substr(original_pcm, 1, \(sourceFrames) * (length(original_pcm) / source_frame_count))")
             case "content_hash": values.append("?5")
             case "source_name": values.append("?6")
+            case "position": values.append("?8")
             default: values.append(column)
             }
         }
@@ -101,7 +132,8 @@ struct PackFactory {
         try database.execute("BEGIN")
         for index in 0..<count {
             // 1 to 4 made-up words per phrase ("qab", "qxyz"): none is a word of the requests.
-            let words = (0..<(1 + index % 4)).map { Self.word(index &* 7 &+ $0 &* 104_729) }
+            let phraseIndex = index / takesPerPhrase
+            let words = (0..<(1 + phraseIndex % 4)).map { Self.word(phraseIndex &* 7 &+ $0 &* 104_729) }
             let phrase = words.joined(separator: " ")
             try insert.reset()
             try insert.bind(1, phrase)
@@ -111,6 +143,7 @@ struct PackFactory {
             try insert.bind(5, 0x6669_6c6c_0000_0000 | index)
             try insert.bind(6, "filler-\(index).aiff")
             try insert.bind(7, templates[index % templates.count])
+            if columns.contains("position") { try insert.bind(8, Self.position(ofTake: index % takesPerPhrase)) }
             try insert.stepToEnd()
         }
         try database.execute("COMMIT; PRAGMA journal_mode = WAL")
@@ -192,7 +225,11 @@ final class RawStatement {
     func bind(_ index: Int32, _ value: Int) throws {
         try database.check(sqlite3_bind_int64(handle, index, Int64(value)), sql)
     }
-    func bind(_ index: Int32, _ value: String) throws {
+    func bind(_ index: Int32, _ value: String?) throws {
+        guard let value else {
+            try database.check(sqlite3_bind_null(handle, index), sql)
+            return
+        }
         try database.check(sqlite3_bind_text(handle, index, value, -1, Self.transient), sql)
     }
     func step() throws -> Bool {
