@@ -5,11 +5,15 @@ import SpeechCore
 public enum AudioFeaturesError: Error, Equatable, Sendable, CustomStringConvertible {
     /// aubio could not make or set up its pitch detector.
     case pitchTracker(reason: String)
+    /// aubio could not make or set up the phase vocoder or MFCC that measure a take's edges.
+    case takeAnalyzer(reason: String)
 
     public var description: String {
         switch self {
         case .pitchTracker(let reason):
             return "F0 measurement failed: \(reason); expected aubio 0.4 with its YIN pitch detector"
+        case .takeAnalyzer(let reason):
+            return "measuring a take's edges failed: \(reason); expected aubio 0.4 with its phase vocoder and MFCC"
         }
     }
 }
@@ -66,10 +70,22 @@ public final class PitchTracker {
         del_aubio_pitch(detector)
     }
 
-    /// The F0 of each voiced hop of `samples`, in Hz and in order: hops above the silence threshold that YIN is sure
-    /// of, within `voiceFrequencies`.
-    public func voicedFrequencies(_ samples: [Float]) -> [Double] {
-        var frequencies: [Double] = []
+    /// One hop YIN was sure of: which hop of the samples (the estimate is of the window that ends with it), and its
+    /// F0 in Hz.
+    public struct VoicedHop: Equatable, Sendable {
+        public var hop: Int
+        public var frequency: Double
+
+        public init(hop: Int, frequency: Double) {
+            self.hop = hop
+            self.frequency = frequency
+        }
+    }
+
+    /// The voiced hops of `samples`, in order: hops above the silence threshold that YIN is sure of, within
+    /// `voiceFrequencies`.
+    public func voicedHops(_ samples: [Float]) -> [VoicedHop] {
+        var hops: [VoicedHop] = []
         var start = 0
         while start + Self.hopFrames <= samples.count {
             let data = input.pointee.data!
@@ -78,11 +94,17 @@ public final class PitchTracker {
             let frequency = Double(output.pointee.data[0])
             if aubio_pitch_get_confidence(detector) >= Self.minimumConfidence, Self.voiceFrequencies.contains(frequency)
             {
-                frequencies.append(frequency)
+                hops.append(VoicedHop(hop: start / Self.hopFrames, frequency: frequency))
             }
             start += Self.hopFrames
         }
-        return frequencies
+        return hops
+    }
+
+    /// The median of F0s (the upper one of two middles); `nil` for none.
+    public static func median(_ frequencies: [Double]) -> Double? {
+        let sorted = frequencies.sorted()
+        return sorted.isEmpty ? nil : sorted[sorted.count / 2]
     }
 
     /// The median F0 of the voiced hops of `samples` (the upper one of two middles), in Hz; `nil` when no hop is
@@ -92,7 +114,6 @@ public final class PitchTracker {
     public static func medianFrequency(
         of samples: [Float], sampleRate: Int = RenderFormat.sampleRate
     ) throws(AudioFeaturesError) -> Double? {
-        let frequencies = try PitchTracker(sampleRate: sampleRate).voicedFrequencies(samples).sorted()
-        return frequencies.isEmpty ? nil : frequencies[frequencies.count / 2]
+        median(try PitchTracker(sampleRate: sampleRate).voicedHops(samples).map(\.frequency))
     }
 }

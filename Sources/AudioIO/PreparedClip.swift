@@ -34,15 +34,44 @@ public struct PreparedClip: Sendable {
     }
 
     private init(reader: SoundFileReader, converter: Converter) throws(AudioIOError) {
-        source = reader.format
-        original = try reader.readOriginal()
-        let mono = try reader.readMono()
-        // One NaN would spread through the sinc filter to every frame near it, and play as full-scale noise.
-        if let frame = FiniteSamples.firstNonFinite(in: mono) {
-            throw .nonFiniteSample(path: reader.path, frame: frame)
-        }
-        renderReady = try SampleRateConversion.convert(mono, from: reader.format.sampleRate, converter: converter)
+        let recording = try Recording(reader: reader)
+        try self.init(
+            source: recording.source, original: recording.original, mono: recording.mono, converter: converter)
+    }
+
+    private init(source: SourceFormat, original: OriginalPCM, mono: [Float], converter: Converter) throws(AudioIOError)
+    {
+        self.source = source
+        self.original = original
+        renderReady = try SampleRateConversion.convert(mono, from: source.sampleRate, converter: converter)
         self.converter = converter
+    }
+
+    /// The frames `frames` of `recording` (in its own rate) as a clip of their own: their original samples kept
+    /// losslessly, averaged to mono and converted to 22050 Hz, exactly as a file holding only them would be.
+    ///
+    /// ```swift
+    /// let recording = try Recording(path: "session.wav")
+    /// let hello = try PreparedClip(cutting: 24_000..<48_000, from: recording)   // 0.5 s to 1 s of a 48 kHz file
+    /// ```
+    /// - Precondition: `frames` lies within the recording and is not empty.
+    /// - Throws: `AudioIOError.conversionFailed`.
+    public init(cutting frames: Range<Int>, from recording: Recording, converter: Converter = .best)
+        throws(AudioIOError)
+    {
+        precondition(
+            !frames.isEmpty && frames.lowerBound >= 0 && frames.upperBound <= recording.source.frameCount,
+            "a cut must lie within its recording")
+        let frameBytes = recording.original.encoding.byteCount * recording.original.channelCount
+        let bytes = (frames.lowerBound * frameBytes)..<(frames.upperBound * frameBytes)
+        var source = recording.source
+        source.frameCount = frames.count
+        try self.init(
+            source: source,
+            original: OriginalPCM(
+                encoding: recording.original.encoding, channelCount: recording.original.channelCount,
+                bytes: Array(recording.original.bytes[bytes])),
+            mono: Array(recording.mono[frames]), converter: converter)
     }
 
     /// The length `renderReady` would have for the file at `path`, read from its header without decoding it.
@@ -52,5 +81,31 @@ public struct PreparedClip: Sendable {
         let format = try SoundFileReader(path: path).format
         return SampleRateConversion.convertedFrameCount(
             format.frameCount, from: format.sampleRate, to: RenderFormat.sampleRate)
+    }
+}
+
+/// A longer recording read once, for takes cut from it (`PreparedClip(cutting:from:converter:)`): its format, its
+/// samples kept losslessly, and averaged to mono.
+public struct Recording: Sendable {
+    public var source: SourceFormat
+    public var original: OriginalPCM
+    /// The frames averaged to mono, in -1…1, at the recording's own rate.
+    var mono: [Float]
+
+    /// Reads the file at `path` whole.
+    ///
+    /// - Throws: `AudioIOError` naming the file, as `PreparedClip(path:converter:)` would.
+    public init(path: String) throws(AudioIOError) {
+        try self.init(reader: SoundFileReader(path: path))
+    }
+
+    fileprivate init(reader: SoundFileReader) throws(AudioIOError) {
+        source = reader.format
+        original = try reader.readOriginal()
+        mono = try reader.readMono()
+        // One NaN would spread through the sinc filter to every frame near it, and play as full-scale noise.
+        if let frame = FiniteSamples.firstNonFinite(in: mono) {
+            throw .nonFiniteSample(path: reader.path, frame: frame)
+        }
     }
 }

@@ -30,6 +30,9 @@ public enum TakePosition: String, Sendable, CaseIterable, Codable {
 
 /// How a take's pitch moves over its last voiced 200 ms, measured when it is imported: a hint of its place for a take
 /// nobody tagged (falling ends a statement, rising goes on or asks).
+///
+/// Import classes the movement of the least-squares line through the F0 of those hops: 1.5 semitones or more down is
+/// falling, as much up is rising, less either way is level (AudioFeatures' `TakeAnalyzer`, docs/voice-packs.md).
 public enum PitchContour: String, Sendable, CaseIterable, Codable {
     case falling, level, rising
 }
@@ -43,9 +46,16 @@ public struct TakeEdges: Equatable, Sendable {
     /// The level of the first and last analysis frames, in dB relative to full scale (RMS).
     public var firstEnergyDecibels: Double
     public var lastEnergyDecibels: Double
-    /// The mel-frequency cepstral coefficients of the first and last analysis frames, the same count each.
+    /// The mel-frequency cepstral coefficients of the first and last analysis frames, `cepstrumCount` each.
     public var firstCepstrum: [Float]
     public var lastCepstrum: [Float]
+
+    /// How many cepstral coefficients an edge has: 13, the count speech recognisers and Flite's join cost use (the
+    /// zeroth, which follows the frame's level, and twelve of the spectrum's shape).
+    public static let cepstrumCount = 13
+    /// The level an edge of digital silence is given, in dBFS: below any recording's noise floor, and a number a join
+    /// can subtract, where the RMS level of silence would be minus infinity.
+    public static let silenceDecibels = -120.0
 
     public init(
         firstF0Hz: Double?, lastF0Hz: Double?, firstEnergyDecibels: Double, lastEnergyDecibels: Double,

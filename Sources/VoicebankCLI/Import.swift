@@ -1,10 +1,12 @@
 import ArgumentParser
 import AudioIO
 import CommandLineSupport
+import SpeechCore
 import Voicebank
 import VoicebankAuthoring
 
 extension Converter: ExpressibleByArgument {}
+extension TakePosition: ExpressibleByArgument {}
 
 extension VoicebankCommand {
     struct Import: ParsableCommand {
@@ -20,6 +22,11 @@ extension VoicebankCommand {
                 names the file at the root before one in a subfolder. If any file fails, or a line still names \
                 several files, nothing is stored, unless --keep-going is given. A file whose phrase and audio are \
                 in the pack already is skipped.
+
+                A take's position (initial, medial, final, question) comes from its file name's prefix s. m. e. \
+                q. (e.hello.wav is the final take of "hello"), the transcript's position column, or --position; \
+                with a transcript, a file name with a prefix is an error. --labels cuts the takes an Audacity \
+                label track marks out of one recording.
                 """)
 
         @OptionGroup var bank: BankOptions
@@ -55,6 +62,18 @@ extension VoicebankCommand {
         @Flag(help: "With --transcript: a file without a line, or a line without a file, is an error, not a warning.")
         var strictTranscript = false
 
+        @Option(
+            help: ArgumentHelp(
+                "The place in a sentence the takes were recorded for, where a file name or transcript line gives none.",
+                valueName: "position"))
+        var position: TakePosition?
+
+        @Option(
+            help: ArgumentHelp(
+                "Audacity's label track (start<TAB>end<TAB>label, seconds) marking the takes to cut from the one recording given.",
+                valueName: "file"), completion: .file())
+        var labels: String?
+
         @Argument(
             help: ArgumentHelp(
                 "The audio files to import; a folder imports every audio file in it.", valueName: "file"),
@@ -68,11 +87,20 @@ extension VoicebankCommand {
 
         func run() throws {
             let pack = try bank.open(.readWrite)
-            let (requests, skippedLines) = try importRequests()
+            let labelTrack = try labels.map { (path) throws(VoicebankError) in try LabelTrack(path: path) }
+            let (requests, skippedLines) = labelTrack == nil ? try importRequests() : ([], [])
             var display = ProgressDisplay(isTerminal: FileDescriptor.standardError.isTerminal)
-            let report = try pack.importFiles(
-                requests, into: voice, converter: converter, keepGoing: keepGoing, parallelism: jobs
-            ) { display.show($0) }
+            let report: ImportReport
+            if let labelTrack {
+                report = try pack.importRecording(
+                    files[0], labels: labelTrack, position: position, into: voice, converter: converter,
+                    keepGoing: keepGoing, parallelism: jobs
+                ) { display.show($0) }
+            } else {
+                report = try pack.importFiles(
+                    requests, into: voice, converter: converter, keepGoing: keepGoing, parallelism: jobs
+                ) { display.show($0) }
+            }
             display.finish()
             for clip in report.imported {
                 print("imported \(clip.sourceName) as \(describe(clip))")
@@ -98,7 +126,7 @@ extension VoicebankCommand {
         }
 
         private func describe(_ clip: Clip) -> String {
-            "#\(clip.id) \"\(clip.phrase)\"\(clip.isFallback ? " (fallback)" : ""): "
+            "#\(clip.id) \"\(clip.phrase)\"\(clip.isFallback ? " (fallback)" : "")\(clip.position.map { " (\($0))" } ?? ""): "
                 + "\(clip.source.sampleRate) Hz \(clip.source.channelCount) ch \(clip.source.frameCount) frames → "
                 + "\(clip.frameCount) frames (\(formatSeconds(clip.durationSeconds)) s)"
         }

@@ -65,6 +65,12 @@ extension VoicebankCommand {
                 } else {
                     print("  loudness: not measured (no phrase clip that is not silent)")
                 }
+                print("  positions: \(positionLine(voice))")
+                if voice.unmeasuredClipCount > 0 {
+                    print(
+                        "  take features: not measured for \(voice.unmeasuredClipCount) clip"
+                            + "\(voice.unmeasuredClipCount == 1 ? "" : "s") (voicebank migrate measures them)")
+                }
             }
         }
     }
@@ -77,6 +83,14 @@ func fallbackLine(_ voice: Voice) -> String {
     case .spell: return "spell (letter clips spell the words no clip covers)"
     case .voice: return "voice (espeak-ng \(voice.fallbackVoice)\(matching(voice)))"
     }
+}
+
+/// The `positions:` line of `voicebank info`: the takes of each position, and the untagged ones.
+func positionLine(_ voice: PackSummary.VoiceSummary) -> String {
+    let tagged = TakePosition.allCases.compactMap { position in
+        voice.takesByPosition[position].map { "\($0) \(position)" }
+    }
+    return (tagged + ["\(voice.untaggedTakeCount) untagged"]).joined(separator: ", ")
 }
 
 /// Rounded to two decimals, for JSON.
@@ -123,6 +137,10 @@ struct InfoJSON: Encodable {
         /// The median loudness of the phrase clips as stored, what the fallback voice plays at without a target.
         var medianLoudnessLUFS: Double?
         var fallbackVoice: FallbackVoice
+        /// Phrase clips (takes) by position: `initial`, `medial`, `final`, `question` and `untagged`, each present.
+        var takesByPosition: [String: Int]
+        /// Clips whose take features are not measured yet (`voicebank migrate` measures them).
+        var unmeasuredTakeFeatures: Int
     }
     /// espeak-ng's settings for the fallback voice.
     struct FallbackVoice: Encodable {
@@ -171,7 +189,11 @@ struct InfoJSON: Encodable {
                     variant: voice.voice.fallbackVoice.variant, pitch: voice.voice.fallbackVoice.pitch,
                     pitchRange: voice.voice.fallbackVoice.pitchRange,
                     wordsPerMinute: voice.voice.fallbackVoice.wordsPerMinute,
-                    pitchShiftSemitones: voice.voice.fallbackVoice.pitchShiftSemitones))
+                    pitchShiftSemitones: voice.voice.fallbackVoice.pitchShiftSemitones),
+                takesByPosition: Dictionary(
+                    uniqueKeysWithValues: TakePosition.allCases.map { ($0.rawValue, voice.takesByPosition[$0] ?? 0) }
+                        + [("untagged", voice.untaggedTakeCount)]),
+                unmeasuredTakeFeatures: voice.unmeasuredClipCount)
         }
     }
 }

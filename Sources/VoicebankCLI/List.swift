@@ -1,10 +1,17 @@
 import ArgumentParser
 import CommandLineSupport
+import SpeechCore
 import Voicebank
 
 extension VoicebankCommand {
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the clips of a pack, or of one voice.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the clips of a pack, or of one voice.",
+            discussion: """
+                One clip a line: its id, voice, phrase, duration, render-ready frames, source file, position \
+                (initial, medial, final, question; - when untagged) and the contour its pitch ends with (falling, \
+                level, rising; - when it has no voiced end or was not measured).
+                """)
 
         @OptionGroup var bank: BankOptions
 
@@ -24,7 +31,8 @@ extension VoicebankCommand {
             for clip in clips {
                 print(
                     "#\(clip.id)\t\(clip.voice)\t\"\(clip.phrase)\"\(clip.isFallback ? " (fallback)" : "")\t"
-                        + "\(formatSeconds(clip.durationSeconds)) s\t\(clip.frameCount) frames\t\(clip.sourceName)")
+                        + "\(formatSeconds(clip.durationSeconds)) s\t\(clip.frameCount) frames\t\(clip.sourceName)\t"
+                        + "\(clip.position?.rawValue ?? "-")\t\(clip.contour?.rawValue ?? "-")")
             }
             var standardError = StandardError()
             print("\(clips.count) clips in \(pack.path)", to: &standardError)
@@ -51,6 +59,19 @@ struct ClipJSON: Encodable {
     var durationSeconds: Double
     var isFallback: Bool
     var source: Source
+    /// `initial`, `medial`, `final` or `question`; null when untagged.
+    var position: String?
+    /// `falling`, `level` or `rising`; null when it has no voiced end or was not measured.
+    var contour: String?
+    /// Where it was cut from a longer recording; null for a file of its own.
+    var cut: Cut?
+
+    struct Cut: Encodable {
+        /// The same number for every clip cut from one recording.
+        var recording: Int64
+        var startFrame: Int
+        var endFrame: Int
+    }
 
     init(_ clip: Clip) {
         id = clip.id
@@ -63,5 +84,29 @@ struct ClipJSON: Encodable {
         source = Source(
             file: clip.sourceName, container: clip.source.container, sampleFormat: clip.source.sampleFormat,
             sampleRate: clip.source.sampleRate, channels: clip.source.channelCount, frames: clip.source.frameCount)
+        position = clip.position?.rawValue
+        contour = clip.contour?.rawValue
+        cut = clip.cut.map { Cut(recording: $0.recording, startFrame: $0.startFrame, endFrame: $0.endFrame) }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, voice, phrase, phraseKey, frames, durationSeconds, isFallback, source, position, contour, cut
+    }
+
+    /// As synthesized, but `position`, `contour` and `cut` are there as null when a clip has none, so that every clip
+    /// has the same fields.
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(voice, forKey: .voice)
+        try container.encode(phrase, forKey: .phrase)
+        try container.encode(phraseKey, forKey: .phraseKey)
+        try container.encode(frames, forKey: .frames)
+        try container.encode(durationSeconds, forKey: .durationSeconds)
+        try container.encode(isFallback, forKey: .isFallback)
+        try container.encode(source, forKey: .source)
+        try container.encode(position, forKey: .position)
+        try container.encode(contour, forKey: .contour)
+        try container.encode(cut, forKey: .cut)
     }
 }

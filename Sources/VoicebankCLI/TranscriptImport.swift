@@ -15,16 +15,30 @@ extension VoicebankCommand.Import {
         if strictTranscript && transcript == nil {
             throw ValidationError("--strict-transcript needs --transcript FILE.")
         }
+        if position != nil && fallback {
+            throw ValidationError("--position tags phrase clips; a fallback clip has no position.")
+        }
+        if labels != nil {
+            if files.count != 1 {
+                throw ValidationError(
+                    "--labels FILE cuts takes from one recording; expected one audio file, not \(files.count).")
+            }
+            if transcript != nil || text != nil || fallback {
+                throw ValidationError(
+                    "--labels gives each take its phrase; leave out --transcript, --text and --fallback.")
+            }
+        }
     }
 
-    /// The files to import and their phrases: from the arguments (folders walked), named by `--text`, the file
-    /// names, or the transcript. Files and lines that do not pair up are warnings, or with
+    /// The files to import, their phrases and positions: from the arguments (folders walked), named by `--text`, the
+    /// file names (past a position prefix), or the transcript; tagged by the prefixes, the transcript's position
+    /// column or `--position`. Files and lines that do not pair up are warnings, or with
     /// `--strict-transcript` an error; with `--keep-going`, the transcript lines that do not pair with one file
     /// come back to be reported with the files that fail.
     func importRequests() throws -> (requests: [ImportRequest], skippedLines: [VoicebankError]) {
         guard let transcript else {
-            let requests = try ImportRequest.audioFiles(files).map {
-                ImportRequest(path: $0.path, phrase: text, isFallback: fallback)
+            let requests = try ImportRequest.audioFiles(files).map { (file) throws(VoicebankError) in
+                try ImportRequest.tagged(path: file.path, phrase: text, position: position, isFallback: fallback)
             }
             return (requests, [])
         }
@@ -32,7 +46,8 @@ extension VoicebankCommand.Import {
         // With no files, the transcript's own folder: `voicebank import --transcript exported/ann/transcript.tsv`.
         let arguments = files.isEmpty ? [folder(of: transcript)] : files
         let assignment = try parsed.requests(
-            for: try ImportRequest.audioFiles(arguments), isFallback: fallback, keepGoing: keepGoing)
+            for: try ImportRequest.audioFiles(arguments), isFallback: fallback, keepGoing: keepGoing,
+            position: position)
         let missing = assignment.missingFiles.map { "line \($0.lineNumber) (\($0.file))" }
         if strictTranscript && !(assignment.unlistedFiles.isEmpty && missing.isEmpty) {
             var problems: [String] = []

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineSupport
 import Voicebank
+import VoicebankAuthoring
 
 @main
 struct VoicebankCommand: ParsableCommand {
@@ -9,7 +10,7 @@ struct VoicebankCommand: ParsableCommand {
         abstract: "Create and fill concat-synth voice packs: one SQLite file of voices and their phrase clips.",
         discussion: BankOptions.discussion,
         subcommands: [
-            Create.self, Import.self, List.self, Configure.self, Words.self,
+            Create.self, Import.self, List.self, Configure.self, Words.self, Migrate.self,
             // The pack builder's tools (Sources/VoicebankCLI: Export, Info, Remove, Verify, Coverage).
             Export.self, Info.self, Verify.self, Remove.self, RemoveVoice.self, Coverage.self,
             // Sharing packs (Sources/VoicebankCLI/Sharing.swift).
@@ -20,8 +21,10 @@ struct VoicebankCommand: ParsableCommand {
 }
 
 extension BankOptions {
-    /// Opens the pack `--bank` names (else `$CONCAT_SYNTH_BANK`, else the default pack).
+    /// Opens the pack `--bank` names (else `$CONCAT_SYNTH_BANK`, else the default pack). Opened to write, a pack
+    /// from an older schema is upgraded and its clips measured in one transaction (`VoicePack.openForChanges`).
     func open(_ access: VoicePack.Access) throws -> VoicePack {
-        try VoicePack(path: path, access: access)
+        access == .readOnly
+            ? try VoicePack(path: path, access: access) : try VoicePack.openForChanges(path: path, access: access)
     }
 }

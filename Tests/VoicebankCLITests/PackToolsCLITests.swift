@@ -178,8 +178,9 @@ extension PackToolsCLITests {
         let transcript = try String(contentsOfFile: exported + "/com.example.ann/transcript.tsv", encoding: .utf8)
         #expect(
             transcript.hasPrefix(
-                "file\ttext\trole\nHello.aiff\tHello\t\nwide.wav\tHello, world!\t\nHello-2.aiff\tHello\t\n"))
-        #expect(transcript.hasSuffix("beep.aiff\tbeep\tfallback\n"))
+                "file\ttext\trole\tposition\nHello.aiff\tHello\t\t\nwide.wav\tHello, world!\t\t\nHello-2.aiff\tHello\t\t\n"
+            ))
+        #expect(transcript.hasSuffix("beep.aiff\tbeep\tfallback\t\n"))
 
         let copy = directory.file("copy.sqlite")
         let binaries = URL(fileURLWithPath: voicebank.path).deletingLastPathComponent().path

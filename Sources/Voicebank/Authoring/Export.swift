@@ -33,7 +33,8 @@ extension VoicePack {
     /// `voicebank create` and `voicebank import --transcript` make a pack with the same clips again.
     ///
     /// Layout: `<folder>/<voice identifier>/<file>` for each clip and `<folder>/<voice identifier>/transcript.tsv`
-    /// (`file<TAB>text<TAB>role`, `role` being `fallback` for fallback clips), in import order, plus
+    /// (`file<TAB>text<TAB>role<TAB>position`, `role` being `fallback` for fallback clips, `position` a take's
+    /// position or empty), in import order, plus
     /// `<folder>/rebuild.sh` with the commands. Files keep their source name where it is unique in the voice
     /// (`hello-2.aiff` otherwise) and their container where it stores the samples exactly (AIFF, CAF, WAV; FLAC for
     /// 16 and 24-bit); anything else is WAV. Samples are written in the encoding they were kept in: 16-bit,
@@ -83,7 +84,7 @@ extension VoicePack {
         try Files.makeDirectory(staging + "/" + voice.identifier)
         var usedNames: Set<String> = []
         var files: [(clip: Clip, file: String)] = []
-        var transcript = "file\ttext\trole\n"
+        var transcript = "file\ttext\trole\tposition\n"
         for clip in try clips(voice: voice.identifier) {
             let original = try originalPCM(clipID: clip.id)
             let (format, fileExtension) = Self.exportFormat(clip, original: original)
@@ -118,7 +119,13 @@ extension VoicePack {
                     "clip #\(clip.id) was converted with --converter \(converter); import \(name) with it to get the same render-ready samples"
                 )
             }
-            transcript += "\(name)\t\(phrase)\t\(clip.isFallback ? "fallback" : "")\n"
+            if clip.cut != nil {
+                warnings.append(
+                    "clip #\(clip.id) was cut from a longer recording; \(name) holds its cut alone, so a pack rebuilt from it does not know which takes were cut one after the other"
+                )
+            }
+            transcript +=
+                "\(name)\t\(phrase)\t\(clip.isFallback ? "fallback" : "")\t\(clip.position?.rawValue ?? "")\n"
             files.append((clip, name))
         }
         try Files.writeText(transcript, to: staging + "/" + voice.identifier + "/transcript.tsv")
@@ -159,10 +166,12 @@ extension VoicePack {
         return (AudioFileFormat(.wav, encoding), "wav")
     }
 
-    /// The source name without its extension, made safe as a file name that a folder import does not skip.
+    /// The source name without its extension and a position prefix (the transcript gives the position, and an
+    /// import with a transcript refuses a prefixed name), made safe as a file name that a folder import does not skip.
     static func stem(of sourceName: String) -> String {
         var stem = Substring(sourceName)
         if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = stem[..<dot] }
+        if let prefixed = ImportRequest.positionPrefix(ofName: stem) { stem = prefixed.rest }
         var safe = String(stem.map { $0 == "/" || $0 == "\t" || $0 == "\n" || $0 == "\r" ? "_" : $0 })
         while safe.hasPrefix(".") { safe = "_" + safe.dropFirst() }
         return safe.isEmpty ? "clip" : safe

@@ -39,10 +39,13 @@ extension VoicePack {
     }
 
     /// Brings a voice's measurements up to date after its clips or settings changed, inside the caller's
-    /// transaction: the F0 of phrase clips not measured yet, the medians of F0 and loudness, and, for a voice that
-    /// speaks with the fallback voice, espeak-ng's settings chosen anew unless `isChoosingFallbackVoice` is false.
+    /// transaction: the F0 of phrase clips not measured yet, the take features of clips not measured yet (those of a
+    /// pack a program that cannot measure upgraded, or whose trimming changed), the medians of F0 and loudness, and,
+    /// for a voice that speaks with the fallback voice, espeak-ng's settings chosen anew unless
+    /// `isChoosingFallbackVoice` is false.
     func updateMeasurements(voice identifier: String, isChoosingFallbackVoice: Bool = true) throws(VoicebankError) {
         let voice = try resolveVoice(identifier, isChecked: false)
+        _ = try measureTakeFeatures(voice: voice.identifier)
         let unmeasured = try database.prepare(
             """
             SELECT clip.id, substr(pcm, trim_start * 4 + 1, frame_count * 4) FROM clip

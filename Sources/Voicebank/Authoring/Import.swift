@@ -1,5 +1,7 @@
+import AudioFeatures
 import AudioIO
 import Dispatch
+import SpeechCore
 import Tokens
 import Voicebank
 
@@ -13,21 +15,84 @@ public struct ImportRequest: Equatable, Sendable {
     /// The file name the clip records as its source; `nil` for the name of the file at `path`. For audio that
     /// reaches the pack through a file of the importer's making (a take of the studio).
     public var sourceName: String?
+    /// The place in a sentence the take was recorded for; `nil` leaves it untagged. Never set for a fallback clip.
+    public var position: TakePosition?
 
-    public init(path: String, phrase: String? = nil, isFallback: Bool = false, sourceName: String? = nil) {
+    public init(
+        path: String, phrase: String? = nil, isFallback: Bool = false, sourceName: String? = nil,
+        position: TakePosition? = nil
+    ) {
         self.path = path
         self.phrase = phrase
         self.isFallback = isFallback
         self.sourceName = sourceName
+        self.position = position
     }
 
     /// The phrase a file name gives: the name without folders and extension, `_` and `-` read as spaces.
     ///
     /// `clips/double_tap_to_open.aiff` → `double tap to open`.
     public static func phrase(forFileAt path: String) -> String {
+        phrase(ofName: stem(ofFileAt: path))
+    }
+
+    /// The position prefix of a file's name, as UK railway announcement systems name their files: `s.`, `m.`, `e.`
+    /// or `q.` before a phrase (`TakePosition.filePrefix`), and the phrase after it. `e.good_morning.wav` is the final
+    /// take of "good morning"; `e.wav` and `hello.wav` have no prefix.
+    public static func positionPrefix(ofFileAt path: String) -> (
+        prefix: String, position: TakePosition, phrase: String
+    )? {
+        positionPrefix(ofName: stem(ofFileAt: path)).map { ($0.prefix, $0.position, phrase(ofName: $0.rest)) }
+    }
+
+    /// A name's position prefix and what follows it: `e.hello` → `e.`, final, `hello`.
+    static func positionPrefix(ofName name: Substring) -> (prefix: String, position: TakePosition, rest: Substring)? {
+        guard name.count > 2, let first = name.first, let position = TakePosition.filePrefix(first),
+            name.dropFirst().first == "."
+        else { return nil }
+        return (String(name.prefix(2)), position, name.dropFirst(2))
+    }
+
+    /// The request for a file given by name (`voicebank import FILE …`): its phrase is `phrase`, else its name past a
+    /// position prefix; its position is its name's prefix, else `position`.
+    ///
+    /// ```swift
+    /// try ImportRequest.tagged(path: "clips/e.hello.wav")   // "hello", final
+    /// ```
+    /// - Throws: `VoicebankError.position` when the prefix and `position` disagree, or a fallback clip's name has a
+    ///   prefix.
+    public static func tagged(
+        path: String, phrase: String? = nil, position: TakePosition? = nil, isFallback: Bool = false
+    ) throws(VoicebankError) -> ImportRequest {
+        guard let prefixed = positionPrefix(ofFileAt: path) else {
+            return ImportRequest(path: path, phrase: phrase, isFallback: isFallback, position: position)
+        }
+        if isFallback {
+            throw .position(
+                file: path,
+                reason:
+                    "its name tags it \(prefixed.position) (\(prefixed.prefix)), but a fallback clip has no position; expected the file renamed without the prefix"
+            )
+        }
+        if let position, position != prefixed.position {
+            throw .position(
+                file: path,
+                reason:
+                    "its name tags it \(prefixed.position) (\(prefixed.prefix)), but --position tags it \(position); expected one position (rename the file, or leave out --position)"
+            )
+        }
+        return ImportRequest(path: path, phrase: phrase ?? prefixed.phrase, position: prefixed.position)
+    }
+
+    /// A file's name without folders and extension.
+    private static func stem(ofFileAt path: String) -> Substring {
         var name = Substring(path.split(separator: "/").last ?? Substring(path))
         if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = name[..<dot] }
-        return String(name.map { $0 == "_" || $0 == "-" ? " " : $0 }).trimmingSpaces
+        return name
+    }
+
+    private static func phrase(ofName name: Substring) -> String {
+        String(name.map { $0 == "_" || $0 == "-" ? " " : $0 }).trimmingSpaces
     }
 }
 
@@ -63,9 +128,9 @@ extension VoicePack {
     ///
     /// Files are read and converted on `parallelism` threads ahead of the one that stores them, in the order given,
     /// so the pack is the same whatever the parallelism. Each clip's render-ready copy has its DC offset removed and is
-    /// trimmed by the voice's trimming setting (the whole conversion is kept). A file whose voice, phrase and
-    /// audio equal a clip's already in the pack is skipped and reported, not stored twice; the same phrase with
-    /// other audio is a new take of it.
+    /// trimmed by the voice's trimming setting (the whole conversion is kept), and what plays is measured: loudness,
+    /// F0 and the take features (`TakeAnalyzer`). A file whose voice, phrase and audio equal a clip's already in the
+    /// pack is skipped and reported, not stored twice; the same phrase with other audio is a new take of it.
     ///
     /// - Parameters:
     ///   - voice: the voice's identifier; `nil` for the pack's only voice.
@@ -78,67 +143,144 @@ extension VoicePack {
         _ requests: [ImportRequest], into voice: String?, converter: Converter = .best, keepGoing: Bool = false,
         parallelism: Int = ProcessorCount.online, progress: (ImportProgress) -> Void = { _ in }
     ) throws(VoicebankError) -> ImportReport {
+        try store(
+            requests.map(\.path), into: voice, keepGoing: keepGoing, parallelism: parallelism, progress: progress
+        ) { index, conditioning in
+            Result { () throws(VoicebankError) in
+                let clip: PreparedClip
+                do throws(AudioIOError) {
+                    clip = try PreparedClip(path: requests[index].path, converter: converter)
+                } catch {
+                    throw .audio(error)
+                }
+                return try Self.prepare(clip, as: requests[index], cut: nil, conditioning)
+            }
+        }
+    }
+
+    /// Imports the takes a label track marks in one recording as clips of a voice, in one transaction: each label
+    /// (Audacity's `start<TAB>end<TAB>label`) becomes a clip of its frames, as a file holding only them would, that
+    /// knows its cut (`RecordingCut`: the recording named by a hash of its samples, and the frames in its own rate),
+    /// so that selection joins two takes cut one after the other as they were spoken.
+    ///
+    /// ```swift
+    /// let labels = try LabelTrack(path: "session.txt")
+    /// let report = try pack.importRecording("session.wav", labels: labels, into: nil)
+    /// ```
+    /// - Parameters:
+    ///   - position: the position of every label without a prefix of its own (see `LabelTrack.takes`).
+    ///   - keepGoing: store the takes that import and report the others, instead of storing nothing.
+    /// - Throws: `.audio` for a recording that cannot be read, `.labels` for a label past its end, `.position`,
+    ///   `.emptyPhrase`, or a voice error.
+    public func importRecording(
+        _ path: String, labels: LabelTrack, position: TakePosition? = nil, into voice: String?,
+        converter: Converter = .best, keepGoing: Bool = false, parallelism: Int = ProcessorCount.online,
+        progress: (ImportProgress) -> Void = { _ in }
+    ) throws(VoicebankError) -> ImportReport {
+        let recording: Recording
+        do throws(AudioIOError) { recording = try Recording(path: path) } catch { throw .audio(error) }
+        let takes = try labels.takes(of: recording.source, at: path, position: position)
+        let name = Self.fileName(path)
+        let recordingID = Int64(Self.contentHash(recording.original.bytes))
+        return try store(
+            takes.map { "\(name) (\(labels.path) line \($0.lineNumber))" }, into: voice, keepGoing: keepGoing,
+            parallelism: parallelism, progress: progress
+        ) { index, conditioning in
+            Result { () throws(VoicebankError) in
+                let take = takes[index]
+                let clip: PreparedClip
+                do throws(AudioIOError) {
+                    clip = try PreparedClip(cutting: take.frames, from: recording, converter: converter)
+                } catch {
+                    throw .audio(error)
+                }
+                let request = ImportRequest(path: path, phrase: take.phrase, sourceName: name, position: take.position)
+                let cut = RecordingCut(
+                    recording: recordingID, startFrame: take.frames.lowerBound, endFrame: take.frames.upperBound)
+                return try Self.prepare(clip, as: request, cut: cut, conditioning)
+            }
+        }
+    }
+
+    /// What a voice does to every clip it imports: its trimming, and whether true peak is measured (only under a
+    /// loudness target, as it is most of the meter's cost).
+    struct Conditioning: Sendable {
+        var trimming: Trimming?
+        var measuringTruePeak: Bool
+    }
+
+    /// Stores clips that `prepare` makes on `parallelism` threads, in order, as one transaction; `names` names them
+    /// in the report and the progress.
+    private func store(
+        _ names: [String], into voice: String?, keepGoing: Bool, parallelism: Int,
+        progress: (ImportProgress) -> Void,
+        prepare: @escaping @Sendable (Int, Conditioning) -> Result<Prepared, VoicebankError>
+    ) throws(VoicebankError) -> ImportReport {
         try database.transaction { () throws(VoicebankError) in
             let target = try resolveVoice(voice)
             guard let voiceID = try voiceRowID(target.identifier) else {
                 throw .unknownVoice(identifier: target.identifier, available: [], path: path)
             }
             var report = ImportReport(voice: target)
+            let measured = Self.measuredColumns.joined(separator: ", ")
+            let measuredValues = Self.measuredColumns.map { _ in "?" }.joined(separator: ", ")
             let insert = try database.prepare(
                 """
                 INSERT INTO clip (voice_id, phrase, phrase_key, token_count, is_fallback, source_name, source_container,
                     source_sample_format, source_sample_rate, source_channel_count, source_frame_count, original_encoding,
                     original_pcm, content_hash, converter, trim_start, frame_count, pcm, loudness_lufs, true_peak_dbtp,
-                    is_loudness_measured, f0_hz, is_f0_measured)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+                    is_loudness_measured, f0_hz, is_f0_measured, position, recording, cut_start, cut_end, \(measured),
+                    is_features_measured)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, \(measuredValues), 1)
                 """)
             let sameContent = try database.prepare(
                 """
                 SELECT id FROM clip WHERE voice_id = ?1 AND content_hash = ?2 AND phrase_key = ?3
                     AND is_fallback = ?4 AND original_pcm = ?5 ORDER BY id LIMIT 1
                 """)
-            let trimming = target.trimming
-            // True peak only matters under a loudness target; measuring it is most of the meter's cost.
-            let measuringTruePeak = target.loudness != nil
-            let pipeline = PreparationPipeline(count: requests.count, workerCount: parallelism) { index in
-                Self.prepare(
-                    requests[index], converter: converter, trimming: trimming, measuringTruePeak: measuringTruePeak)
+            let conditioning = Conditioning(trimming: target.trimming, measuringTruePeak: target.loudness != nil)
+            let pipeline = PreparationPipeline(count: names.count, workerCount: parallelism) { index in
+                prepare(index, conditioning)
             }
             defer { pipeline.finish() }
-            for (index, request) in requests.enumerated() {
-                defer { progress(ImportProgress(completed: index + 1, total: requests.count, path: request.path)) }
+            for (index, name) in names.enumerated() {
+                defer { progress(ImportProgress(completed: index + 1, total: names.count, path: name)) }
                 let prepared: Prepared
                 switch pipeline.next() {
                 case .success(let value): prepared = value
                 case .failure(let error):
                     // Only a file's own problem is kept going past; a database failure always ends the run.
                     guard keepGoing else { throw error }
-                    report.failed.append(.init(path: request.path, error: error))
+                    report.failed.append(.init(path: name, error: error))
                     continue
                 }
-                let (clip, tokens, played, loudness, hash) = (
-                    prepared.clip, prepared.tokens, prepared.played, prepared.loudness, prepared.contentHash
+                let (request, clip, played, loudness, hash) = (
+                    prepared.request, prepared.clip, prepared.played, prepared.loudness, prepared.contentHash
                 )
-                let key = Tokenizer.phraseKey(tokens)
+                let key = Tokenizer.phraseKey(prepared.tokens)
                 try sameContent.bind(
                     .integer(voiceID), .integer(hash), .text(key), .integer(request.isFallback ? 1 : 0),
                     .blob(clip.original.bytes))
                 if try sameContent.step() {
-                    report.skipped.append(.init(path: request.path, existing: try self.clip(id: sameContent.int(0))))
+                    report.skipped.append(.init(path: name, existing: try self.clip(id: sameContent.int(0))))
                     continue
                 }
-                try insert.bind(
+                let values: [SQLValue?] = [
                     .integer(voiceID), .text(request.phrase ?? ImportRequest.phrase(forFileAt: request.path)),
-                    .text(key), .integer(tokens.count), .integer(request.isFallback ? 1 : 0),
+                    .text(key), .integer(prepared.tokens.count), .integer(request.isFallback ? 1 : 0),
                     .text(request.sourceName ?? Self.fileName(request.path)), .text(clip.source.container),
-                    .text(clip.source.sampleFormat),
-                    .integer(clip.source.sampleRate), .integer(clip.source.channelCount),
-                    .integer(clip.source.frameCount), .text(clip.original.encoding.rawValue),
-                    .blob(clip.original.bytes), .integer(hash), .text(clip.converter.rawValue),
-                    .integer(played.lowerBound), .integer(played.count), .floats(clip.renderReady),
-                    loudness.clipLUFS.map { .real($0) },
-                    loudness.storedTruePeak, prepared.f0.map { .real($0) }, .integer(request.isFallback ? 0 : 1)
-                ).run()
+                    .text(clip.source.sampleFormat), .integer(clip.source.sampleRate),
+                    .integer(clip.source.channelCount), .integer(clip.source.frameCount),
+                    .text(clip.original.encoding.rawValue), .blob(clip.original.bytes), .integer(hash),
+                    .text(clip.converter.rawValue), .integer(played.lowerBound), .integer(played.count),
+                    .floats(clip.renderReady), loudness.clipLUFS.map { .real($0) }, loudness.storedTruePeak,
+                    // The median F0 is a phrase clip's, for the fallback voice to match: a fallback clip has none.
+                    request.isFallback ? nil : prepared.measurement.medianF0Hz.map { .real($0) },
+                    .integer(request.isFallback ? 0 : 1), request.position.map { .text($0.rawValue) },
+                    prepared.cut.map { .integer(Int($0.recording)) }, prepared.cut.map { .integer($0.startFrame) },
+                    prepared.cut.map { .integer($0.endFrame) },
+                ]
+                try insert.bind(values + Self.measuredValues(prepared.measurement)).run()
                 report.imported.append(try self.clip(id: database.lastInsertedRowID))
             }
             if !report.imported.isEmpty { try updateMeasurements(voice: target.identifier) }
@@ -148,43 +290,43 @@ extension VoicePack {
 
     /// A file read, converted, conditioned and measured, ready to store.
     struct Prepared: Sendable {
+        /// What to store it as: its phrase, position, whether it is a fallback clip, its source name.
+        var request: ImportRequest
+        /// Where it was cut from a longer recording; `nil` for a file of its own.
+        var cut: RecordingCut?
         var clip: PreparedClip
         var tokens: [Token]
         /// The frames that play, after trimming.
         var played: Range<Int>
         /// The loudness of what plays.
         var loudness: Loudness
-        /// The median F0 of what plays, for a phrase clip (`nil` also when no part is voiced).
-        var f0: Double?
+        /// The take features and median F0 of what plays.
+        var measurement: TakeMeasurement
         var contentHash: Int
     }
 
-    /// Reads, converts, conditions and measures one file: the part of an import that runs on every core.
+    /// Conditions and measures one clip read and converted: the part of an import that runs on every core.
     static func prepare(
-        _ request: ImportRequest, converter: Converter, trimming: Trimming?, measuringTruePeak: Bool
-    ) -> Result<Prepared, VoicebankError> {
-        Result { () throws(VoicebankError) in
-            let phrase = request.phrase ?? ImportRequest.phrase(forFileAt: request.path)
-            let tokens = Tokenizer.tokens(in: phrase)
-            guard !tokens.isEmpty || request.isFallback else {
-                throw .emptyPhrase(file: request.path, phrase: phrase)
-            }
-            var clip: PreparedClip
-            let played: Range<Int>
-            let loudness: Loudness
-            do throws(AudioIOError) {
-                clip = try PreparedClip(path: request.path, converter: converter)
-                ClipConditioning.removeDC(&clip.renderReady)
-                played = ClipConditioning.playedRange(clip.renderReady, trimming: trimming)
-                loudness = try Loudness(Array(clip.renderReady[played]), measuringTruePeak: measuringTruePeak)
-            } catch {
-                throw .audio(error)
-            }
-            return Prepared(
-                clip: clip, tokens: tokens, played: played, loudness: loudness,
-                f0: request.isFallback ? nil : try medianF0(Array(clip.renderReady[played])),
-                contentHash: contentHash(clip.original.bytes))
+        _ read: PreparedClip, as request: ImportRequest, cut: RecordingCut?, _ conditioning: Conditioning
+    ) throws(VoicebankError) -> Prepared {
+        let phrase = request.phrase ?? ImportRequest.phrase(forFileAt: request.path)
+        let tokens = Tokenizer.tokens(in: phrase)
+        guard !tokens.isEmpty || request.isFallback else {
+            throw .emptyPhrase(file: request.path, phrase: phrase)
         }
+        var clip = read
+        ClipConditioning.removeDC(&clip.renderReady)
+        let played = ClipConditioning.playedRange(clip.renderReady, trimming: conditioning.trimming)
+        let samples = Array(clip.renderReady[played])
+        let loudness: Loudness
+        do throws(AudioIOError) {
+            loudness = try Loudness(samples, measuringTruePeak: conditioning.measuringTruePeak)
+        } catch {
+            throw .audio(error)
+        }
+        return Prepared(
+            request: request, cut: cut, clip: clip, tokens: tokens, played: played, loudness: loudness,
+            measurement: try measureTake(samples), contentHash: contentHash(clip.original.bytes))
     }
 
     static func fileName(_ path: String) -> String {

@@ -46,6 +46,11 @@ public struct PackSummary: Sendable {
         public var durationSeconds: Double
         /// Over the phrase clips; `nil` when none could be measured.
         public var loudness: LoudnessSpread?
+        /// How many phrase clips (takes) are tagged with each position, and how many are untagged.
+        public var takesByPosition: [TakePosition: Int]
+        public var untaggedTakeCount: Int
+        /// Clips whose take features are not measured yet (all of them in a pack of schema 7, read as it is).
+        public var unmeasuredClipCount: Int
     }
 
     public var path: String
@@ -62,7 +67,7 @@ public struct MeasuredClip: Sendable {
 }
 
 extension VoicePack {
-    /// Voices, clip counts, durations and loudness spreads: what a pack builder checks first.
+    /// Voices, clip counts, durations, loudness spreads and takes by position: what a pack builder checks first.
     ///
     /// - Throws: `VoicebankError.sqlite`, `.audio` when the loudness meter fails.
     public func summary() throws(VoicebankError) -> PackSummary {
@@ -70,11 +75,23 @@ extension VoicePack {
         for voice in try self.voices() {
             let measured = try measuredLoudness(voice: voice.identifier)
             let phrases = measured.filter { !$0.clip.isFallback }
+            var takesByPosition: [TakePosition: Int] = [:]
+            for case let position? in phrases.map(\.clip.position) { takesByPosition[position, default: 0] += 1 }
+            let unmeasured =
+                hasTakeFeatures
+                ? try database.prepare(
+                    """
+                    SELECT count(*) FROM clip WHERE is_features_measured = 0
+                        AND voice_id = (SELECT id FROM voice WHERE identifier = ?)
+                    """
+                ).bind(.text(voice.identifier)).firstInt() ?? 0 : measured.count
             voices.append(
                 .init(
                     voice: voice, phraseClipCount: phrases.count, fallbackClipCount: measured.count - phrases.count,
                     durationSeconds: measured.reduce(0) { $0 + $1.clip.durationSeconds },
-                    loudness: LoudnessSpread(phrases.map(\.loudness))))
+                    loudness: LoudnessSpread(phrases.map(\.loudness)), takesByPosition: takesByPosition,
+                    untaggedTakeCount: phrases.count - takesByPosition.values.reduce(0, +),
+                    unmeasuredClipCount: unmeasured))
         }
         return PackSummary(
             path: path, schemaVersion: try schemaVersion, fileByteCount: fileSize(path) ?? 0, voices: voices)

@@ -1,3 +1,4 @@
+import SpeechCore
 import Tokens
 import Voicebank
 
@@ -9,8 +10,9 @@ import Voicebank
 /// - `id|text` lines with no header, as LJSpeech's `metadata.csv` has them;
 /// - `name: text` lines, where lines starting with `;` or `#` are comments.
 ///
-/// Columns other than these are ignored, except an optional `role` column in CSV and TSV whose value
-/// `fallback` marks the fallback clip (as in `voicebank/sources/en.tsv`; empty or `clip` is an ordinary clip).
+/// Columns other than these are ignored, except in CSV and TSV an optional `role` column whose value `fallback` marks
+/// the fallback clip (as in `voicebank/sources/en.tsv`; empty or `clip` is an ordinary clip), and an optional
+/// `position` column tagging each take `initial`, `medial`, `final` or `question` (empty: untagged).
 ///
 /// ```swift
 /// let transcript = try Transcript(path: "clips/transcript.tsv")
@@ -30,13 +32,18 @@ public struct Transcript: Equatable, Sendable {
         public var file: String
         public var text: String
         public var isFallback: Bool
+        /// The place in a sentence the take was recorded for; `nil` when the line gives none.
+        public var position: TakePosition?
         /// 1-based, of the line the record starts on.
         public var lineNumber: Int
 
-        public init(file: String, text: String, isFallback: Bool = false, lineNumber: Int) {
+        public init(
+            file: String, text: String, isFallback: Bool = false, position: TakePosition? = nil, lineNumber: Int
+        ) {
             self.file = file
             self.text = text
             self.isFallback = isFallback
+            self.position = position
             self.lineNumber = lineNumber
         }
     }
@@ -249,6 +256,7 @@ public struct Transcript: Equatable, Sendable {
             )
         }
         let roleColumn = names.firstIndex(of: "role")
+        let positionColumn = names.firstIndex(of: "position")
         var lines: [Line] = []
         for record in records.dropFirst() {
             guard record.fields.count > max(fileColumn, textColumn) else {
@@ -274,8 +282,30 @@ public struct Transcript: Equatable, Sendable {
                         reason: "unknown role \"\(role)\"; expected fallback, clip or nothing")
                 }
             }
+            var position: TakePosition?
+            if let positionColumn, positionColumn < record.fields.count {
+                let value = record.fields[positionColumn].trimmingSpaces.lowercased()
+                if !value.isEmpty {
+                    guard let tagged = TakePosition(rawValue: value) else {
+                        throw .transcript(
+                            path: path, line: record.number,
+                            reason:
+                                "unknown position \"\(value.prefix(30))\"; expected \(TakePosition.accepted) or nothing"
+                        )
+                    }
+                    guard !isFallback else {
+                        throw .transcript(
+                            path: path, line: record.number,
+                            reason:
+                                "a fallback clip has no position, but this line gives \(value); expected no position")
+                    }
+                    position = tagged
+                }
+            }
             lines.append(
-                Line(file: file, text: record.fields[textColumn], isFallback: isFallback, lineNumber: record.number))
+                Line(
+                    file: file, text: record.fields[textColumn], isFallback: isFallback, position: position,
+                    lineNumber: record.number))
         }
         return lines
     }
@@ -346,6 +376,11 @@ public struct Transcript: Equatable, Sendable {
     ///
     /// A line with empty text is allowed for a fallback clip only, whose phrase is then its file name.
     ///
+    /// Positions come from the transcript's `position` column, and `position` (`voicebank import --position`) tags
+    /// the phrase clips whose line gives none. A file whose name has a position prefix (`e.hello.wav`, see
+    /// `ImportRequest.positionPrefix`) is refused when a transcript pairs it: the transcript, not the name, says what
+    /// a file speaks and where, and a prefix it would ignore must not look like a tag.
+    ///
     /// ```swift
     /// let files = try ImportRequest.audioFiles(["sounds/en"])     // sounds/en/digits/1.wav, …
     /// let assignment = try transcript.requests(for: files, keepGoing: true)
@@ -354,10 +389,13 @@ public struct Transcript: Equatable, Sendable {
     /// - Parameters:
     ///   - isFallback: every file is a fallback clip (`voicebank import --fallback`).
     ///   - keepGoing: report the lines that do not pair with one file instead of throwing the first.
+    ///   - position: the position of each phrase clip whose line gives none.
     /// - Throws: `VoicebankError.transcript` naming the line, unless `keepGoing`: when a line names several
-    ///   files, a file is named by several lines, or an ordinary clip's line has no text.
+    ///   files, a file is named by several lines, or an ordinary clip's line has no text. Even with `keepGoing`, when
+    ///   a file paired with a line has a position prefix, or the line's position is not `position`.
     public func requests(
-        for files: [ImportRequest.AudioFile], isFallback: Bool = false, keepGoing: Bool = false
+        for files: [ImportRequest.AudioFile], isFallback: Bool = false, keepGoing: Bool = false,
+        position: TakePosition? = nil
     ) throws(VoicebankError) -> Assignment {
         var lineByName: [String: Int] = [:]
         for (index, line) in lines.enumerated() { lineByName[Self.normalizedName(line.file)] = index }
@@ -420,8 +458,25 @@ public struct Transcript: Equatable, Sendable {
                 report(index, "no text for the file \(line.file); expected the phrase the file speaks")
                 continue
             }
+            if let prefixed = ImportRequest.positionPrefix(ofFileAt: file) {
+                throw .transcript(
+                    path: path, line: line.lineNumber,
+                    reason:
+                        "the file \(file) is tagged \(prefixed.position) by its name's prefix \(prefixed.prefix), but with a transcript positions come from its position column; expected the file renamed without the prefix"
+                )
+            }
+            if let given = line.position, let position, given != position {
+                throw .transcript(
+                    path: path, line: line.lineNumber,
+                    reason:
+                        "the line tags \(line.file) \(given), but --position tags it \(position); expected one position"
+                )
+            }
             assigned.insert(fileIndex)
-            requests.append(ImportRequest(path: file, phrase: hasText ? line.text : nil, isFallback: isFallbackClip))
+            requests.append(
+                ImportRequest(
+                    path: file, phrase: hasText ? line.text : nil, isFallback: isFallbackClip,
+                    position: isFallbackClip ? nil : line.position ?? position))
         }
         problems.sort { $0.line < $1.line }
         if !keepGoing, let first = problems.first { throw first.error }
@@ -434,11 +489,11 @@ public struct Transcript: Equatable, Sendable {
     ///
     /// - Throws: as `requests(for:isFallback:keepGoing:)` with `ImportRequest.AudioFile`s.
     public func requests(
-        for paths: [String], isFallback: Bool = false, keepGoing: Bool = false
+        for paths: [String], isFallback: Bool = false, keepGoing: Bool = false, position: TakePosition? = nil
     ) throws(VoicebankError) -> Assignment {
         try requests(
             for: paths.map { ImportRequest.AudioFile(path: $0, relativePath: $0) }, isFallback: isFallback,
-            keepGoing: keepGoing)
+            keepGoing: keepGoing, position: position)
     }
 
     /// Why a line that fits several files at one depth names none of them.

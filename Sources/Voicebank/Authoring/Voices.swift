@@ -151,7 +151,7 @@ extension VoicePack {
     }
 
     /// Sets how a voice trims its clips and re-applies it to every clip it has (the whole conversion is kept,
-    /// so nothing needs importing again); `nil` plays clips whole.
+    /// so nothing needs importing again), measuring their loudness and take features anew; `nil` plays clips whole.
     ///
     /// - Throws: `VoicebankError.unknownVoice`.
     public func setTrimming(_ trimming: Trimming?, voice identifier: String) throws(VoicebankError) {
@@ -166,10 +166,11 @@ extension VoicePack {
             let clips = try database.prepare(
                 "SELECT clip.id, pcm FROM clip JOIN voice ON voice.id = clip.voice_id WHERE voice.identifier = ?"
             ).bind(.text(voice.identifier))
+            // What plays is what the take features are measured over: `updateMeasurements` measures them anew.
             let update = try database.prepare(
                 """
                 UPDATE clip SET trim_start = ?, frame_count = ?, loudness_lufs = ?, true_peak_dbtp = ?,
-                    is_loudness_measured = 1
+                    is_loudness_measured = 1, is_features_measured = 0
                 WHERE id = ?
                 """)
             while try clips.step() {

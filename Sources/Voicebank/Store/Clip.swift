@@ -17,6 +17,12 @@ public struct Clip: Equatable, Sendable, CustomStringConvertible {
     public var sourceName: String
     public var source: SourceFormat
     public var originalEncoding: SampleEncoding
+    /// The place in a sentence it was tagged for; `nil` when untagged.
+    public var position: TakePosition?
+    /// How its pitch moves at its end, measured at import; `nil` when it has no voiced end or was not measured.
+    public var contour: PitchContour?
+    /// Where it was cut from a longer recording (`voicebank import --labels`); `nil` for a file of its own.
+    public var cut: RecordingCut?
 
     public var durationSeconds: Double { Double(frameCount) / Double(RenderFormat.sampleRate) }
 

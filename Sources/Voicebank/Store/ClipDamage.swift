@@ -1,13 +1,13 @@
 import AudioIO
 import SpeechCore
 
-/// What makes a stored clip unplayable: its row and its render-ready audio disagree, or the audio it plays holds a
-/// sample that is not a number.
+/// What makes a stored clip unplayable: its row and its render-ready audio disagree, the audio it plays holds a
+/// sample that is not a number, or a feature selection weighs it by holds what no import writes.
 ///
 /// The one check that rendering (`ClipIndex`) and `voicebank verify` share, so a clip that one refuses the other
 /// reports, and the other way round. Only a hand-edited, synced-over or corrupted pack has one: import never
 /// stores one.
-public enum ClipDamage: Equatable, Sendable, CustomStringConvertible {
+public enum ClipDamage: Error, Equatable, Sendable, CustomStringConvertible {
     /// The render-ready audio is not a whole number of 4-byte Float32 samples.
     case partialSample(byteCount: Int)
     /// `trim_start` is negative, or `frame_count` is negative or longer than any clip an import makes.
@@ -16,6 +16,9 @@ public enum ClipDamage: Equatable, Sendable, CustomStringConvertible {
     case pastEnd(firstFrame: Int, frameCount: Int, storedFrameCount: Int)
     /// A sample the clip plays is NaN or infinite; `frame` counts from its first played frame.
     case nonFiniteSample(frame: Int)
+    /// A take feature (schema 8: position, contour, edges, cut) holds what no import writes; `column` names it,
+    /// `value` is what it holds, `expected` what it may (`StoredTakeFeatures`).
+    case feature(column: String, value: String, expected: String)
 
     /// The longest a clip can play: import refuses files longer than `AudioLimits.maximumSeconds`, and its whole
     /// seconds are counted down, so a file can run up to one second more.
@@ -54,6 +57,8 @@ public enum ClipDamage: Equatable, Sendable, CustomStringConvertible {
                 "it plays \(frameCount) frames from frame \(firstFrame), but its render-ready audio holds \(storedFrameCount) frames"
         case .nonFiniteSample(let frame):
             return "it plays a sample that is not a number (NaN or infinite) at frame \(frame)"
+        case .feature(let column, let value, let expected):
+            return "its \(column) is \(value); expected \(expected)"
         }
     }
 }
@@ -75,12 +80,23 @@ extension VoicePack {
         return try playedSamples(clipID: clipID).withUnsafeBufferPointer { ClipDamage.samples($0) }
     }
 
-    /// `ClipDamage.layout` of a clip's row.
+    /// What is wrong with a clip's row: `ClipDamage.layout`, then its take features (`StoredTakeFeatures`) where the
+    /// pack has them.
     package func layoutDamage(clipID: Int) throws(VoicebankError) -> ClipDamage? {
-        let row = try database.prepare("SELECT trim_start, frame_count, length(pcm) FROM clip WHERE id = ?")
+        let features = hasTakeFeatures ? ", " + StoredTakeFeatures.columns : ""
+        let row = try database.prepare("SELECT trim_start, frame_count, length(pcm)\(features) FROM clip WHERE id = ?")
             .bind(.integer(clipID))
         guard try row.step() else { throw .unknownClip(id: clipID, path: path) }
-        return ClipDamage.layout(firstFrame: row.int(0), frameCount: row.int(1), blobByteCount: row.int(2))
+        if let damage = ClipDamage.layout(firstFrame: row.int(0), frameCount: row.int(1), blobByteCount: row.int(2)) {
+            return damage
+        }
+        guard hasTakeFeatures else { return nil }
+        do throws(ClipDamage) {
+            _ = try StoredTakeFeatures(row, from: 3)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// The frames a clip plays, as its row says; only meaningful once `layoutDamage` found nothing.

@@ -16,6 +16,8 @@ public final class ClipIndex {
     public let fallbackTakes: [ClipTake]
     private let pack: VoicePack
     private let voiceRowID: Int
+    /// `takeColumns`, and the take features where the pack has them.
+    private let takeColumns: String
     // Prepared on first use: a request in one voice never pays for the pack's other voices.
     private var takesByKeyStatement: Statement?
     private var firstKeyStatement: Statement?
@@ -32,8 +34,10 @@ public final class ClipIndex {
         self.pack = pack
         self.voice = voice
         self.voiceRowID = voiceRowID
+        let columns = Self.takeColumns + (pack.hasTakeFeatures ? ", " + StoredTakeFeatures.columns : "")
+        takeColumns = columns
         let fallbacks = try pack.database.prepare(
-            "SELECT \(Self.takeColumns) FROM clip WHERE voice_id = ? AND is_fallback = 1 ORDER BY id"
+            "SELECT \(columns) FROM clip WHERE voice_id = ? AND is_fallback = 1 ORDER BY id"
         ).bind(.integer(voiceRowID))
         var takes: [ClipTake] = []
         while try fallbacks.step() { takes.append(try Self.take(fallbacks, target: voice.loudness, pack: pack)) }
@@ -45,7 +49,7 @@ public final class ClipIndex {
             if let takesByKeyStatement { return takesByKeyStatement }
             let statement = try pack.database.prepare(
                 """
-                SELECT \(Self.takeColumns) FROM clip
+                SELECT \(takeColumns) FROM clip
                 WHERE voice_id = \(voiceRowID) AND is_fallback = 0 AND phrase_key = ? ORDER BY id
                 """)
             takesByKeyStatement = statement
@@ -81,7 +85,11 @@ public final class ClipIndex {
     /// What the planner needs of the voice.
     public var settings: VoiceSettings { voice.settings }
 
-    /// The takes of the phrase whose key is `key`, first imported first; empty when the voice has none.
+    /// The takes of the phrase whose key is `key`, first imported first, with their position, contour, edges and cut
+    /// where the pack has them; empty when the voice has none.
+    ///
+    /// - Throws: `VoicebankError.damagedClip` for a take whose row does not fit its audio or holds a feature no
+    ///   import writes (`ClipDamage`), `.sqlite`.
     public func takes(forPhraseKey key: String) throws(VoicebankError) -> [ClipTake] {
         let statement = try takesByKey
         defer { statement.reset() }
@@ -94,16 +102,28 @@ public final class ClipIndex {
     // length() of a blob reads the row's header, not the blob: the check below costs no audio read.
     private static let takeColumns = "id, frame_count, trim_start, loudness_lufs, true_peak_dbtp, length(pcm)"
 
-    /// A take from a row of `takeColumns`, checked against its blob (`ClipDamage.layout`).
+    /// A take from a row of `takeColumns` (and `StoredTakeFeatures.columns` where the pack has them), checked against
+    /// its blob (`ClipDamage.layout`) and its features checked (`StoredTakeFeatures`).
     private static func take(_ row: Statement, target: LoudnessTarget?, pack: VoicePack) throws(VoicebankError)
         -> ClipTake
     {
         if let damage = ClipDamage.layout(firstFrame: row.int(2), frameCount: row.int(1), blobByteCount: row.int(5)) {
             throw pack.damagedClip(row.int(0), damage)
         }
-        return ClipTake(
+        var take = ClipTake(
             clipID: row.int(0), frameCount: row.int(1), firstFrame: row.int(2),
             levelDecibels: target?.gainDecibels(loudness: row.optionalDouble(3), truePeak: row.optionalDouble(4)) ?? 0)
+        guard pack.hasTakeFeatures else { return take }
+        do throws(ClipDamage) {
+            let features = try StoredTakeFeatures(row, from: 6)
+            take.position = features.position
+            take.contour = features.contour
+            take.edges = features.edges
+            take.cut = features.cut
+        } catch {
+            throw pack.damagedClip(row.int(0), error)
+        }
+        return take
     }
 
     /// The voice's first phrase key (not a fallback's) that is `key` or sorts after it, in UTF-8 byte order.

@@ -301,6 +301,18 @@ package final class Statement {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : text(column)
     }
 
+    /// How many columns a row of the statement has.
+    package var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    /// The column's type as SQLite stores it in this row: `SQLITE_INTEGER`, `SQLITE_FLOAT`, `SQLITE_TEXT`,
+    /// `SQLITE_BLOB` or `SQLITE_NULL`.
+    package func type(_ column: Int32) -> Int32 { sqlite3_column_type(handle, column) }
+
+    /// The length of the column's blob (or text) in bytes, without copying it.
+    package func byteCount(_ column: Int32) -> Int { Int(sqlite3_column_bytes(handle, column)) }
+
     package func blob(_ column: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }

@@ -87,7 +87,36 @@ package enum Schema {
         ALTER TABLE clip ADD COLUMN f0_hz REAL;
         ALTER TABLE clip ADD COLUMN is_f0_measured INTEGER NOT NULL DEFAULT 0;
         """ + medianLoudnessUpdate,
+        // 8: takes that fit their place. Each clip's position as tagged (NULL: untagged); its measured contour (NULL:
+        // no voiced end) and edges: F0 at the first and last voiced hops (Hz; NULL when unvoiced), the RMS level of
+        // the first and last analysis frames (dBFS) and their MFCC (`TakeEdges.cepstrumCount` little-endian Float32
+        // each), with is_features_measured 0 until measured; and where it was cut from a longer recording (a hash of
+        // the recording's samples, and frames in the recording's own rate; NULL for a file of its own). Only the
+        // columns: whoever migrates with the means measures the features in the same transaction
+        // (VoicebankAuthoring's `VoicePack.openForChanges`), and imports measure those still unmeasured.
+        """
+        ALTER TABLE clip ADD COLUMN position TEXT CHECK (position IN ('initial', 'medial', 'final', 'question'));
+        ALTER TABLE clip ADD COLUMN contour TEXT CHECK (contour IN ('falling', 'level', 'rising'));
+        ALTER TABLE clip ADD COLUMN first_f0_hz REAL;
+        ALTER TABLE clip ADD COLUMN last_f0_hz REAL;
+        ALTER TABLE clip ADD COLUMN first_energy_db REAL;
+        ALTER TABLE clip ADD COLUMN last_energy_db REAL;
+        ALTER TABLE clip ADD COLUMN first_mfcc BLOB;
+        ALTER TABLE clip ADD COLUMN last_mfcc BLOB;
+        ALTER TABLE clip ADD COLUMN is_features_measured INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE clip ADD COLUMN recording INTEGER;
+        ALTER TABLE clip ADD COLUMN cut_start INTEGER;
+        ALTER TABLE clip ADD COLUMN cut_end INTEGER;
+        """,
     ]
+
+    /// The first version whose take features (position, contour, edges, cut) a clip row holds.
+    static let takeFeaturesVersion = 8
+
+    /// The oldest version a read-only open reads as it is, writing nothing: the readers' queries need the columns of
+    /// schema 7 and read the take features only from a pack that has them (`VoicePack.hasTakeFeatures`). An older
+    /// pack is upgraded first, as every version did.
+    static let oldestReadVersion = 7
 
     /// Sets each voice's `median_loudness_lufs` to the median loudness of its measured phrase clips (the lower of two
     /// middles; NULL when none is measured). Migration 7 runs it as it stands, so the rule changes only by a new step.
@@ -141,6 +170,7 @@ package enum Schema {
         [],
         [.table("manifest"), .index("sqlite_autoindex_manifest_1", on: "manifest")],  // key PRIMARY KEY
         [],
+        [],
     ]
 
     /// The `sqlite_schema` rows a pack of schema `version` holds, in the order the steps make them.
@@ -148,8 +178,25 @@ package enum Schema {
         Array(objectsMade.prefix(version).joined())
     }
 
-    /// Every column of the current version, table by table: a pack whose `user_version` says current but that
-    /// lacks one (a hand edit, another tool) is refused when it opens, before any query half-reads it.
+    /// Every column of a pack of `version` (the current one, or `oldestReadVersion` and later, which a read-only open
+    /// reads as they are), table by table: a pack that lacks one (a hand edit, another tool) is refused when it opens,
+    /// before any query half-reads it.
+    static func columns(version: Int) -> [(table: String, columns: String)] {
+        guard version < takeFeaturesVersion else { return columns }
+        return columns.map { table in
+            table.table == "clip" ? (table.table, clipColumnsBeforeTakeFeatures) : table
+        }
+    }
+
+    /// The clip columns of schema 7, before step 8 added the take features.
+    private static let clipColumnsBeforeTakeFeatures = """
+        id, voice_id, phrase, phrase_key, token_count, is_fallback, source_name, source_container,
+        source_sample_format, source_sample_rate, source_channel_count, source_frame_count, original_encoding,
+        original_pcm, content_hash, converter, frame_count, pcm, trim_start, loudness_lufs, true_peak_dbtp,
+        is_loudness_measured, f0_hz, is_f0_measured
+        """
+
+    /// Every column of the current version, table by table.
     static let columns: [(table: String, columns: String)] = [
         (
             "voice",
@@ -160,15 +207,7 @@ package enum Schema {
             fallback_words_per_minute, fallback_pitch_shift
             """
         ),
-        (
-            "clip",
-            """
-            id, voice_id, phrase, phrase_key, token_count, is_fallback, source_name, source_container,
-            source_sample_format, source_sample_rate, source_channel_count, source_frame_count, original_encoding,
-            original_pcm, content_hash, converter, frame_count, pcm, trim_start, loudness_lufs, true_peak_dbtp,
-            is_loudness_measured, f0_hz, is_f0_measured
-            """
-        ),
+        ("clip", clipColumnsBeforeTakeFeatures + ", " + StoredTakeFeatures.columns),
         ("manifest", "key, value"),
     ]
 }

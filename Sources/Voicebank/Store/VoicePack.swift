@@ -33,12 +33,29 @@ public final class VoicePack {
     var readTransaction: (begin: Statement, read: Statement, commit: Statement)?
     /// The data version of the snapshot a read begun by `beginReading()` holds; `nil` outside one.
     var readingVersion: UInt32?
+    /// Whether the pack's clip rows hold the take features (schema 8 on): a pack of schema 7 opened read-only is read
+    /// as it is, and its takes have none.
+    package private(set) var hasTakeFeatures = false
 
-    /// Opens (or with `.create` makes) the pack at `path`, upgrading an older schema.
+    /// What an upgrade does beyond its SQL, inside its transaction, once the new columns are there: given the pack
+    /// and the version it had. VoicebankAuthoring's measures the take features a pack from before schema 8 lacks.
+    package typealias MigrationCompletion = (VoicePack, _ fromVersion: Int) throws(VoicebankError) -> Void
+
+    /// Opens (or with `.create` makes) the pack at `path`. Opened to write, an older schema is upgraded in one
+    /// transaction; opened read-only, a pack of schema 7 or later is read as it is (its takes without the features
+    /// of schema 8), and an older one is upgraded first.
     ///
     /// - Throws: `VoicebankError.noPack`, `.notAVoicePack` (not SQLite, or another application's database),
     ///   `.newerSchema`, or `.sqlite`.
-    public init(path: String, access: Access) throws(VoicebankError) {
+    public convenience init(path: String, access: Access) throws(VoicebankError) {
+        try self.init(path: path, access: access) { _, _ throws(VoicebankError) in }
+    }
+
+    /// Opens the pack as `init(path:access:)` does, running `completingMigration` inside the transaction of an
+    /// upgrade, if one is made.
+    ///
+    /// - Throws: as `init(path:access:)`, and what `completingMigration` throws (the upgrade is then rolled back).
+    package init(path: String, access: Access, completingMigration: MigrationCompletion) throws(VoicebankError) {
         self.path = path
         let exists = fileExists(path)
         guard exists || access == .create else { throw .noPack(path: path) }
@@ -49,7 +66,8 @@ public final class VoicePack {
         }
         do {
             try database.execute("PRAGMA foreign_keys = ON")
-            try prepareSchema(isWritable: access != .readOnly)
+            try prepareSchema(isWritable: access != .readOnly, completingMigration: completingMigration)
+            hasTakeFeatures = try schemaVersion >= Schema.takeFeaturesVersion
         } catch {
             if case .sqlite(_, _, let message) = error, message.contains("not a database") {
                 throw .notAVoicePack(path: path, reason: "it is not an SQLite database")
@@ -85,7 +103,9 @@ public final class VoicePack {
         get throws(VoicebankError) { try database.integer("PRAGMA user_version") }
     }
 
-    private func prepareSchema(isWritable: Bool) throws(VoicebankError) {
+    private func prepareSchema(
+        isWritable: Bool, completingMigration: MigrationCompletion
+    ) throws(VoicebankError) {
         // The header's numbers, then the schema's rows, before any query reads a table of the pack.
         let version = try schemaVersion
         let applicationID = try database.integer("PRAGMA application_id")
@@ -106,13 +126,18 @@ public final class VoicePack {
             throw .foreignSchemaObject(path: path, kind: foreign.kind, name: foreign.object.name)
         }
         guard version < Schema.currentVersion else {
-            // Compiling a statement checks its tables and columns without reading a row: a few microseconds.
-            for (table, columns) in Schema.columns { _ = try database.prepare("SELECT \(columns) FROM \(table)") }
+            try checkColumns(version: version)
             return
         }
         guard isWritable else {
             // An empty file is not a pack to read; a new pack is made by `voicebank create`, which writes.
             if version == 0 && rows.isEmpty { throw .notAVoicePack(path: path, reason: "it is empty") }
+            // Reading writes nothing it need not: rendering, a server and a pack on a read-only file system read a
+            // pack of schema 7 as it is; the take features come with an upgrade opened to write.
+            if version >= Schema.oldestReadVersion {
+                try checkColumns(version: version)
+                return
+            }
             // An older pack opened for reading: upgrade it through a connection of our own, then read on.
             do {
                 _ = try VoicePack(path: path, access: .readWrite)
@@ -133,6 +158,8 @@ public final class VoicePack {
             for step in lockedVersion..<Schema.currentVersion {
                 try database.execute(Schema.migrations[step])
             }
+            hasTakeFeatures = true
+            try completingMigration(self, lockedVersion)
             try database.execute("PRAGMA application_id = \(Schema.applicationID)")
             try database.execute("PRAGMA user_version = \(Schema.currentVersion)")
         }
@@ -140,6 +167,14 @@ public final class VoicePack {
         // open, so closing would not, and a WAL left beside the file would be applied to whatever file later
         // takes its place (a new default pack from git, say).
         try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// Compiles a statement reading every column a pack of `version` has (`Schema.columns(version:)`), which checks
+    /// its tables and columns without reading a row: a few microseconds.
+    private func checkColumns(version: Int) throws(VoicebankError) {
+        for (table, columns) in Schema.columns(version: version) {
+            _ = try database.prepare("SELECT \(columns) FROM \(table)")
+        }
     }
 
     /// One row of `sqlite_schema`: the object it names, the first words of its statement, and whether they are what
@@ -367,9 +402,14 @@ public final class VoicePack {
         source_sample_format, source_sample_rate, source_channel_count, source_frame_count, original_encoding
         """
 
+    /// `clipColumns`, and the take features a clip's metadata shows where the pack has them.
+    private var metadataColumns: String {
+        Self.clipColumns + (hasTakeFeatures ? ", position, contour, recording, cut_start, cut_end" : "")
+    }
+
     /// The clips of one voice, or of all voices, in import order.
     public func clips(voice identifier: String? = nil) throws(VoicebankError) -> [Clip] {
-        var sql = "SELECT \(Self.clipColumns) FROM clip JOIN voice ON voice.id = clip.voice_id"
+        var sql = "SELECT \(metadataColumns) FROM clip JOIN voice ON voice.id = clip.voice_id"
         if let identifier {
             _ = try resolveVoice(identifier)
             sql += " WHERE voice.identifier = ?1"
@@ -383,20 +423,29 @@ public final class VoicePack {
 
     public func clip(id: Int) throws(VoicebankError) -> Clip {
         let statement = try database.prepare(
-            "SELECT \(Self.clipColumns) FROM clip JOIN voice ON voice.id = clip.voice_id WHERE clip.id = ?"
+            "SELECT \(metadataColumns) FROM clip JOIN voice ON voice.id = clip.voice_id WHERE clip.id = ?"
         ).bind(.integer(id))
         guard try statement.step() else { throw .unknownClip(id: id, path: path) }
         return Self.clip(from: statement)
     }
 
+    /// A clip from a row of `metadataColumns`. Its position, contour and cut are shown as far as they are what import
+    /// writes; rendering and `verify` check them (`StoredTakeFeatures`), so a damaged one is not left unnoticed.
     static func clip(from row: Statement) -> Clip {
-        Clip(
+        var clip = Clip(
             id: row.int(0), voice: row.text(1), phrase: row.text(2), phraseKey: row.text(3),
             isFallback: row.int(4) != 0, frameCount: row.int(5), sourceName: row.text(6),
             source: SourceFormat(
                 sampleRate: row.int(9), channelCount: row.int(10), frameCount: row.int(11), container: row.text(7),
                 sampleFormat: row.text(8)),
             originalEncoding: SampleEncoding(rawValue: row.text(12)) ?? .float32)
+        guard row.columnCount > 13 else { return clip }
+        clip.position = row.optionalText(13).flatMap(TakePosition.init)
+        clip.contour = row.optionalText(14).flatMap(PitchContour.init)
+        if !row.isNull(15), !row.isNull(16), !row.isNull(17) {
+            clip.cut = RecordingCut(recording: Int64(row.int(15)), startFrame: row.int(16), endFrame: row.int(17))
+        }
+        return clip
     }
 
     /// A clip's render-ready samples as it plays them: mono Float32 at 22050 Hz, trimmed.

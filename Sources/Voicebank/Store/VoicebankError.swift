@@ -40,12 +40,16 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case audio(AudioIOError)
     /// `--fallback voice` for a voice whose language espeak-ng has no voice for.
     case fallbackLanguage(voice: String, language: String)
-    /// F0 could not be measured; the pitch tracker's own description.
+    /// F0 or a take's features could not be measured; the measuring code's own description.
     case pitchMeasurement(String)
     case unknownClip(id: Int, path: String)
     // Pack tools: transcripts, folders, export, remove.
     case fileSystem(path: String, reason: String)
     case transcript(path: String, line: Int?, reason: String)
+    /// A label track (Audacity's `start<TAB>end<TAB>label` lines) that cannot be read or cut from its recording.
+    case labels(path: String, line: Int?, reason: String)
+    /// A take's position given in two ways that disagree, or given to a fallback clip; `file` is the audio file.
+    case position(file: String, reason: String)
     case noAudioFiles(folder: String)
     case unknownPhrase(phrase: String, voice: String, path: String)
     case lastFallback(voice: String, path: String)
@@ -138,6 +142,10 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
             return "cannot use \(path): \(reason)"
         case .transcript(let path, let line, let reason):
             return "transcript \(path)\(line.map { " line \($0)" } ?? ""): \(reason)"
+        case .labels(let path, let line, let reason):
+            return "labels \(path)\(line.map { " line \($0)" } ?? ""): \(reason)"
+        case .position(let file, let reason):
+            return "cannot import \(file): \(reason)"
         case .noAudioFiles(let folder):
             return
                 "folder \(folder) holds no audio files; expected files ending in \(PreparedClip.fileExtensions.sorted().map { "." + $0 }.joined(separator: ", "))"

@@ -21,7 +21,7 @@ import VoicebankAuthoring
             try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["com.example.ann", "rebuild.sh"])
         #expect(
             try String(contentsOfFile: folder + "/com.example.ann/transcript.tsv", encoding: .utf8)
-                == "file\ttext\trole\nHello.aiff\tHello\t\n")
+                == "file\ttext\trole\tposition\nHello.aiff\tHello\t\t\n")
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary.directory.path)
         #expect(!left.contains { $0.hasPrefix(".") }, "left behind: \(left)")
     }

@@ -5,24 +5,6 @@ import Testing
 
 @testable import Voicebank
 
-/// Rows a query returns, through SQLite's C API as another program would (no defensive settings), as text.
-func rows(_ sql: String, on path: String) throws -> [[String?]] {
-    var handle: OpaquePointer?
-    defer { sqlite3_close(handle) }
-    var statement: OpaquePointer?
-    defer { sqlite3_finalize(statement) }
-    guard sqlite3_open(path, &handle) == SQLITE_OK, sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK
-    else { throw UntrustedPackTests.Failure(description: "\(path): \(String(cString: sqlite3_errmsg(handle)))") }
-    var result: [[String?]] = []
-    while sqlite3_step(statement) == SQLITE_ROW {
-        result.append(
-            (0..<sqlite3_column_count(statement)).map { column in
-                sqlite3_column_text(statement, column).map { String(cString: $0) }
-            })
-    }
-    return result
-}
-
 /// A pack of schema `version` as that version of `voicebank create` left it: the first `version` migrations, one voice.
 func makePack(version: Int, at path: String) throws {
     let database = try Database(path: path, mode: .readWriteCreate)
@@ -84,8 +66,6 @@ enum ForeignObjectCase: String, CaseIterable, Sendable, CustomStringConvertible 
 }
 
 @Suite struct UntrustedPackTests {
-    struct Failure: Error, CustomStringConvertible { var description: String }
-
     @Test(
         "every connection the store opens is set up for a file from a stranger",
         arguments: [Database.Mode.readOnly, .readWrite, .readWriteCreate, .immutable])
@@ -133,7 +113,9 @@ enum ForeignObjectCase: String, CaseIterable, Sendable, CustomStringConvertible 
         #expect(made == Schema.objects(version: version))
     }
 
-    @Test("a pack of every schema version opens, upgraded to the current one", arguments: 1...Schema.currentVersion)
+    @Test(
+        "a pack of every schema version opens: read-only, one older than schema 7 upgraded, a later one as it is; to write, upgraded",
+        arguments: 1...Schema.currentVersion)
     func everyVersionOpens(version: Int) throws {
         let directory = TemporaryDirectory()
         let path = directory.file("pack.sqlite")
@@ -141,8 +123,13 @@ enum ForeignObjectCase: String, CaseIterable, Sendable, CustomStringConvertible 
 
         let opened = try VoicePack(path: path, access: .readOnly)
 
-        #expect(try opened.schemaVersion == Schema.currentVersion)
+        let readVersion = version < Schema.oldestReadVersion ? Schema.currentVersion : version
+        #expect(try opened.schemaVersion == readVersion)
         #expect(try opened.voices().map(\.identifier) == ["com.example.old"])
+        #expect(opened.hasTakeFeatures == (try opened.schemaVersion >= Schema.takeFeaturesVersion))
+        let written = try VoicePack(path: path, access: .readWrite)
+        #expect(try written.schemaVersion == Schema.currentVersion)
+        #expect(written.hasTakeFeatures)
     }
 
     // The tables exactly as the first default pack committed (schema 1) holds them: a comment of today's first
