@@ -18,7 +18,7 @@ public struct TakeMeasurement: Equatable, Sendable {
 }
 
 /// Measures takes (`TakeMeasurement`): F0 with aubio's YIN (`PitchTracker`), the level and mel-frequency cepstrum of
-/// the first and last analysis frames with aubio's phase vocoder (`aubio_pvoc_t`) and MFCC (`aubio_mfcc_t`).
+/// the first and last sounding analysis frames with aubio's phase vocoder (`aubio_pvoc_t`) and MFCC (`aubio_mfcc_t`).
 ///
 /// Owns the phase vocoder, the MFCC and their three buffers, deleted in `deinit`; neither keeps anything from one
 /// frame to the next (the vocoder's hop is its whole window), so one analyzer measures any number of takes, one at a
@@ -96,8 +96,7 @@ public final class TakeAnalyzer {
     /// - Throws: `AudioFeaturesError.pitchTracker` when aubio cannot make a pitch detector.
     public func measure(_ samples: [Float]) throws(AudioFeaturesError) -> TakeMeasurement {
         let hops = try PitchTracker(sampleRate: sampleRate).voicedHops(samples)
-        let head = samples.prefix(Self.frameCount)
-        let tail = samples.suffix(Self.frameCount)
+        let (head, tail) = Self.soundingEdges(samples)
         let edges = TakeEdges(
             firstF0Hz: PitchTracker.median(hops.prefix(Self.edgeHopCount).map(\.frequency)),
             lastF0Hz: PitchTracker.median(hops.suffix(Self.edgeHopCount).map(\.frequency)),
@@ -120,6 +119,23 @@ public final class TakeAnalyzer {
     /// The contour a movement of `semitones` over a take's voiced end is classed as (`levelSemitones` either way).
     public static func contour(_ semitones: Double) -> PitchContour {
         semitones <= -levelSemitones ? .falling : semitones >= levelSemitones ? .rising : .level
+    }
+
+    /// How far below a take's loudest analysis frame its edge frames may be: the frames of its trimmed silence and
+    /// of its decay are quieter, and what they would say of the take's edge is the room's noise.
+    static let soundingRangeDecibels = 30.0
+
+    /// The first and last analysis frames (stepping half a frame) whose level is within `soundingRangeDecibels` of
+    /// the loudest: where the take starts and stops sounding, past the silence trimming keeps around it. A take
+    /// shorter than a frame is both.
+    static func soundingEdges(_ samples: [Float]) -> (head: ArraySlice<Float>, tail: ArraySlice<Float>) {
+        guard samples.count > frameCount else { return (samples[...], samples[...]) }
+        let starts = Array(stride(from: 0, through: samples.count - frameCount, by: frameCount / 2))
+        let levels = starts.map { level(samples[$0..<$0 + frameCount]) }
+        let threshold = levels.max()! - soundingRangeDecibels
+        let first = starts[levels.firstIndex { $0 >= threshold }!]
+        let last = starts[levels.lastIndex { $0 >= threshold }!]
+        return (samples[first..<first + frameCount], samples[last..<last + frameCount])
     }
 
     /// RMS level of `frames` in dB relative to full scale, over the frames it has; `TakeEdges.silenceDecibels` for

@@ -43,10 +43,11 @@ public struct TakeEdges: Equatable, Sendable {
     /// F0 at the first and last voiced frames, in Hz; `nil` for a take with no voiced frame.
     public var firstF0Hz: Double?
     public var lastF0Hz: Double?
-    /// The level of the first and last analysis frames, in dB relative to full scale (RMS).
+    /// The level of the first and last sounding analysis frames (past the quiet ones at its edges), in dB relative to
+    /// full scale (RMS).
     public var firstEnergyDecibels: Double
     public var lastEnergyDecibels: Double
-    /// The mel-frequency cepstral coefficients of the first and last analysis frames, `cepstrumCount` each.
+    /// The mel-frequency cepstral coefficients of the same two frames, `cepstrumCount` each.
     public var firstCepstrum: [Float]
     public var lastCepstrum: [Float]
 

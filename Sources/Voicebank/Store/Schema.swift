@@ -89,7 +89,7 @@ package enum Schema {
         """ + medianLoudnessUpdate,
         // 8: takes that fit their place. Each clip's position as tagged (NULL: untagged); its measured contour (NULL:
         // no voiced end) and edges: F0 at the first and last voiced hops (Hz; NULL when unvoiced), the RMS level of
-        // the first and last analysis frames (dBFS) and their MFCC (`TakeEdges.cepstrumCount` little-endian Float32
+        // the first and last sounding analysis frames (dBFS) and their MFCC (`TakeEdges.cepstrumCount` little-endian Float32
         // each), with is_features_measured 0 until measured; and where it was cut from a longer recording (a hash of
         // the recording's samples, and frames in the recording's own rate; NULL for a file of its own). Only the
         // columns: whoever migrates with the means measures the features in the same transaction
