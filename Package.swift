@@ -215,7 +215,7 @@ let package = Package(
         .testTarget(
             name: "SpeechServiceTests",
             dependencies: [
-                "SpeechService", "WyomingService", "ConcatSynth", "AudioIO", "Voicebank", "TestSupport",
+                "SpeechService", "WyomingService", "ConcatSynth", "SSML", "AudioIO", "Voicebank", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             // The Wyoming tests' Python client, run from the source tree.

@@ -79,9 +79,9 @@ public struct Planner<Lookup: PhraseLookup> {
         return PlanStream(planner: self, warnings: document.warnings.map(\.description)) { events.next() }
     }
 
-    /// The plan of plain text read a piece at a time, spoken in `context`.
+    /// The plan of plain text read a piece at a time, spoken in `context`, in the sentences the whole text has.
     public func stream(_ text: PlainTextStream, context: SpeechContext, isLenient: Bool) -> PlanStream<Lookup> {
-        PlanStream(planner: self) { try text.nextRun(context: context, isLenient: isLenient).map(SSMLEvent.text) }
+        PlanStream(planner: self) { try text.nextEvent(context: context, isLenient: isLenient) }
     }
 
     /// The plan of a request whose events are read as the plan is pulled; the reader's warnings come with them.

@@ -1,5 +1,11 @@
 /// Turns the scanner's tokens into events, element by element, following SPEC.md's SSML table.
 ///
+/// Text that no `<s>` holds is cut into inferred sentences (`SentenceInference`), each with the events and pause of an
+/// explicit `<s>`. Markup between words separates them as white space does; `<p>` and `<s>` tags, and the end of the
+/// request, end an inferred sentence whatever its punctuation; a `say-as` run, a `<sub>` alias and an `<audio>` are
+/// words of it that are never cut. The content of an `<audio>` (what is spoken when the file cannot play) is not cut:
+/// the element is one word of its sentence.
+///
 /// Invalid attribute values are warnings in lenient mode (the attribute is ignored); in strict mode the
 /// first one is kept in `firstError` and reading goes on, so that a malformed request is reported as
 /// malformed even when a bad value comes before the XML error.
@@ -16,14 +22,20 @@ struct EventBuilder {
     /// The request's events, then one more for each `<audio>` being read (its fallback content).
     private var sinks: [EventSink] = [EventSink()]
     private var lastBreakTime: (value: String, frames: Int)?
+    private var inference: SentenceInference
+    /// How many spoken `<s>` elements are open: inside one, no sentence is inferred.
+    private var explicitSentenceCount = 0
 
     init(sampleRate: Int, isLenient: Bool, context: SpeechContext = SpeechContext(), isSpelling: Bool = false) {
         self.sampleRate = sampleRate
         self.isLenient = isLenient
         self.isSpelling = isSpelling
         self.requestContext = context
+        inference = SentenceInference(sampleRate: sampleRate)
     }
 
+    /// Whether text here is cut into inferred sentences: no `<s>` holds it, and it is not an `<audio>`'s content.
+    private var isInferring: Bool { explicitSentenceCount == 0 && sinks.count == 1 }
 
     mutating func handle(_ token: XMLToken) {
         switch token {
@@ -36,9 +48,20 @@ struct EventBuilder {
             guard let element = elements.last, !element.isContentSilent else { return }
             let run = TextRun(
                 text: data.text, sourceRange: data.sourceRange, context: element.context, sourceMap: data.sourceMap)
-            sinks[sinks.count - 1].appendContent(.text(run))
+            if !isInferring {
+                sinks[sinks.count - 1].appendContent(.text(run))
+            } else if run.context.sayAs != nil {
+                inference.appendWord(
+                    .text(run), sourceRange: run.contentSourceRange, context: run.context, to: &sinks[0])
+            } else {
+                inference.startText(run)
+            }
         }
     }
+
+    /// Reads the next window of a text run being cut into inferred sentences; `false` when there is none, and the
+    /// next token may be handled.
+    mutating func readMoreText() -> Bool { inference.readMoreText(to: &sinks[0]) }
 
     /// How many events wait in the builder, those of `<audio>` content included.
     var heldEventCount: Int { sinks.reduce(0) { $0 + $1.count } }
@@ -61,9 +84,10 @@ struct EventBuilder {
         sinks[0].take(before: heldMark, into: &ready)
     }
 
-    /// Moves the rest of the request's events into `ready`; a sentence or paragraph pause still pending at the
-    /// end is dropped.
+    /// Moves the rest of the request's events into `ready`, the end of an inferred sentence still open among them; a
+    /// sentence or paragraph pause still pending at the end is dropped.
     mutating func finish(into ready: inout [SSMLEvent]) {
+        inference.end(to: &sinks[0])
         sinks[0].takeAll(into: &ready)
     }
 
@@ -75,6 +99,7 @@ struct EventBuilder {
         var context = parent?.context ?? requestContext
         var role = ElementFrame.Role.container
         var isContentSilent = !isSpoken
+        if isSpoken && isInferring { inference.separate(to: &sinks[0]) }
         if parent == nil && tag.name != "speak" {
             report(
                 .unexpectedRoot(element: tag.name, line: tag.position.line, column: tag.position.column),
@@ -161,6 +186,8 @@ struct EventBuilder {
         if isSpoken {
             switch role {
             case .structure(let kind):
+                if isInferring { inference.end(to: &sinks[0]) }
+                if kind == .sentence { explicitSentenceCount += 1 }
                 sinks[sinks.count - 1].appendOpener(.structureStart(kind))
             case .mark(let name):
                 // A mark goes in now with an empty range at its start; end(endOffset:) gives it its whole range.
@@ -183,6 +210,11 @@ struct EventBuilder {
         let sink = sinks.count - 1
         switch frame.role {
         case .structure(let kind):
+            if kind == .sentence {
+                explicitSentenceCount -= 1
+            } else if isInferring {
+                inference.end(to: &sinks[0])
+            }
             let milliseconds = kind == .sentence ? 750 : 1000
             sinks[sink].endStructure(
                 kind, sourceRange: range,
@@ -190,17 +222,26 @@ struct EventBuilder {
                 context: frame.context)
         case .mark:
             completeMark(of: frame, range: range)
+            if isInferring { inference.separate(to: &sinks[0]) }
         case .sub(let alias):
             let run = TextRun(text: alias, sourceRange: range, context: frame.context, sourceMap: .whole)
-            sinks[sink].appendContent(.text(run))
+            if isInferring {
+                inference.appendWord(.text(run), sourceRange: range, context: frame.context, to: &sinks[0])
+            } else {
+                sinks[sink].appendContent(.text(run))
+            }
         case .audio(let source):
             var fallback: [SSMLEvent] = []
             var content = sinks.removeLast()
             content.takeAll(into: &fallback)
-            sinks[sink - 1].appendContent(
-                .audio(source: source, fallback: fallback, sourceRange: range, context: frame.context))
+            let audio = SSMLEvent.audio(source: source, fallback: fallback, sourceRange: range, context: frame.context)
+            if isInferring {
+                inference.appendWord(audio, sourceRange: range, context: frame.context, to: &sinks[0])
+            } else {
+                sinks[sink - 1].appendContent(audio)
+            }
         case .container:
-            break
+            if isInferring { inference.separate(to: &sinks[0]) }
         }
     }
 
@@ -402,7 +443,7 @@ private struct ElementFrame {
 ///
 /// The pause goes right after the last `structureEnd` of the boundary, so the `structureStart`s and marks
 /// that come before the next content follow it and share that content's first frame.
-private struct EventSink {
+struct EventSink {
     /// The events not yet taken.
     private var events: [SSMLEvent] = []
     /// How many events were taken before `events[0]`; indices count from the sink's first event.

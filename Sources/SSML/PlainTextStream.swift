@@ -1,3 +1,5 @@
+import SpeechCore
+
 /// Plain text read a piece at a time, a long file or a pipe, so that it is spoken as it is read and memory does not
 /// grow with it.
 ///
@@ -6,9 +8,12 @@
 /// phrases across the cuts. Offsets are UTF-16 offsets into the whole text, as for a request given whole; a
 /// leading byte-order mark is skipped and counted, as `SSMLReader` counts it.
 ///
+/// `nextEvent(context:isLenient:)` gives the text's events, its runs cut into inferred sentences as the whole text
+/// would be; `nextRun(context:isLenient:)` gives the runs themselves. A stream is read one way or the other.
+///
 /// ```swift
 /// let text = PlainTextStream(source: "standard input", start: firstBytes) { try input.read() }
-/// while let run = try text.nextRun(context: SpeechContext(), isLenient: true) { … }
+/// while let event = try text.nextEvent(context: SpeechContext(), isLenient: true) { … }
 /// ```
 public final class PlainTextStream {
     /// The input as errors name it: a path, or "standard input".
@@ -26,6 +31,11 @@ public final class PlainTextStream {
     public private(set) var replacedCount = 0
     /// The byte offset of the first of them.
     public private(set) var firstReplacedOffset: Int?
+    /// The runs read so far cut into sentences, at the render rate (the planner's), for `nextEvent`.
+    private var sentences = UnmarkedText(sampleRate: RenderFormat.sampleRate)
+    private var events: [SSMLEvent] = []
+    private var eventIndex = 0
+    private var isTextRead = false
 
     /// - Parameters:
     ///   - start: bytes already read (to tell text from SSML), which come first.
@@ -42,6 +52,27 @@ public final class PlainTextStream {
         self.read = read
         self.pieceBytes = pieceBytes
         buffer = start
+    }
+
+    /// The next event of the text spoken in `context`: its runs cut into inferred sentences, with a sentence pause
+    /// between them; `nil` at the end. Runs that end inside a sentence go on (`isContinued`) into the next.
+    ///
+    /// - Throws: what `nextRun(context:isLenient:)` throws.
+    public func nextEvent(context: SpeechContext, isLenient: Bool) throws(PlainTextError) -> SSMLEvent? {
+        while eventIndex == events.count {
+            events.removeAll(keepingCapacity: true)
+            eventIndex = 0
+            if sentences.readMore(into: &events) { continue }
+            if isTextRead { return nil }
+            if let run = try nextRun(context: context, isLenient: isLenient) {
+                sentences.add(run, into: &events)
+            } else {
+                sentences.finish(into: &events)
+                isTextRead = true
+            }
+        }
+        defer { eventIndex += 1 }
+        return events[eventIndex]
     }
 
     /// The next piece of the text as a run spoken in `context`; `nil` at the end.

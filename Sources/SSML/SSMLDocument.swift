@@ -211,6 +211,27 @@ struct SourceSegment: Equatable, Sendable {
         return segment.isVerbatim ? segment.sourceStart + (offset - segment.textStart) : segment.sourceEnd
     }
 
+    /// The pieces of `segments` that `textRange` covers, cut to it, with text offsets counted from its start: the
+    /// map of a part of a run (`TextRun.part`). A cut falls between scalars, so never inside a replacement.
+    static func slice(_ segments: [SourceSegment], _ textRange: Range<Int>) -> [SourceSegment] {
+        var sliced: [SourceSegment] = []
+        var index = firstIndex(in: segments) { $0.textEnd > textRange.lowerBound }
+        while index < segments.count && segments[index].textStart < textRange.upperBound {
+            var segment = segments[index]
+            let start = max(segment.textStart, textRange.lowerBound)
+            let end = min(segment.textEnd, textRange.upperBound)
+            if segment.isVerbatim {
+                segment.sourceStart += start - segment.textStart
+                segment.sourceEnd -= segment.textEnd - end
+            }
+            segment.textStart = start - textRange.lowerBound
+            segment.textEnd = end - textRange.lowerBound
+            sliced.append(segment)
+            index += 1
+        }
+        return sliced
+    }
+
     /// Binary search: the first index whose segment satisfies `predicate` (which is monotonic).
     private static func firstIndex(in segments: [SourceSegment], where predicate: (SourceSegment) -> Bool) -> Int {
         var low = 0

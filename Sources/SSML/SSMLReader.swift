@@ -4,12 +4,13 @@ import SpeechCore
 ///
 /// ```swift
 /// let document = try SSMLReader().read(#"<speak>Hello <break time="1s"/> world</speak>"#)
-/// // text "Hello " 7..<13, pause 22050 frames (break), text " world" 31..<37
+/// // sentence start, text "Hello " 7..<13, pause 22050 frames (break), text " world" 31..<37, sentence end 7..<37
 /// ```
 ///
 /// SSML is read with a strict XML reader of this module's own (no Foundation, no libxml2). Input that does
-/// not start with `<` (after an optional byte-order mark and whitespace) is plain text: one run, spoken as
-/// if wrapped in `<speak>`, taken literally (`&` is just a character). All offsets are UTF-16 offsets into
+/// not start with `<` (after an optional byte-order mark and whitespace) is plain text, spoken as if wrapped in
+/// `<speak>`, taken literally (`&` is just a character). Text that no `<s>` holds, plain text included, is cut into
+/// inferred sentences, each with the events and pause of an explicit `<s>`. All offsets are UTF-16 offsets into
 /// the request as given; lines and columns are 1-based, columns counting Unicode scalars.
 public struct SSMLReader: Sendable {
     /// Frames per second for pauses (`<break>`, sentence and paragraph ends).
@@ -67,7 +68,7 @@ public struct SSMLReader: Sendable {
             let text = start == 0 ? request : String(decoding: request.utf8.dropFirst(start), as: UTF8.self)
             let offset = start == 0 ? 0 : 1
             let run = TextRun(text: text, sourceRange: offset..<(offset + text.utf16.count), context: context)
-            return SSMLEventStream(events: [.text(run)])
+            return SSMLEventStream(text: run, sampleRate: sampleRate)
         }
     }
 
@@ -77,15 +78,15 @@ public struct SSMLReader: Sendable {
         case plainText(start: Int)
     }
 
-    /// Plain text taken as it is, even when it starts with `<` or holds `&`: one run, or none for a text of only
-    /// whitespace (which speaks nothing, as `<speak></speak>` does). Its source range covers `text` itself.
+    /// Plain text taken as it is, even when it starts with `<` or holds `&`, cut into inferred sentences; nothing for
+    /// a text of only whitespace (which speaks nothing, as `<speak></speak>` does). Source ranges are offsets into
+    /// `text` itself.
     ///
-    /// - Parameter spelling: the run spelled one character at a time (`say-as characters`).
+    /// - Parameter spelling: the text spelled one character at a time (`say-as characters`), as one sentence.
     public func events(plainText text: String, prosody: Prosody = .normal, spelling: Bool = false) -> SSMLEventStream {
-        guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else { return SSMLEventStream() }
         let context = SpeechContext(prosody, isSpelling: spelling)
-        return SSMLEventStream(events: [.text(TextRun(text: text, sourceRange: 0..<text.utf16.count, context: context))]
-        )
+        return SSMLEventStream(
+            text: TextRun(text: text, sourceRange: 0..<text.utf16.count, context: context), sampleRate: sampleRate)
     }
 
     /// The text of a request that even lenient reading refuses (a `<!DOCTYPE`, an entity of its own): the markup
@@ -154,13 +155,15 @@ public struct SSMLReader: Sendable {
         do throws(SSMLError) {
             while let token = try scanner.next() {
                 builder.handle(token)
-                builder.takeReady(into: &events)
-                if isKept {
-                    builder.takeWarnings(into: &warnings)
-                } else {
-                    events.removeAll(keepingCapacity: true)
-                    builder.dropWarnings()
-                }
+                repeat {
+                    builder.takeReady(into: &events)
+                    if isKept {
+                        builder.takeWarnings(into: &warnings)
+                    } else {
+                        events.removeAll(keepingCapacity: true)
+                        builder.dropWarnings()
+                    }
+                } while builder.readMoreText()
             }
         } catch {
             return .failure(error)
@@ -188,17 +191,10 @@ public struct SSMLReader: Sendable {
         } catch {
             return .failure(error)
         }
-        let events =
-            text.map { data in
-                [
-                    SSMLEvent.text(
-                        TextRun(
-                            text: data.text, sourceRange: data.sourceRange, context: context,
-                            sourceMap: data.sourceMap))
-                ]
-            } ?? []
         let warning = warning(for: error, consequence: "the text is spoken with the markup dropped")
-        return .success(SSMLEventStream(events: events, warnings: [warning]))
+        guard let text else { return .success(SSMLEventStream(warnings: [warning])) }
+        let run = TextRun(text: text.text, sourceRange: text.sourceRange, context: context, sourceMap: text.sourceMap)
+        return .success(SSMLEventStream(text: run, sampleRate: sampleRate, warnings: [warning]))
     }
 
     private func warning(for error: SSMLError, consequence: String) -> SSMLWarning {
@@ -212,6 +208,8 @@ public final class SSMLEventStream {
     private let bytes: UnsafeMutableBufferPointer<UInt8>
     private var scanner: XMLScanner?
     private var builder: EventBuilder?
+    /// Text without markup, cut into sentences as it is pulled; `nil` once it is all read.
+    private var text: UnmarkedText?
     private var ready: [SSMLEvent]
     private var readyIndex = 0
     private var warnings: [SSMLWarning]
@@ -222,6 +220,15 @@ public final class SSMLEventStream {
         bytes = UnsafeMutableBufferPointer(start: nil, count: 0)
         ready = events
         self.warnings = warnings
+    }
+
+    /// Text without markup (one run), read a window at a time as its events are pulled.
+    init(text run: TextRun, sampleRate: Int, warnings: [SSMLWarning] = []) {
+        bytes = UnsafeMutableBufferPointer(start: nil, count: 0)
+        text = UnmarkedText(sampleRate: sampleRate)
+        ready = []
+        self.warnings = warnings
+        text!.add(run, into: &ready)
     }
 
     /// Markup checked already, read again token by token as events are pulled, from a copy of its bytes.
@@ -244,8 +251,17 @@ public final class SSMLEventStream {
         while readyIndex == ready.count {
             ready.removeAll(keepingCapacity: true)
             readyIndex = 0
+            if text != nil {
+                if !text!.readMore(into: &ready) {
+                    text!.finish(into: &ready)
+                    text = nil
+                }
+                continue
+            }
             guard scanner != nil, builder != nil else { return nil }
-            if let token = try scanner!.next() {
+            if builder!.readMoreText() {
+                builder!.takeReady(into: &ready)
+            } else if let token = try scanner!.next() {
                 builder!.handle(token)
                 builder!.takeReady(into: &ready)
                 builder!.takeWarnings(into: &warnings)

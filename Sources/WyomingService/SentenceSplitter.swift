@@ -1,10 +1,12 @@
+import SpeechCore
+
 /// Cuts streamed text into sentences as they complete, so each can be spoken before the rest arrives.
 ///
-/// A sentence ends at `.`, `?` or `!` (with any closing quotes or brackets after it) followed by white space,
-/// or at `。`, `？` or `！` (with its closers) wherever it is, since Japanese and Chinese put no space after
-/// them. A Latin full stop at the very end of the text so far may still be a decimal point or an abbreviation
-/// waiting for its next chunk, so it ends a sentence only once white space follows or `finish()` is called.
-/// Text that starts with `<` is SSML: it is spoken whole at `finish()`, since a cut could split an element.
+/// Sentences end where `SentenceBoundaries` ends them, the rule that SSML's inferred sentences follow, so a text
+/// streamed in chunks cut anywhere is spoken in the sentences that `concat-synth render` finds in it whole. Whether a
+/// sentence ended is known at the first letter of the next (`Mr. Smith` is one sentence, `done. Next` two), so a
+/// sentence is handed over once that letter has come, or at `finish()`. Text whose first sentence starts with `<` is
+/// SSML: it is spoken whole at `finish()`, since a cut could split an element.
 ///
 /// ```swift
 /// var splitter = SentenceSplitter()
@@ -13,57 +15,51 @@
 /// splitter.finish()                             // "The washing is done."
 /// ```
 public struct SentenceSplitter: Sendable {
+    private var boundaries = SentenceBoundaries()
+    /// The text of the sentence not yet complete.
     private var pending = ""
+    /// Whether `pending` holds more than white space.
+    private var hasContent = false
+    /// The stream is SSML: nothing is cut.
+    private var isMarkup = false
 
     public init() {}
 
-    private static let latinEnds: Set<Character> = [".", "?", "!", "…"]
-    private static let wideEnds: Set<Character> = ["。", "？", "！", "｡"]
-    private static let closers: Set<Character> = ["\"", "'", "”", "’", ")", "]", "」", "』", "）", "】", "»"]
-
     /// Adds a chunk of text; returns the sentences it completed, in order, without surrounding white space.
     public mutating func add(_ text: String) -> [String] {
-        pending += text
-        guard pending.first(where: { !$0.isWhitespace }) != "<" else { return [] }
         var sentences: [String] = []
-        var start = pending.startIndex
-        var index = pending.startIndex
-        while index < pending.endIndex {
-            let character = pending[index]
-            let isLatin = Self.latinEnds.contains(character)
-            guard isLatin || Self.wideEnds.contains(character) else {
-                index = pending.index(after: index)
-                continue
+        for scalar in text.unicodeScalars {
+            if !isMarkup {
+                if boundaries.read(scalar) && hasContent, let sentence = Self.trimmed(pending) {
+                    sentences.append(sentence)
+                    pending = ""
+                    hasContent = false
+                }
+                if scalar == "<" && !hasContent { isMarkup = true }
             }
-            var end = pending.index(after: index)
-            while end < pending.endIndex, Self.closers.contains(pending[end]) || pending[end] == character {
-                end = pending.index(after: end)
-            }
-            if end == pending.endIndex && isLatin { break }
-            if isLatin && !pending[end].isWhitespace {
-                index = end
-                continue
-            }
-            let sentence = Self.trimmed(pending[start..<end])
-            if !sentence.isEmpty { sentences.append(sentence) }
-            start = end
-            index = end
+            pending.unicodeScalars.append(scalar)
+            if !SentenceBoundaries.isWhiteSpace(scalar) { hasContent = true }
         }
-        pending = String(pending[start...])
         return sentences
     }
 
     /// The text left after the last complete sentence, when the stream ends; `nil` when only white space is left.
     public mutating func finish() -> String? {
-        defer { pending = "" }
-        let rest = Self.trimmed(pending[...])
-        return rest.isEmpty ? nil : rest
+        defer {
+            pending = ""
+            hasContent = false
+            isMarkup = false
+            boundaries.reset()
+        }
+        return Self.trimmed(pending)
     }
 
-    private static func trimmed(_ text: Substring) -> String {
-        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
-            let last = text.lastIndex(where: { !$0.isWhitespace })
-        else { return "" }
-        return String(text[first...last])
+    /// The text without the white space around it (`SentenceBoundaries.isWhiteSpace`); `nil` when nothing is left.
+    private static func trimmed(_ text: String) -> String? {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !SentenceBoundaries.isWhiteSpace($0) }),
+            let last = scalars.lastIndex(where: { !SentenceBoundaries.isWhiteSpace($0) })
+        else { return nil }
+        return String(scalars[first...last])
     }
 }

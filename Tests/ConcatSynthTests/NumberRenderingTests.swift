@@ -27,7 +27,7 @@ import VoicebankAuthoring
         let rendered = try pullAll(synthesizer.renderer(for: plan), blockSize: 1_000).samples
 
         let spoken = ["one", "thousand", "two", "hundred", "thirty", "four", "three", "thousand", "twenty", "one"]
-        #expect(plan.segments.map(\.text) == spoken)
+        #expect(plan.segments.filter(\.segment.isClip).map(\.text) == spoken)
         #expect(plan.fallbacks.isEmpty)
         #expect(rendered.count == spoken.reduce(0) { $0 + frames[$1]! })
     }

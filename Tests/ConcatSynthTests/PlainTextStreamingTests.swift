@@ -36,9 +36,10 @@ import VoicebankAuthoring
             return Array(remaining.prefix(5))
         }
         let streamed = try render(synthesizer, SpeechRequest(.textStream(pieces), prosody: Prosody(rate: 1.5)))
-        // Per sentence: good morning, everyone, nice to meet you, good morning, "bob forty two" (one fallback: no
-        // clip covers the number's words either), good morning, everyone.
-        #expect(streamed.markers.count == 40 * 7)
+        // Per repetition, three sentences and their phrases: good morning, everyone, nice to meet you; good morning,
+        // bob (a fallback); forty two (a fallback: no clip covers the number's words either), good morning, everyone.
+        #expect(streamed.markers.count == 40 * (3 + 8))
+        #expect(streamed.markers.filter { $0.hasPrefix(#"{"kind":"sentence""#) }.count == 40 * 3)
         #expect(streamed.markers == whole.markers)
         #expect(streamed.samples == whole.samples)
     }

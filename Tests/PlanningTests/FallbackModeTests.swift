@@ -53,8 +53,12 @@ final class SilentSpeaker: FallbackSpeaker {
         #expect(plan.fallbacks.map(\.text) == ["bob and carol", "dave", "eve"])
         #expect(plan.fallbacks.allSatisfy { $0.fallback == .init(mode: .voice, words: $0.text) })
         #expect(plan.markers.filter { $0.fallback == .voice }.map(\.text) == ["bob and carol", "dave", "eve"])
-        #expect(plan.markers.filter { $0.fallback == nil }.map(\.text) == ["hello", "good morning"])
-        #expect(plan.markers[1].jsonLine.hasSuffix(#"],"fallback":"voice"}"#))
+        #expect(
+            plan.markers.filter { $0.fallback == nil }.map(\.text) == [
+                "hello bob and carol good morning dave eve", "hello", "good morning",
+            ])
+        #expect(plan.markers.first?.kind == .sentence)
+        #expect(plan.markers[2].jsonLine.hasSuffix(#"],"fallback":"voice"}"#))
     }
 
     @Test("voice: a voice whose fallback voice cannot speak falls back to its clip, with one warning")

@@ -58,7 +58,7 @@ import Testing
         let lookup = DictionaryLookup(["plus": [1], "one": [2], "eight": [3], "zero": [4], "flowers": [5]])
         let voice = PlannerVoice(voice: english.voice, lookup: lookup, fallbacks: english.fallbacks)
         func spoken(_ request: String) throws -> [String] {
-            try Planner(voices: [voice]).plan(SSMLReader().read(request)).segments.map(\.text)
+            try Planner(voices: [voice]).plan(SSMLReader().read(request)).clips.map(\.text)
         }
         #expect(
             try spoken(#"<speak><say-as interpret-as="telephone">+1 (800) 100</say-as></speak>"#) == [
@@ -75,7 +75,7 @@ import Testing
     func unreadable() throws {
         let plan = try Planner(voices: [english]).plan(
             SSMLReader().read(#"<speak><say-as interpret-as="date">soon</say-as></speak>"#))
-        #expect(plan.segments.map(\.text) == ["soon"])
+        #expect(plan.clips.map(\.text) == ["soon"])
         #expect(plan.warnings.count == 1 && plan.warnings[0].contains("read as plain text"))
     }
 
@@ -85,7 +85,7 @@ import Testing
         let plan = try Planner(voices: [english]).plan(SSMLReader().read(request))
         let utf16 = Array(request.utf16)
         #expect(
-            plan.segments.compactMap(\.sourceRange).map { String(decoding: utf16[$0], as: UTF16.self) } == [
+            plan.clips.compactMap(\.sourceRange).map { String(decoding: utf16[$0], as: UTF16.self) } == [
                 "42", "42", "clicks",
             ])
     }

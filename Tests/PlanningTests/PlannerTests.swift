@@ -25,10 +25,12 @@ import Testing
     func breaks() throws {
         let plan = try plan(
             #"<speak>Hello <break time="178ms"/> good <break time="1.5s"/> morning<break time="1s"/></speak>"#)
+        // In the sentence inferred around the request's text.
         #expect(
             plan.segments.map(\.kind) == [
-                .phrase(ClipTake(clipID: 1, frameCount: 100)), .silence, .phrase(ClipTake(clipID: 2, frameCount: 200)),
-                .silence, .phrase(ClipTake(clipID: 3, frameCount: 300)), .silence,
+                .structureStart(.sentence), .phrase(ClipTake(clipID: 1, frameCount: 100)), .silence,
+                .phrase(ClipTake(clipID: 2, frameCount: 200)), .silence, .phrase(ClipTake(clipID: 3, frameCount: 300)),
+                .silence, .structureEnd(.sentence),
             ])
         #expect(plan.segments.filter { $0.kind == .silence }.map(\.frameCount) == [3_925, 33_075, 22_050])
         #expect(plan.frameCount == 100 + 3_925 + 200 + 33_075 + 300 + 22_050)
@@ -36,11 +38,16 @@ import Testing
 
     @Test("a phrase never spans an element boundary")
     func boundaries() throws {
-        #expect(try plan("<speak>good morning</speak>").segments.map(\.text) == ["good morning"])
+        // Each between the start and end of the sentence inferred around it.
+        #expect(try plan("<speak>good morning</speak>").segments.map(\.text) == ["", "good morning", ""])
         #expect(
-            try plan("<speak>good <emphasis>morning</emphasis></speak>").segments.map(\.text) == ["good", "morning"])
+            try plan("<speak>good <emphasis>morning</emphasis></speak>").segments.map(\.text) == [
+                "", "good", "morning", "",
+            ])
         #expect(
-            try plan("<speak>good<mark name=\"m\"/> morning</speak>").segments.map(\.text) == ["good", "m", "morning"])
+            try plan("<speak>good<mark name=\"m\"/> morning</speak>").segments.map(\.text) == [
+                "", "good", "m", "morning", "",
+            ])
         #expect(
             try plan("<speak><s>good</s><s>morning</s></speak>").segments.map(\.text) == [
                 "", "good", "", "", "", "morning", "",
@@ -71,22 +78,21 @@ import Testing
     @Test("say-as characters and digits speak one token at a time")
     func sayAs() throws {
         #expect(
-            try plan(#"<speak><say-as interpret-as="characters">ab12</say-as></speak>"#).segments.map(\.text) == [
+            try plan(#"<speak><say-as interpret-as="characters">ab12</say-as></speak>"#).clips.map(\.text) == [
                 "a", "b", "1", "2",
             ])
-        #expect(
-            try plan(#"<speak><say-as interpret-as="digits">12</say-as></speak>"#).segments.map(\.text) == ["1", "2"])
-        #expect(try plan("<speak>12</speak>").segments.map(\.text) == ["12"])
+        #expect(try plan(#"<speak><say-as interpret-as="digits">12</say-as></speak>"#).clips.map(\.text) == ["1", "2"])
+        #expect(try plan("<speak>12</speak>").clips.map(\.text) == ["12"])
     }
 
     @Test("volume and rate are carried into the plan")
     func prosody() throws {
         let plan = try plan(
             #"<speak><prosody volume="+6dB" rate="200%">hello <emphasis>good</emphasis></prosody></speak>"#)
-        #expect(plan.segments.map(\.volumeDecibels) == [6, 9])
-        #expect(plan.segments.map(\.speed) == [2, 2])
-        #expect(abs(plan.segments[0].gain - 1.995_262_3) < 1e-6)
-        #expect(try self.plan(#"<speak><prosody volume="silent">hello</prosody></speak>"#).segments[0].gain == 0)
+        #expect(plan.clips.map(\.volumeDecibels) == [6, 9])
+        #expect(plan.clips.map(\.speed) == [2, 2])
+        #expect(abs(plan.clips[0].gain - 1.995_262_3) < 1e-6)
+        #expect(try self.plan(#"<speak><prosody volume="silent">hello</prosody></speak>"#).clips[0].gain == 0)
     }
 
     @Test("a plan prints one line per segment")
@@ -144,7 +150,7 @@ private final class CountingLookup: PhraseLookup {
         func questions(_ version: UInt64?) throws -> Int {
             lookup.phrasesVersion = version
             let before = lookup.questions
-            #expect(try planner.plan(document).segments.count == 2)
+            #expect(try planner.plan(document).clips.count == 2)
             return lookup.questions - before
         }
         let first = try questions(7)
@@ -154,4 +160,9 @@ private final class CountingLookup: PhraseLookup {
         #expect(try questions(nil) == first)
         #expect(try questions(nil) == first)
     }
+}
+
+extension RenderPlan {
+    /// The clips (phrases and fallbacks) of the plan, without its silences and points (marks, sentences).
+    var clips: [TimedSegment] { segments.filter(\.segment.isClip) }
 }

@@ -48,11 +48,11 @@ import Testing
 
         #expect(together.frameCount == 3_000 - 200)
         #expect(apart.frameCount == 3_000 + 221 - 100)
-        #expect(apart.segments.map(\.overlapWithNext) == [0, 0, 100, 0, 0])
+        #expect(apart.segments.filter(\.segment.isSounding).map(\.overlapWithNext) == [0, 0, 100, 0])
         for plan in [together, apart] {
             #expect(try pullAll(Renderer(plan: plan, audio: clips), blockSize: 333).samples.count == plan.frameCount)
         }
-        #expect(together.markers.map(\.frame) == [0, 900, 1_800])
+        #expect(together.markers.filter { $0.kind == .phrase }.map(\.frame) == [0, 900, 1_800])
     }
 
     @Test("inside a crossfade the outgoing clip fades out as the incoming fades in, with equal power")

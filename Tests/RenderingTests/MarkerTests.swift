@@ -26,14 +26,18 @@ import Testing
         var starts: [Int] = []
         var frame = 0
         for segment in plan.segments {
-            if case .silence = segment.kind {} else { starts.append(frame) }
+            switch segment.kind {
+            case .silence, .structureEnd: break
+            default: starts.append(frame)
+            }
             frame += segment.frameCount
         }
+        // The sentence inferred around the request's text comes first, and spans all of it.
         let markers = plan.markers
-        #expect(markers.map(\.kind) == [.phrase, .phrase, .mark])
+        #expect(markers.map(\.kind) == [.sentence, .phrase, .phrase, .mark])
         #expect(markers.map(\.frame) == starts)
-        #expect(markers.map(\.frame) == [0, 100 + 221, 100 + 221 + 200])
-        #expect(markers.map(\.frameCount) == [100, 200, 0])
+        #expect(markers.map(\.frame) == [0, 0, 100 + 221, 100 + 221 + 200])
+        #expect(markers.map(\.frameCount) == [100 + 221 + 200, 100, 200, 0])
         #expect(markers.map(\.byteOffset) == markers.map { $0.frame * 4 })
     }
 
@@ -41,12 +45,16 @@ import Testing
     func utf16() throws {
         let request = "<speak>😀👩‍👩‍👧 hello, 設定 and ボタン! <s>good 🎉 morning</s></speak>"
         let markers = try plan(request).markers
+        // The text before the <s> is a sentence of its own, whose range is that of the words spoken in it.
         #expect(
             markers.map { slice(request, $0.textRange) } == [
-                "hello", "設定", "and", "ボタン", "good 🎉 morning", "good 🎉 morning",
+                "hello, 設定 and ボタン", "hello", "設定", "and", "ボタン", "good 🎉 morning", "good 🎉 morning",
             ])
-        #expect(markers.map(\.text) == ["hello", "設定", "and", "ボタン", "good morning", "good morning"])
-        #expect(markers.map(\.kind) == [.phrase, .phrase, .phrase, .phrase, .sentence, .phrase])
+        #expect(
+            markers.map(\.text) == [
+                "hello 設定 and ボタン", "hello", "設定", "and", "ボタン", "good morning", "good morning",
+            ])
+        #expect(markers.map(\.kind) == [.sentence, .phrase, .phrase, .phrase, .phrase, .sentence, .phrase])
     }
 
     @Test("sentences and paragraphs span their phrases, without the pause after them")
@@ -59,6 +67,7 @@ import Testing
             spans == [
                 "paragraph 0+\(100 + 16_538 + 200) hello good morning", "sentence 0+100 hello",
                 "sentence \(100 + 16_538)+200 good morning", "paragraph \(100 + 16_538 + 200 + 22_050)+100 hello",
+                "sentence \(100 + 16_538 + 200 + 22_050)+100 hello",
             ])
     }
 
@@ -83,6 +92,6 @@ import Testing
             reached.append(renderer.reachedMarkers.map(\.marker.text))
             if pulled.isComplete { break }
         }
-        #expect(reached == [["hello", "good morning"], ["end"]])
+        #expect(reached == [["hello good morning", "hello", "good morning"], ["end"]])
     }
 }

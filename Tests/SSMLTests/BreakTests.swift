@@ -110,8 +110,8 @@ struct BreakTests {
     @Test("a break splits a text run")
     func splitsRuns() throws {
         #expect(
-            try events("<speak>a<break/>b</speak>") == [
-                text("a", 7..<8), .pause(frames: 16538, origin: .breakStrength), text("b", 16..<17),
-            ])
+            try events("<speak>a<break/>b</speak>")
+                == sentence(7..<17, text("a", 7..<8), .pause(frames: 16538, origin: .breakStrength), text("b", 16..<17))
+        )
     }
 }

@@ -45,8 +45,10 @@ struct DescriptionTests {
                 text "Hello" 10..<15
                 sentence end 7..<19
                 pause 16538 frames (sentence)
+                sentence start
                 text "5" 51..<52
                 pause 22050 frames (break)
+                sentence end 51..<52
                 warning: unknown <say-as interpret-as="currency"> at line 1, column 20: its content is spoken as plain \
                 text (known: characters, spell-out, digits, telephone, cardinal, number, ordinal, date, time)
                 """)

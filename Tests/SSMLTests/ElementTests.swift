@@ -53,22 +53,22 @@ struct ElementTests {
         let request = "<speak>The <sub alias=\"World Wide Web Consortium\">W3C</sub> says</speak>"
         let document = try read(request)
         #expect(
-            document.events == [
-                text("The ", 7..<11), text("World Wide Web Consortium", 11..<59), text(" says", 59..<64),
-            ])
+            document.events
+                == sentence(
+                    7..<64, text("The ", 7..<11), text("World Wide Web Consortium", 11..<59), text(" says", 59..<64)))
         #expect(slice(request, 11..<59) == "<sub alias=\"World Wide Web Consortium\">W3C</sub>")
         // Any part of the alias points at the whole element.
         let alias = runs(document.events)[1]
         #expect(alias.sourceRange(forTextRange: 6..<10) == 11..<59)
         // The content's elements are not spoken.
         let silent = try events("<speak><sub alias=\"A\">x<break/><mark name=\"m\"/></sub></speak>")
-        #expect(silent == [text("A", 7..<53)])
+        #expect(silent == sentence(7..<53, text("A", 7..<53)))
     }
 
     @Test("sub: without alias the content is spoken with a warning; an empty alias is an invalid value")
     func subWithoutAlias() throws {
         let document = try read("<speak><sub>W3C</sub></speak>")
-        #expect(document.events == [text("W3C", 12..<15)])
+        #expect(document.events == sentence(12..<15, text("W3C", 12..<15)))
         #expect(
             document.warnings.map(\.message) == [
                 "<sub> without alias at line 1, column 8: its content is spoken instead"
@@ -80,7 +80,7 @@ struct ElementTests {
                     expected: "the text to speak instead, such as alias=\"World Wide Web Consortium\"", line: 1,
                     column: 8))
         let lenient = try read("<speak><sub alias=\"\">W3C</sub></speak>", lenient: true)
-        #expect(lenient.events == [text("W3C", 21..<24)])
+        #expect(lenient.events == sentence(21..<24, text("W3C", 21..<24)))
     }
 
     @Test("mark: an event with its name and the element's range, between runs")
@@ -88,12 +88,12 @@ struct ElementTests {
         let request = "<speak>Go <mark name=\"here\"/>now<mark name=\" two \"></mark></speak>"
         let actual = try events(request)
         #expect(
-            actual == [
-                text("Go ", 7..<10), .mark(name: "here", sourceRange: 10..<29), text("now", 29..<32),
-                .mark(name: "two", sourceRange: 32..<58),
-            ])
+            actual
+                == sentence(
+                    7..<32, text("Go ", 7..<10), .mark(name: "here", sourceRange: 10..<29), text("now", 29..<32),
+                    .mark(name: "two", sourceRange: 32..<58)))
         let missing = try read("<speak><mark/>x</speak>")
-        #expect(missing.events == [text("x", 14..<15)])
+        #expect(missing.events == sentence(14..<15, text("x", 14..<15)))
         #expect(missing.warnings.map(\.message) == ["<mark> without name at line 1, column 8: no marker is made"])
     }
 
@@ -118,9 +118,8 @@ struct ElementTests {
                     expected: "a language tag such as \"en-US\" or \"ja\"",
                     line: 1, column: 8))
         #expect(
-            try read("<speak xml:lang=\"en_US\">x</speak>").events == [
-                text("x", 24..<25, SpeechContext(language: "en_US"))
-            ])
+            try read("<speak xml:lang=\"en_US\">x</speak>").events
+                == sentence(24..<25, text("x", 24..<25, SpeechContext(language: "en_US"))))
         let document = try read("<speak><lang>x</lang></speak>")
         #expect(
             document.warnings.map(\.message) == [
@@ -136,18 +135,20 @@ struct ElementTests {
         let request =
             "<speak>Hi <audio src=\"chime.wav\"><desc>a chime</desc>ding <emphasis>dong</emphasis></audio>!</speak>"
         let actual = try events(request)
+        // The audio is a word of the sentence around it; its content, spoken in its place, is not cut into sentences.
         #expect(
-            actual == [
-                text("Hi ", 7..<10),
-                .audio(
-                    source: "chime.wav",
-                    fallback: [text("ding ", 53..<58), text("dong", 68..<72, SpeechContext(volumeDecibels: 3))],
-                    sourceRange: 10..<91),
-                text("!", 91..<92),
-            ])
+            actual
+                == sentence(
+                    7..<92,
+                    text("Hi ", 7..<10),
+                    .audio(
+                        source: "chime.wav",
+                        fallback: [text("ding ", 53..<58), text("dong", 68..<72, SpeechContext(volumeDecibels: 3))],
+                        sourceRange: 10..<91),
+                    text("!", 91..<92)))
         // Without src, the content is spoken in place, with a warning.
         let document = try read("<speak><audio>ding</audio></speak>")
-        #expect(document.events == [text("ding", 14..<18)])
+        #expect(document.events == sentence(14..<18, text("ding", 14..<18)))
         #expect(document.warnings.map(\.message) == ["<audio> without src at line 1, column 8: its content is spoken"])
     }
 
@@ -183,9 +184,9 @@ struct ElementTests {
             error("<p>Hello</p>")?.description == "unexpected root element <p> at line 1, column 1: expected <speak>")
         let document = try read("<p>Hello</p>", lenient: true)
         #expect(
-            document.events == [
-                .structureStart(.paragraph), text("Hello", 3..<8), .structureEnd(.paragraph, sourceRange: 0..<12),
-            ])
+            document.events
+                == [.structureStart(.paragraph)] + sentence(3..<8, text("Hello", 3..<8))
+                + [.structureEnd(.paragraph, sourceRange: 0..<12)])
         #expect(document.warnings.count == 1)
     }
 
@@ -193,7 +194,7 @@ struct ElementTests {
     func attributeValues() throws {
         let request = "<speak><mark name=\"a&amp;b&#10;c\td\r\ne\"/><sub alias=\"&lt;&#x1F600;&gt;\">x</sub></speak>"
         let found = try events(request)
-        #expect(found.count == 2)
+        #expect(found.count == 4)
         #expect(found.first == .mark(name: "a&b\nc d e", sourceRange: 7..<40))
         #expect(runs(found).map(\.text) == ["<😀>"])
     }
@@ -204,6 +205,7 @@ struct ElementTests {
         #expect(error(request)?.column == 8)
         let document = try read(request, lenient: true)
         #expect(document.warnings.map(\.column) == [8, 37])
-        #expect(document.events == [text("a", 25..<26), .pause(frames: 16538, origin: .breakStrength)])
+        #expect(
+            document.events == sentence(25..<26, text("a", 25..<26), .pause(frames: 16538, origin: .breakStrength)))
     }
 }

@@ -81,7 +81,9 @@ struct ProsodyTests {
                 == .invalidValue(
                     element: "emphasis", attribute: "level", value: "cute",
                     expected: "one of strong, moderate, reduced, none", line: 1, column: 8))
-        #expect(try read(request, lenient: true).events == [text("x", 30..<31, SpeechContext(volumeDecibels: 3))])
+        #expect(
+            try read(request, lenient: true).events
+                == sentence(30..<31, text("x", 30..<31, SpeechContext(volumeDecibels: 3))))
     }
 
     @Test(
@@ -164,7 +166,8 @@ struct ProsodyTests {
                 SpeechContext(volumeDecibels: 0, rate: 4, pitchSemitones: 2), SpeechContext(prosody),
             ])
         #expect(
-            try SSMLReader().read("plain", prosody: prosody).events == [text("plain", 0..<5, SpeechContext(prosody))])
+            try SSMLReader().read("plain", prosody: prosody).events
+                == sentence(0..<5, text("plain", 0..<5, SpeechContext(prosody))))
     }
 
     @Test("contour, range, duration and unknown attributes are ignored without a warning")

@@ -47,26 +47,27 @@ struct SourceRangeTests {
 
     @Test("a run is all character data between two tags; comments and PIs do not split it")
     func runsBetweenTags() throws {
-        #expect(try events("<speak>Hel<!-- x -->lo<?pi x?>!</speak>") == [text("Hello!", 7..<31)])
-        #expect(try events("<speak>a<x/>b</speak>") == [text("a", 7..<8), text("b", 12..<13)])
-        #expect(try events("<speak><![CDATA[a&b]]></speak>") == [text("a&b", 16..<19)])
+        #expect(try events("<speak>Hel<!-- x -->lo<?pi x?>!</speak>") == sentence(7..<31, text("Hello!", 7..<31)))
+        #expect(try events("<speak>a<x/>b</speak>") == sentence(7..<13, text("a", 7..<8), text("b", 12..<13)))
+        #expect(try events("<speak><![CDATA[a&b]]></speak>") == sentence(16..<19, text("a&b", 16..<19)))
     }
 
-    @Test("plain text is one run of the whole request, taken literally")
+    @Test("plain text is taken literally; a sentence starts at its first character that is not white space")
     func plainText() throws {
-        #expect(try events("Hello & <world>") == [text("Hello & <world>", 0..<15)])
-        #expect(try events("  設定😀\n") == [text("  設定😀\n", 0..<7)])
-        #expect(try events("\u{FEFF}Hello") == [text("Hello", 1..<6)])
-        #expect(try events("&nbsp; is fine here") == [text("&nbsp; is fine here", 0..<19)])
-        #expect(try read("Hi", lenient: true) == SSMLDocument(events: [text("Hi", 0..<2)]))
+        #expect(try events("Hello & <world>") == sentence(0..<15, text("Hello & <world>", 0..<15)))
+        #expect(try events("  設定😀\n") == sentence(2..<6, text("設定😀\n", 2..<7)))
+        #expect(try events("\u{FEFF}Hello") == sentence(1..<6, text("Hello", 1..<6)))
+        #expect(try events("&nbsp; is fine here") == sentence(0..<19, text("&nbsp; is fine here", 0..<19)))
+        #expect(try read("Hi", lenient: true) == SSMLDocument(events: sentence(0..<2, text("Hi", 0..<2))))
     }
 
     @Test("the examples in the documentation hold")
     func documentationExamples() throws {
         #expect(
-            try events(#"<speak>Hello <break time="1s"/> world</speak>"#) == [
-                text("Hello ", 7..<13), .pause(frames: 22050, origin: .breakElement), text(" world", 31..<37),
-            ])
+            try events(#"<speak>Hello <break time="1s"/> world</speak>"#)
+                == sentence(
+                    7..<37, text("Hello ", 7..<13), .pause(frames: 22050, origin: .breakElement),
+                    text(" world", 31..<37)))
         let run = try #require(runs(try events("<speak>Q&amp;A now</speak>")).first)
         #expect(run.text == "Q&A now")
         #expect(run.sourceRange(forTextRange: 0..<3) == 7..<14)
@@ -74,7 +75,7 @@ struct SourceRangeTests {
 
     @Test("a byte-order mark counts one UTF-16 unit before SSML too")
     func byteOrderMark() throws {
-        #expect(try events("\u{FEFF}<speak>hi</speak>") == [text("hi", 8..<10)])
+        #expect(try events("\u{FEFF}<speak>hi</speak>") == sentence(8..<10, text("hi", 8..<10)))
     }
 
     @Test("a 10 MB request is read in one pass")
@@ -100,13 +101,19 @@ struct SourceRangeTests {
         #expect(slice(request, last.sourceRange(forTextRange: end - 5..<end)) == "again")
         #expect(slice(request, allRuns[allRuns.count - 2].sourceRange).hasPrefix("Hello world &amp; friends"))
 
-        // Plain text and the lenient reading of a malformed request of that size too.
+        // Plain text and the lenient reading of a malformed request of that size too. Text with no punctuation is one
+        // sentence, read in runs that go on into each other.
         let plain = String(repeating: "設定😀 hello ", count: 10_000_000 / 17)
-        #expect(try events(plain).count == 1)
+        let plainEvents = try events(plain)
+        #expect(plainEvents.filter(\.isSentenceEnd).count == 1)
+        let plainRuns = runs(plainEvents)
+        #expect(plainRuns.map(\.text).joined() == plain)
+        #expect(plainRuns.dropLast().allSatisfy(\.isContinued) && plainRuns.last?.isContinued == false)
         let brokenRequest = request.replacingLastEndTag()
         let broken = try read(brokenRequest, lenient: true)
         #expect(broken.warnings.count == 1)
-        #expect(broken.events.count == 1)
+        // "…😀. And it goes on…" ends a sentence in each <s>; "again Hello" does not.
+        #expect(broken.events.filter(\.isSentenceEnd).count == count + 1)
     }
 }
 
@@ -119,5 +126,12 @@ extension String {
         let end = copy.utf8.index(copy.startIndex, offsetBy: range.upperBound)
         copy.replaceSubrange(start..<end, with: "</spea>")
         return copy
+    }
+}
+
+extension SSMLEvent {
+    fileprivate var isSentenceEnd: Bool {
+        if case .structureEnd(.sentence, _) = self { return true }
+        return false
     }
 }

@@ -74,12 +74,14 @@ import Testing
     @Test("lenient mode speaks a malformed request's text, with one warning")
     func malformedLenient() throws {
         let stream = try SSMLReader().events("<speak>good <b>morning</speak>", lenient: true)
+        #expect(try stream.next() == .structureStart(.sentence))
         let event = try #require(try stream.next())
         guard case .text(let run) = event else {
             Issue.record("expected text, got \(event)")
             return
         }
         #expect(run.text.contains("good") && run.text.contains("morning"))
+        #expect(try stream.next() == .structureEnd(.sentence, sourceRange: 7..<22))
         #expect(try stream.next() == nil)
         #expect(stream.nextWarning()?.message.contains("the text is spoken with the markup dropped") == true)
     }

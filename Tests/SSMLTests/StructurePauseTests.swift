@@ -96,18 +96,18 @@ struct StructurePauseTests {
             ])
     }
 
-    @Test("plain text and audio after a sentence get the pause too")
+    @Test("text and audio after a sentence, in a sentence inferred around them, get the pause too")
     func otherContent() throws {
         #expect(
             try events("<speak><s>A</s>B</speak>") == [
                 .structureStart(.sentence), text("A", 10..<11), .structureEnd(.sentence, sourceRange: 7..<15),
-                Self.sentencePause, text("B", 15..<16),
-            ])
+                Self.sentencePause,
+            ] + sentence(15..<16, text("B", 15..<16)))
         #expect(
             try events("<speak><s>A</s><audio src=\"x.wav\"/></speak>") == [
                 .structureStart(.sentence), text("A", 10..<11), .structureEnd(.sentence, sourceRange: 7..<15),
-                Self.sentencePause, .audio(source: "x.wav", fallback: [], sourceRange: 15..<35),
-            ])
+                Self.sentencePause,
+            ] + sentence(15..<35, .audio(source: "x.wav", fallback: [], sourceRange: 15..<35)))
     }
 
     @Test("whitespace between paragraphs changes nothing")
@@ -117,23 +117,25 @@ struct StructurePauseTests {
         #expect(
             kinds == [
                 "paragraph start", "sentence start", "text \"A\" 21..<22", "sentence end 18..<26",
-                "paragraph end 10..<33", "pause 22050 frames (paragraph)", "paragraph start", "text \"B\" 39..<40",
-                "paragraph end 36..<44",
+                "paragraph end 10..<33", "pause 22050 frames (paragraph)", "paragraph start", "sentence start",
+                "text \"B\" 39..<40", "sentence end 39..<40", "paragraph end 36..<44",
             ])
     }
 
-    @Test("an audio element's fallback has pauses of its own, none at its end")
+    @Test("an audio element's fallback has pauses of its own, none at its end; the element is a word of its sentence")
     func audioFallback() throws {
         #expect(
-            try events("<speak><audio src=\"x.wav\"><s>A</s><s>B</s></audio></speak>") == [
-                .audio(
-                    source: "x.wav",
-                    fallback: [
-                        .structureStart(.sentence), text("A", 29..<30), .structureEnd(.sentence, sourceRange: 26..<34),
-                        Self.sentencePause,
-                        .structureStart(.sentence), text("B", 37..<38), .structureEnd(.sentence, sourceRange: 34..<42),
-                    ], sourceRange: 7..<50)
-            ])
+            try events("<speak><audio src=\"x.wav\"><s>A</s><s>B</s></audio></speak>")
+                == sentence(
+                    7..<50,
+                    .audio(
+                        source: "x.wav",
+                        fallback: [
+                            .structureStart(.sentence), text("A", 29..<30),
+                            .structureEnd(.sentence, sourceRange: 26..<34), Self.sentencePause,
+                            .structureStart(.sentence), text("B", 37..<38),
+                            .structureEnd(.sentence, sourceRange: 34..<42),
+                        ], sourceRange: 7..<50)))
     }
 
     @Test("the pause follows the sample rate")

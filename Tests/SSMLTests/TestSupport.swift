@@ -47,3 +47,9 @@ func frames(milliseconds: Int) -> Int {
 
 /// VoiceOver's everyday context (Japanese, 100 % rate and volume): `rate="400.0%" volume="-1.0dB"`.
 let voiceOver = SpeechContext(volumeDecibels: -1, rate: 4)
+
+/// The events of a sentence inferred where no `<s>` is: `events` between its start and its end, whose source range
+/// runs from its first character to its last that is not white space.
+func sentence(_ range: Range<Int>, _ events: SSMLEvent...) -> [SSMLEvent] {
+    [.structureStart(.sentence)] + events + [.structureEnd(.sentence, sourceRange: range)]
+}
