@@ -27,6 +27,11 @@ public struct SelectionWeights: Equatable, Hashable, Sendable, CustomStringConve
     /// What each weight may be: from 0 (ignored) to 100.
     public static let weights: ClosedRange<Double> = 0...100
 
+    /// What a weight may be, for errors.
+    public static var accepted: String {
+        "a weight from \(Int(weights.lowerBound)) (ignored) to \(Int(weights.upperBound))"
+    }
+
     public var description: String {
         "position \(position), pitch \(pitch) a semitone, energy \(energy) a dB, spectrum \(spectrum)"
     }

@@ -57,7 +57,10 @@ extension VoicebankCommand {
                 --fallback voice has espeak-ng speak the words no clip covers, with the pitch, rate and loudness of \
                 the voice's clips: configure measures the clips' F0 and listens to espeak-ng speak the voice's own \
                 phrases to choose espeak-ng's settings, which takes a few seconds. A voice whose language espeak-ng \
-                does not have is refused.
+                does not have is refused. The selection weights say how the takes of a sentence are chosen: a take \
+                recorded for another place costs --position-weight (times how far its place is, up to 1), and each \
+                join costs --pitch-weight a semitone of F0 jump, --energy-weight a dB of level jump and \
+                --spectrum-weight a unit of cepstral distance (see docs/speaking.md).
                 """)
 
         @OptionGroup var bank: BankOptions
@@ -114,13 +117,34 @@ extension VoicebankCommand {
                 valueName: "mode"))
         var fallback: FallbackMode?
 
+        @Option(
+            help: ArgumentHelp(
+                "How much a take recorded for another place in the sentence costs (1 by default; 0 ignores places).",
+                valueName: "w"))
+        var positionWeight: Double?
+
+        @Option(help: ArgumentHelp("What a semitone of F0 jump at a join costs (0.1 by default).", valueName: "w"))
+        var pitchWeight: Double?
+
+        @Option(help: ArgumentHelp("What a dB of level jump at a join costs (0.05 by default).", valueName: "w"))
+        var energyWeight: Double?
+
+        @Option(
+            help: ArgumentHelp(
+                "What a unit of cepstral distance between the frames at a join costs (0.05 by default).",
+                valueName: "w"))
+        var spectrumWeight: Double?
+
+        private var weights: [Double?] { [positionWeight, pitchWeight, energyWeight, spectrumWeight] }
+
         func validate() throws {
             if normalRate == nil && trimThreshold == nil && trimPad == nil && !noTrim && edgeFade == nil
                 && crossfade == nil
                 && targetLoudness == nil && truePeakCeiling == nil && !noLoudnessTarget && fallback == nil
+                && weights.allSatisfy({ $0 == nil })
             {
                 throw ValidationError(
-                    "Nothing to change: give --normal-rate, --trim-threshold, --trim-pad, --no-trim, --edge-fade, --crossfade, --target-loudness, --true-peak-ceiling, --no-loudness-target or --fallback."
+                    "Nothing to change: give --normal-rate, --trim-threshold, --trim-pad, --no-trim, --edge-fade, --crossfade, --target-loudness, --true-peak-ceiling, --no-loudness-target, --fallback or a selection weight (--position-weight, --pitch-weight, --energy-weight, --spectrum-weight)."
                 )
             }
             if noLoudnessTarget && (targetLoudness != nil || truePeakCeiling != nil) {
@@ -174,6 +198,14 @@ extension VoicebankCommand {
                     Joins(
                         edgeFadeFrames: edgeFade.map(frames) ?? target.joins.edgeFadeFrames,
                         crossfadeFrames: crossfade.map(frames) ?? target.joins.crossfadeFrames),
+                    voice: target.identifier)
+            }
+            if weights.contains(where: { $0 != nil }) {
+                let current = target.selection
+                try pack.setSelectionWeights(
+                    SelectionWeights(
+                        position: positionWeight ?? current.position, pitch: pitchWeight ?? current.pitch,
+                        energy: energyWeight ?? current.energy, spectrum: spectrumWeight ?? current.spectrum),
                     voice: target.identifier)
             }
             let configured = try pack.resolveVoice(target.identifier)

@@ -66,6 +66,7 @@ extension VoicebankCommand {
                     print("  loudness: not measured (no phrase clip that is not silent)")
                 }
                 print("  positions: \(positionLine(voice))")
+                print("  take selection: \(voice.voice.selection)")
                 if voice.unmeasuredClipCount > 0 {
                     print(
                         "  take features: not measured for \(voice.unmeasuredClipCount) clip"
@@ -141,6 +142,14 @@ struct InfoJSON: Encodable {
         var takesByPosition: [String: Int]
         /// Clips whose take features are not measured yet (`voicebank migrate` measures them).
         var unmeasuredTakeFeatures: Int
+        var selectionWeights: SelectionWeights
+    }
+    /// How the voice's take selection weighs places and joins.
+    struct SelectionWeights: Encodable {
+        var position: Double
+        var pitch: Double
+        var energy: Double
+        var spectrum: Double
     }
     /// espeak-ng's settings for the fallback voice.
     struct FallbackVoice: Encodable {
@@ -193,7 +202,10 @@ struct InfoJSON: Encodable {
                 takesByPosition: Dictionary(
                     uniqueKeysWithValues: TakePosition.allCases.map { ($0.rawValue, voice.takesByPosition[$0] ?? 0) }
                         + [("untagged", voice.untaggedTakeCount)]),
-                unmeasuredTakeFeatures: voice.unmeasuredClipCount)
+                unmeasuredTakeFeatures: voice.unmeasuredClipCount,
+                selectionWeights: SelectionWeights(
+                    position: voice.voice.selection.position, pitch: voice.voice.selection.pitch,
+                    energy: voice.voice.selection.energy, spectrum: voice.voice.selection.spectrum))
         }
     }
 }

@@ -150,6 +150,33 @@ extension VoicePack {
         }
     }
 
+    /// Sets how a voice's take selection weighs a take's place against its joins.
+    ///
+    /// - Throws: `VoicebankError.invalidSelectionWeight` naming a weight outside `SelectionWeights.weights`;
+    ///   `.unknownVoice`.
+    public func setSelectionWeights(_ weights: SelectionWeights, voice identifier: String) throws(VoicebankError) {
+        let named = [
+            ("--position-weight", weights.position), ("--pitch-weight", weights.pitch),
+            ("--energy-weight", weights.energy), ("--spectrum-weight", weights.spectrum),
+        ]
+        for (option, weight) in named where !SelectionWeights.weights.contains(weight) {
+            throw .invalidSelectionWeight(option: option, value: weight)
+        }
+        try database.transaction { () throws(VoicebankError) in
+            let voice = try resolveVoice(identifier, isChecked: false)
+            try database.prepare(
+                """
+                UPDATE voice SET selection_position_weight = ?, selection_pitch_weight = ?, selection_energy_weight = ?,
+                    selection_spectrum_weight = ?
+                WHERE identifier = ?
+                """
+            ).bind(
+                .real(weights.position), .real(weights.pitch), .real(weights.energy), .real(weights.spectrum),
+                .text(voice.identifier)
+            ).run()
+        }
+    }
+
     /// Sets how a voice trims its clips and re-applies it to every clip it has (the whole conversion is kept,
     /// so nothing needs importing again), measuring their loudness and take features anew; `nil` plays clips whole.
     ///

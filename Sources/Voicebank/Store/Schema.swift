@@ -93,7 +93,8 @@ package enum Schema {
         // each), with is_features_measured 0 until measured; and where it was cut from a longer recording (a hash of
         // the recording's samples, and frames in the recording's own rate; NULL for a file of its own). Only the
         // columns: whoever migrates with the means measures the features in the same transaction
-        // (VoicebankAuthoring's `VoicePack.openForChanges`), and imports measure those still unmeasured.
+        // (VoicebankAuthoring's `VoicePack.openForChanges`), and imports measure those still unmeasured. Each voice's
+        // selection weights (`SelectionWeights`, whose defaults these are).
         """
         ALTER TABLE clip ADD COLUMN position TEXT CHECK (position IN ('initial', 'medial', 'final', 'question'));
         ALTER TABLE clip ADD COLUMN contour TEXT CHECK (contour IN ('falling', 'level', 'rising'));
@@ -107,6 +108,10 @@ package enum Schema {
         ALTER TABLE clip ADD COLUMN recording INTEGER;
         ALTER TABLE clip ADD COLUMN cut_start INTEGER;
         ALTER TABLE clip ADD COLUMN cut_end INTEGER;
+        ALTER TABLE voice ADD COLUMN selection_position_weight REAL NOT NULL DEFAULT 1.0;
+        ALTER TABLE voice ADD COLUMN selection_pitch_weight REAL NOT NULL DEFAULT 0.1;
+        ALTER TABLE voice ADD COLUMN selection_energy_weight REAL NOT NULL DEFAULT 0.05;
+        ALTER TABLE voice ADD COLUMN selection_spectrum_weight REAL NOT NULL DEFAULT 0.05;
         """,
     ]
 
@@ -204,7 +209,8 @@ package enum Schema {
             id, identifier, name, primary_languages, supported_languages, normal_rate, trim_threshold_db,
             trim_pad_frames, edge_fade_frames, crossfade_frames, target_loudness_lufs, true_peak_ceiling_dbtp,
             fallback_mode, median_f0_hz, median_loudness_lufs, fallback_variant, fallback_pitch, fallback_pitch_range,
-            fallback_words_per_minute, fallback_pitch_shift
+            fallback_words_per_minute, fallback_pitch_shift, selection_position_weight, selection_pitch_weight,
+            selection_energy_weight, selection_spectrum_weight
             """
         ),
         ("clip", clipColumnsBeforeTakeFeatures + ", " + StoredTakeFeatures.columns),

@@ -29,6 +29,8 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
     public var medianF0Hz: Double?
     /// The median loudness of its phrase clips, in LUFS; `nil` when none is measured.
     public var medianLoudnessLUFS: Double?
+    /// How selection weighs a take's place against its joins (`voicebank configure --position-weight …`).
+    public var selection: SelectionWeights = .standard
 
     /// Normal rates a voice can have: SSML's rates from a twentieth to twenty times the default.
     public static let normalRates: ClosedRange<Double> = 0.05...20
@@ -91,7 +93,7 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
         return VoiceSettings(
             identifier: identifier, name: name, primaryLanguages: primaryLanguages,
             supportedLanguages: supportedLanguages, normalRate: normalRate, joins: joins, fallbackMode: fallbackMode,
-            fallbackVoice: fallbackVoice)
+            fallbackVoice: fallbackVoice, selection: selection)
     }
 
     public var description: String {

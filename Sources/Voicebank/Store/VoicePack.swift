@@ -251,13 +251,16 @@ public final class VoicePack {
             SELECT identifier, name, primary_languages, supported_languages, normal_rate, trim_threshold_db,
                 trim_pad_frames, edge_fade_frames, crossfade_frames, target_loudness_lufs, true_peak_ceiling_dbtp, id,
                 fallback_mode, median_f0_hz, median_loudness_lufs, fallback_variant, fallback_pitch,
-                fallback_pitch_range, fallback_words_per_minute, fallback_pitch_shift
+                fallback_pitch_range, fallback_words_per_minute, fallback_pitch_shift\(
+                    hasTakeFeatures
+                    ? ", selection_position_weight, selection_pitch_weight, selection_energy_weight, "
+                        + "selection_spectrum_weight" : "")
             FROM voice ORDER BY id
             """)
         var rows: [(id: Int, voice: Voice)] = []
         while try statement.step() {
             let mode = FallbackMode(rawValue: statement.text(12))
-            let voice = Voice(
+            var voice = Voice(
                 stored: statement.text(0), name: statement.text(1), primary: statement.text(2),
                 supported: statement.text(3), normalRate: statement.double(4),
                 trimming: statement.optionalDouble(5).map {
@@ -272,6 +275,11 @@ public final class VoicePack {
                     variant: statement.text(15), pitch: statement.int(16), pitchRange: statement.int(17),
                     wordsPerMinute: statement.int(18), pitchShiftSemitones: statement.double(19)),
                 medianF0Hz: statement.optionalDouble(13), medianLoudnessLUFS: statement.optionalDouble(14))
+            if hasTakeFeatures {
+                voice.selection = SelectionWeights(
+                    position: statement.double(20), pitch: statement.double(21), energy: statement.double(22),
+                    spectrum: statement.double(23))
+            }
             if isChecked {
                 guard mode != nil else {
                     throw .damagedVoice(
@@ -324,6 +332,15 @@ public final class VoicePack {
             }
         }
         try checkFallbackSettings(voice, damage)
+        let weights = [
+            ("selection_position_weight", voice.selection.position, "--position-weight"),
+            ("selection_pitch_weight", voice.selection.pitch, "--pitch-weight"),
+            ("selection_energy_weight", voice.selection.energy, "--energy-weight"),
+            ("selection_spectrum_weight", voice.selection.spectrum, "--spectrum-weight"),
+        ]
+        for (field, weight, option) in weights where !SelectionWeights.weights.contains(weight) {
+            throw damage(field, "\(weight)", SelectionWeights.accepted, "\(option) W")
+        }
         if let loudness = voice.loudness {
             guard LoudnessTarget.targets.contains(loudness.targetLUFS) else {
                 throw damage(

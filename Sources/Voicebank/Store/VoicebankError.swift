@@ -31,6 +31,8 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case noLanguage
     case invalidNormalRate(Double)
     case invalidJoins(Joins)
+    /// A selection weight (`voicebank configure --pitch-weight …`) outside `SelectionWeights.weights`.
+    case invalidSelectionWeight(option: String, value: Double)
     case invalidLoudnessTarget(LoudnessTarget)
     case duplicateVoice(identifier: String, path: String)
     case noVoice(path: String)
@@ -109,6 +111,8 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
         case .invalidNormalRate(let rate):
             return
                 "invalid normal rate \(rate); expected a multiple of SSML's default rate from \(Voice.normalRates.lowerBound) to \(Voice.normalRates.upperBound), such as 4 (or 400%) for a voice that VoiceOver drives at rate=\"400.0%\""
+        case .invalidSelectionWeight(let option, let value):
+            return "invalid \(option) \(value); expected \(SelectionWeights.accepted)"
         case .invalidJoins(let joins):
             return
                 "invalid joins (\(joins)); expected edge fades and a crossfade of 0 to \(Joins.maximumFrames) frames (0 to 500 ms)"
