@@ -72,8 +72,9 @@ let package = Package(
             // Every program that links AudioIO exports its stand-in for pcaudiolib's create_audio_device_object, so
             // that libespeak-ng, loaded later, finds it first and probes no sound server (see EspeakNG.swift).
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=create_audio_device_object"])]),
-        // What authoring measures of recordings beyond loudness: F0 (aubio's YIN). Apart from AudioIO so that the
-        // speaking executables, which read what was measured from the pack, load neither aubio nor libfftw3f.
+        // What authoring measures of recordings beyond loudness: F0 (aubio's YIN), each take's edges (aubio's phase
+        // vocoder and MFCC) and contour. Apart from AudioIO so that the speaking executables, which read what was
+        // measured from the pack, load neither aubio nor libfftw3f.
         .target(name: "AudioFeatures", dependencies: ["SpeechCore", "CAubio"]),
         // Playback through ALSA, for `concat-synth say`; libasound is loaded when a device is opened.
         .target(name: "Playback", dependencies: ["CAlsa", "AudioIO"]),

@@ -21,12 +21,10 @@ extension VoicebankCommand {
                 below that folder (digits/1), with or without folders and extension; a line without a folder \
                 names the file at the root before one in a subfolder. If any file fails, or a line still names \
                 several files, nothing is stored, unless --keep-going is given. A file whose phrase and audio are \
-                in the pack already is skipped.
-
-                A take's position (initial, medial, final, question) comes from its file name's prefix s. m. e. \
-                q. (e.hello.wav is the final take of "hello"), the transcript's position column, or --position; \
-                with a transcript, a file name with a prefix is an error. --labels cuts the takes an Audacity \
-                label track marks out of one recording.
+                in the pack already is skipped. A take's position (initial, medial, final, question) comes from \
+                its file name's prefix s. m. e. q. (e.hello.wav is the final take of "hello"), the transcript's \
+                position column, or --position; with a transcript, a file name with a prefix is an error. \
+                --labels cuts the takes an Audacity label track marks out of one recording.
                 """)
 
         @OptionGroup var bank: BankOptions

@@ -305,6 +305,15 @@ struct DocsFolder {
         try write("<speak>Settings <break time=\"300ms\"/> double tap to open</speak>\n", to: "menu.ssml")
         try write(
             "pcm.!default { type file; slave.pcm \"null\"; file \"/dev/null\"; format \"raw\" }\n", to: ".asoundrc")
+
+        // Takes of "hello" named with their positions, and a recording of three takes with its Audacity labels.
+        for (prefix, hertz) in [("s", 240.0), ("e", 260), ("q", 280)] {
+            try write(tone(hertz: hertz, sampleRate: 24_000), to: "positions/\(prefix).hello.wav")
+        }
+        try write(tone(hertz: 300, sampleRate: 24_000, seconds: 1.5), to: "session.wav")
+        try write(
+            "0.000000\t0.500000\ts.hello\n0.500000\t1.000000\tgood morning\n1.000000\t1.500000\te.goodbye\n",
+            to: "session.txt")
     }
 
     private func write(_ text: String, to name: String) throws {

@@ -249,21 +249,47 @@ import Testing
         #expect(try installedFiles().keys.sorted() == ["ann-copy.sqlite", "ann.sqlite"])
     }
 
+    @Test("a schema-7 pack is published and installed at schema 8 with its clips measured, the given files untouched")
+    func schema7Shared() throws {
+        // The committed schema-7 pack (Tests/Fixtures/packs), given a manifest by the tools of its schema.
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/packs/schema7.sqlite").path
+        try FileManager.default.copyItem(atPath: fixture, toPath: bank)
+        try execute(
+            "INSERT INTO manifest (key, value) VALUES ('name', 'seven'), ('version', '1.0.0'); PRAGMA journal_mode = DELETE",
+            on: bank)
+        let given = try Data(contentsOf: URL(fileURLWithPath: bank))
+        let published = directory.file("seven.sqlite")
+
+        try run(voicebank, ["publish", "--bank", bank, "-o", published, "--force"])
+        try run(voicebank, ["install", bank])
+
+        #expect(try Data(contentsOf: URL(fileURLWithPath: bank)) == given)
+        for pack in [published, installed + "/seven.sqlite"] {
+            #expect(try rows("PRAGMA user_version", on: pack) == [["8"]], "\(pack)")
+            #expect(try rows("SELECT count(*) FROM clip WHERE is_features_measured = 0", on: pack) == [["0"]])
+        }
+    }
+
     @Test("a pack of the schema before manifests is upgraded in install's copy only, and refused for having no name")
     func installOlderSchema() throws {
         try makePack(at: bank)
         let published = directory.file("old.sqlite")
         try run(voicebank, ["publish", "--bank", bank, "-o", published])
         // Schema 5, as the tools before the manifest wrote it: the manifest table that 6 added and the columns of 7
-        // taken out.
-        let seven = [
+        // and 8 taken out.
+        let later = [
             "voice": [
                 "fallback_mode", "median_f0_hz", "median_loudness_lufs", "fallback_variant", "fallback_pitch",
                 "fallback_pitch_range", "fallback_words_per_minute", "fallback_pitch_shift",
             ],
-            "clip": ["f0_hz", "is_f0_measured"],
+            "clip": [
+                "f0_hz", "is_f0_measured", "position", "contour", "first_f0_hz", "last_f0_hz", "first_energy_db",
+                "last_energy_db", "first_mfcc", "last_mfcc", "is_features_measured", "recording", "cut_start",
+                "cut_end",
+            ],
         ]
-        let dropped = seven.flatMap { table, columns in columns.map { "ALTER TABLE \(table) DROP COLUMN \($0);" } }
+        let dropped = later.flatMap { table, columns in columns.map { "ALTER TABLE \(table) DROP COLUMN \($0);" } }
         try execute("DROP TABLE manifest; \(dropped.joined()) PRAGMA user_version = 5", on: published)
         let original = try Data(contentsOf: URL(fileURLWithPath: published))
 

@@ -170,8 +170,8 @@ extension VoicePack {
     /// - Parameters:
     ///   - position: the position of every label without a prefix of its own (see `LabelTrack.takes`).
     ///   - keepGoing: store the takes that import and report the others, instead of storing nothing.
-    /// - Throws: `.audio` for a recording that cannot be read, `.labels` for a label past its end, `.position`,
-    ///   `.emptyPhrase`, or a voice error.
+    /// - Throws: `.audio` for a recording that cannot be read, `.labels` naming the line of a label past its end,
+    ///   without words or whose prefix `position` contradicts, or a voice error.
     public func importRecording(
         _ path: String, labels: LabelTrack, position: TakePosition? = nil, into voice: String?,
         converter: Converter = .best, keepGoing: Bool = false, parallelism: Int = ProcessorCount.online,
@@ -231,7 +231,8 @@ extension VoicePack {
                     original_pcm, content_hash, converter, trim_start, frame_count, pcm, loudness_lufs, true_peak_dbtp,
                     is_loudness_measured, f0_hz, is_f0_measured, position, recording, cut_start, cut_end, \(measured),
                     is_features_measured)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, \(measuredValues), 1)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?,
+                    \(measuredValues), 1)
                 """)
             let sameContent = try database.prepare(
                 """

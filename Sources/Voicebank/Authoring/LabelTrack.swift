@@ -3,7 +3,8 @@ import SpeechCore
 import Tokens
 import Voicebank
 
-/// The takes marked in one longer recording: Audacity's label track, exported as text (File › Export › Export Labels).
+/// The takes marked in one longer recording: Audacity's label track, exported as text (File › Export › Export
+/// Labels).
 ///
 /// One label a line, `start<TAB>end<TAB>label`, times in seconds with a `.` for the decimal point (`1.250000`); the
 /// label is the phrase the take speaks, optionally after a position prefix as file names have them (`e.hello` is the

@@ -66,8 +66,9 @@ extension VoicePack {
         do throws(VoicebankError) {
             try database.prepare("VACUUM INTO ?").bind(.text(partial.temporaryPath)).run()
             // VACUUM INTO keeps the source's WAL mode in the copy's header; a pack to hand on is one file, which a
-            // reader on a read-only file system can open without making a -shm file beside it.
-            try VoicePack(path: partial.temporaryPath, access: .readWrite).database.execute(
+            // reader on a read-only file system can open without making a -shm file beside it. A source of an older
+            // schema, read as it is, is upgraded in the copy with its clips measured.
+            try VoicePack.openForChanges(path: partial.temporaryPath).database.execute(
                 "PRAGMA journal_mode = DELETE")
         } catch {
             throw Self.renamed(error, from: partial.temporaryPath, to: output)
@@ -304,8 +305,9 @@ public enum PackInstaller {
         return "not an SQLite file"
     }
 
-    /// Opens the copy as a pack (refusing foreign objects and a newer schema, upgrading an older one), checks it, and
-    /// leaves it in rollback-journal mode, checkpointed, so that it can be read from a folder its reader cannot
+    /// Opens the copy as a pack (refusing foreign objects and a newer schema, upgrading an older one), checks it,
+    /// measures the take features of clips that lack them (a pack from before schema 8) once the checks have passed,
+    /// and leaves it in rollback-journal mode, checkpointed, so that it can be read from a folder its reader cannot
     /// write.
     ///
     /// - Returns: its manifest and its voices' identifiers.
@@ -334,6 +336,7 @@ public enum PackInstaller {
         let voices = try pack.voices()
         guard !voices.isEmpty else { throw .noVoice(path: path) }
         for voice in voices { _ = try pack.clipIndex(voice: voice.identifier) }
+        _ = try pack.database.transaction { () throws(VoicebankError) in try pack.measureTakeFeatures(voice: nil) }
         try pack.database.execute("PRAGMA journal_mode = DELETE")
         return (manifest, voices.map(\.identifier))
     }

@@ -74,7 +74,7 @@ struct StoredTakeFeatures: Equatable {
     private static func cepstrum(_ row: Statement, _ index: Int32, column: String) throws(ClipDamage) -> [Float] {
         let expected = "\(TakeEdges.cepstrumCount) finite Float32 values (\(cepstrumByteCount) bytes)"
         guard row.type(index) == SQLITE_BLOB, row.byteCount(index) == cepstrumByteCount else {
-            let value = row.type(index) == SQLITE_BLOB ? "\(row.byteCount(index)) bytes" : shown(row, index)
+            let value = row.type(index) == SQLITE_BLOB ? bytes(row.byteCount(index)) : shown(row, index)
             throw .feature(column: column, value: value, expected: expected)
         }
         let values = row.floats(index)
@@ -103,13 +103,15 @@ struct StoredTakeFeatures: Equatable {
         return cut
     }
 
+    private static func bytes(_ count: Int) -> String { "\(count) byte\(count == 1 ? "" : "s")" }
+
     /// A stored value for an error: numbers as they are, text quoted on one line, a blob by its length.
     private static func shown(_ row: Statement, _ index: Int32) -> String {
         switch row.type(index) {
         case SQLITE_NULL: "NULL"
         case SQLITE_INTEGER: "\(row.int(index))"
         case SQLITE_FLOAT: "\(row.double(index))"
-        case SQLITE_BLOB: "a blob of \(row.byteCount(index)) bytes"
+        case SQLITE_BLOB: "a blob of \(bytes(row.byteCount(index)))"
         default: VoicebankError.quoted(row.text(index))
         }
     }

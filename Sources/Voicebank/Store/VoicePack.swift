@@ -421,7 +421,9 @@ public final class VoicePack {
 
     /// `clipColumns`, and the take features a clip's metadata shows where the pack has them.
     private var metadataColumns: String {
-        Self.clipColumns + (hasTakeFeatures ? ", position, contour, recording, cut_start, cut_end" : "")
+        Self.clipColumns
+            + (hasTakeFeatures
+                ? ", position, CASE WHEN is_features_measured THEN contour END, recording, cut_start, cut_end" : "")
     }
 
     /// The clips of one voice, or of all voices, in import order.
