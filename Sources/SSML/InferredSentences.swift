@@ -109,55 +109,56 @@ struct SentenceInference {
         sink: inout EventSink
     ) -> Int {
         let scalars = run.text.unicodeScalars
-        // The part not yet written, and the end of its last scalar that is not white space.
+        var offsets = UTF16Offsets(utf16: run.text.utf16, index: start, offset: utf16Offset)
+        // The open sentence's part not yet written starts at `partStart`; the rule has read the text before `unread`.
+        // The text is looked at here only where a sentence starts or ends.
         var partStart = start
-        var partStartUTF16 = utf16Offset
-        var contentEnd: (index: String.Index, utf16: Int)?
-        var index = start
-        var utf16 = utf16Offset
-        while index < end {
-            let scalar = scalars[index]
-            let next = scalars.index(after: index)
-            let width = UTF16.width(scalar)
-            if boundaries.read(scalar) {
-                if let contentEnd {
-                    write(
-                        run, partStart..<contentEnd.index, utf16: partStartUTF16..<contentEnd.utf16, isContinued: false,
-                        to: &sink)
-                }
-                close(to: &sink)
-                contentEnd = nil
+        var unread = start
+        while true {
+            let cut = unread < end ? boundaries.read(scalars[unread..<end]) : nil
+            if sentence == nil, let first = Self.firstContent(in: scalars[partStart..<(cut ?? end)]) {
+                partStart = first
+                let offset = offsets.offset(of: first)
+                let source = run.sourceRange(forTextRange: offset..<offset + UTF16.width(scalars[first])).lowerBound
+                open(at: source, context: run.context, to: &sink)
             }
-            if !SentenceBoundaries.isWhiteSpace(scalar) {
-                if sentence == nil {
-                    partStart = index
-                    partStartUTF16 = utf16
-                    open(
-                        at: run.sourceRange(forTextRange: utf16..<utf16 + width).lowerBound, context: run.context,
-                        to: &sink)
-                }
-                contentEnd = (next, utf16 + width)
+            guard let cut else { break }
+            // The sentence ends with its last scalar before the cut that is not white space.
+            if let last = Self.lastContent(in: scalars[partStart..<cut]) {
+                let utf16 = offsets.offset(of: partStart)..<offsets.offset(of: scalars.index(after: last))
+                write(run, partStart..<scalars.index(after: last), utf16: utf16, isContinued: false, to: &sink)
             }
-            index = next
-            utf16 += width
+            close(to: &sink)
+            partStart = cut
+            unread = scalars.index(after: cut)
         }
-        if let contentEnd {
-            if boundaries.mayHaveEnded {
-                // The white space after the punctuation belongs to no sentence if the next word ends this one.
-                write(
-                    run, partStart..<contentEnd.index, utf16: partStartUTF16..<contentEnd.utf16,
-                    isContinued: isContinued,
-                    to: &sink)
-            } else {
-                // The white space after the last word goes with it: the run, or the next window, goes on from it.
-                write(run, partStart..<end, utf16: partStartUTF16..<utf16, isContinued: isContinued, to: &sink)
-                sentence!.end = run.sourceRange(forTextRange: partStartUTF16..<contentEnd.utf16).upperBound
-            }
+        guard sentence != nil, let last = Self.lastContent(in: scalars[partStart..<end]) else {
+            return offsets.offset(of: end)
         }
-        return utf16
+        let contentEnd = scalars.index(after: last)
+        let utf16 = offsets.offset(of: partStart)..<offsets.offset(of: contentEnd)
+        if boundaries.mayHaveEnded {
+            // The white space after the punctuation belongs to no sentence if the next word ends this one.
+            write(run, partStart..<contentEnd, utf16: utf16, isContinued: isContinued, to: &sink)
+            return offsets.offset(of: end)
+        }
+        // The white space after the last word goes with it: the run, or the next window, goes on from it.
+        let endOffset = offsets.offset(of: end)
+        write(run, partStart..<end, utf16: utf16.lowerBound..<endOffset, isContinued: isContinued, to: &sink)
+        sentence!.end = run.sourceRange(forTextRange: utf16).upperBound
+        return endOffset
     }
 
-    /// Writes the part of `run` at `range` as a text run of the open sentence, which now ends where it does.
+    private static func firstContent(in scalars: Substring.UnicodeScalarView) -> String.Index? {
+        scalars.firstIndex { !SentenceBoundaries.isWhiteSpace($0) }
+    }
+
+    private static func lastContent(in scalars: Substring.UnicodeScalarView) -> String.Index? {
+        scalars.lastIndex { !SentenceBoundaries.isWhiteSpace($0) }
+    }
+
+    /// Writes the part of `run` at `range` (`utf16` in UTF-16 offsets) as a text run of the open sentence, which now
+    /// ends where it does.
     private mutating func write(
         _ run: TextRun, _ range: Range<String.Index>, utf16: Range<Int>, isContinued: Bool, to sink: inout EventSink
     ) {
@@ -211,6 +212,19 @@ struct UnmarkedText {
     mutating func finish(into ready: inout [SSMLEvent]) {
         inference.end(to: &sink)
         sink.takeAll(into: &ready)
+    }
+}
+
+/// UTF-16 offsets of indices of a text, each counted on from the index asked before it.
+private struct UTF16Offsets {
+    let utf16: String.UTF16View
+    var index: String.Index
+    var offset: Int
+
+    mutating func offset(of target: String.Index) -> Int {
+        offset += utf16.distance(from: index, to: target)
+        index = target
+        return offset
     }
 }
 

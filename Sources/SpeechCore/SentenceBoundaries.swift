@@ -5,8 +5,8 @@
 /// Where a sentence ends in text that has no `<s>`: the one rule of SSML's inferred sentences and of the Wyoming
 /// server's streamed text (docs/speaking.md, "Sentences").
 ///
-/// It reads the text a scalar at a time and says, at each scalar, whether a sentence ended just before it, so that a
-/// text read in pieces cut anywhere ends its sentences where the whole text does. A sentence ends after `.` `!` `?`
+/// It reads the text a scalar at a time and says before which scalar a sentence ended, so that a text read in pieces
+/// cut anywhere ends its sentences where the whole text does. A sentence ends after `.` `!` `?`
 /// `…` or a run of them, with the closing quotes and brackets after it, when white space follows and the next word
 /// does not start with a lowercase letter (nor, after a single full stop, with a digit), unless the full stop ends
 /// an abbreviation (`Mr.`, `e.g.`, `U.S.`) or an initial (`J.`); a Japanese or Chinese `。` `！` `？` `｡` ends one
@@ -15,11 +15,13 @@
 ///
 /// ```swift
 /// var boundaries = SentenceBoundaries()
-/// "Dr. Who. Yes".unicodeScalars.map { boundaries.read($0) }
-/// // true only at "Y": "Dr. Who." is one sentence
+/// let text = "Dr. Who. Yes"
+/// boundaries.read(text.unicodeScalars[...])   // the index of "Y": "Dr. Who." is one sentence
 /// ```
 public struct SentenceBoundaries: Sendable {
     private var state = State.inSentence
+    /// The punctuation read last, while `state` is not `inSentence`.
+    private var ending = Ending()
     /// Whether the sentence so far holds a letter or a digit (or a word the rule does not see).
     private var hasWord = false
     /// The word being read (letters and full stops since the last other scalar), for abbreviations and initials.
@@ -30,9 +32,9 @@ public struct SentenceBoundaries: Sendable {
     private enum State: Sendable {
         case inSentence
         /// Terminal punctuation, and the closers after it, before what follows them.
-        case ending(Ending)
+        case ending
         /// White space after a Latin ending: the next word says whether the sentence ended.
-        case waiting(Ending)
+        case waiting
     }
 
     /// The punctuation that may end a sentence.
@@ -75,35 +77,41 @@ public struct SentenceBoundaries: Sendable {
         case other
     }
 
-    /// Reads the next scalar; `true` when a sentence ended just before it (it starts the next one, or is white space
-    /// before the next one).
-    public mutating func read(_ scalar: Unicode.Scalar) -> Bool {
+    /// Reads `scalars` until a sentence ends before one of them: returns the index of that scalar (read: it starts the
+    /// next sentence, or is white space before it), or `nil` when no sentence ended and all of them are read.
+    public mutating func read(_ scalars: Substring.UnicodeScalarView) -> String.Index? {
+        // One loop here rather than a call a scalar from another module, so that the rule's steps are inlined into it;
+        // over the UTF-8 bytes, decoded here, rather than the scalar view, whose every step checks its index.
+        var contiguous = Substring(scalars)
+        let cut = contiguous.withUTF8 { bytes -> Int? in
+            var iterator = bytes.makeIterator()
+            var decoder = UTF8()
+            var offset = 0
+            while case .scalarValue(let scalar) = decoder.decode(&iterator) {
+                if read(scalar) { return offset }
+                offset += UTF8.width(scalar)
+            }
+            return nil
+        }
+        // The index in the text given (`withUTF8` may have copied the bytes elsewhere first).
+        guard let cut else { return nil }
+        let utf8 = Substring(scalars).utf8
+        return utf8.index(utf8.startIndex, offsetBy: cut)
+    }
+
+    /// Reads one scalar; `true` when a sentence ended just before it.
+    @inline(__always)
+    private mutating func read(_ scalar: Unicode.Scalar) -> Bool {
         let kind = Self.kind(of: scalar)
-        switch state {
-        case .inSentence:
+        if case .inSentence = state {
             readInSentence(scalar, kind)
             return false
-        case .ending(var ending):
-            switch kind {
-            case .fullStop, .ellipsis, .questionOrExclamation, .wideEnding, .closer:
-                ending.add(kind)
-                state = .ending(ending)
-                return false
-            case .whiteSpace:
-                if ending.isWide { return startSentence(with: scalar, kind) }
-                let isAbbreviation = ending.isFullStop && !ending.hasCloser && word.isAbbreviation
-                word = Word()
-                state = isAbbreviation ? .inSentence : .waiting(ending)
-                return false
-            case .letter, .other:
-                if ending.isWide { return startSentence(with: scalar, kind) }
-                // Punctuation inside a word: `3.5`, `example.com`, `U.S`; a full stop stays part of the word.
-                if ending.isFullStop && !ending.hasCloser { word.append(0x2E) } else { word = Word() }
-                state = .inSentence
-                readInSentence(scalar, kind)
-                return false
-            }
-        case .waiting(let ending):
+        }
+        return readAfterEnding(scalar, kind)
+    }
+
+    private mutating func readAfterEnding(_ scalar: Unicode.Scalar, _ kind: Kind) -> Bool {
+        if case .waiting = state {
             if kind == .whiteSpace { return false }
             if Self.isLowercase(scalar) || (ending.isFullStop && Self.isDecimalDigit(scalar)) {
                 state = .inSentence
@@ -111,6 +119,24 @@ public struct SentenceBoundaries: Sendable {
                 return false
             }
             return startSentence(with: scalar, kind)
+        }
+        switch kind {
+        case .fullStop, .ellipsis, .questionOrExclamation, .wideEnding, .closer:
+            ending.add(kind)
+            return false
+        case .whiteSpace:
+            if ending.isWide { return startSentence(with: scalar, kind) }
+            let isAbbreviation = ending.isFullStop && !ending.hasCloser && word.isAbbreviation
+            word = Word()
+            state = isAbbreviation ? .inSentence : .waiting
+            return false
+        case .letter, .other:
+            if ending.isWide { return startSentence(with: scalar, kind) }
+            // Punctuation inside a word: `3.5`, `example.com`, `U.S`; a full stop stays part of the word.
+            if ending.isFullStop && !ending.hasCloser { word.append(0x2E) } else { word = Word() }
+            state = .inSentence
+            readInSentence(scalar, kind)
+            return false
         }
     }
 
@@ -122,14 +148,14 @@ public struct SentenceBoundaries: Sendable {
 
     /// Reads markup between words (a tag), which separates them as white space does; `true` when a sentence ended
     /// before it.
-    public mutating func readSeparator() -> Bool { read(" ") }
+    public mutating func readSeparator() -> Bool { read(" " as Unicode.Scalar) }
 
     /// Reads a word whose letters the rule does not look at (a `<say-as>`, a `<sub>` alias, an `<audio>`): it is no
     /// abbreviation, starts with no lowercase letter, and counts as a word of its sentence. `true` when a sentence
     /// ended before it.
     public mutating func readWord() -> Bool {
         // An uppercase letter that then stops being a possible initial.
-        let ended = read("X")
+        let ended = read("X" as Unicode.Scalar)
         word.isPlain = false
         return ended
     }
@@ -171,9 +197,9 @@ public struct SentenceBoundaries: Sendable {
                 word = Word()
                 return
             }
-            var ending = Ending()
+            ending = Ending()
             ending.add(kind)
-            state = .ending(ending)
+            state = .ending
         case .letter:
             hasWord = true
             word.append(UInt8(scalar.value))

@@ -27,20 +27,34 @@ public struct SentenceSplitter: Sendable {
 
     /// Adds a chunk of text; returns the sentences it completed, in order, without surrounding white space.
     public mutating func add(_ text: String) -> [String] {
-        var sentences: [String] = []
-        for scalar in text.unicodeScalars {
-            if !isMarkup {
-                if boundaries.read(scalar) && hasContent, let sentence = Self.trimmed(pending) {
-                    sentences.append(sentence)
-                    pending = ""
-                    hasContent = false
-                }
-                if scalar == "<" && !hasContent { isMarkup = true }
-            }
-            pending.unicodeScalars.append(scalar)
-            if !SentenceBoundaries.isWhiteSpace(scalar) { hasContent = true }
+        guard !isMarkup else {
+            pending += text
+            return []
         }
-        return sentences
+        var sentences: [String] = []
+        let scalars = text.unicodeScalars
+        // The text before `kept` is in `pending` or handed over; the rule has read the text before `unread`.
+        var kept = scalars.startIndex
+        var unread = scalars.startIndex
+        while true {
+            let cut = unread < scalars.endIndex ? boundaries.read(scalars[unread...]) : nil
+            let part = scalars[kept..<(cut ?? scalars.endIndex)]
+            if !hasContent, let first = part.firstIndex(where: { !SentenceBoundaries.isWhiteSpace($0) }) {
+                if part[first] == "<" {
+                    isMarkup = true
+                    pending.unicodeScalars += scalars[kept...]
+                    return sentences
+                }
+                hasContent = true
+            }
+            pending.unicodeScalars += part
+            guard let cut else { return sentences }
+            if let sentence = Self.trimmed(pending) { sentences.append(sentence) }
+            pending = ""
+            hasContent = false
+            kept = cut
+            unread = scalars.index(after: cut)
+        }
     }
 
     /// The text left after the last complete sentence, when the stream ends; `nil` when only white space is left.
