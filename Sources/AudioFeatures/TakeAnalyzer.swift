@@ -125,17 +125,27 @@ public final class TakeAnalyzer {
     /// of its decay are quieter, and what they would say of the take's edge is the room's noise.
     static let soundingRangeDecibels = 30.0
 
-    /// The first and last analysis frames (stepping half a frame) whose level is within `soundingRangeDecibels` of
-    /// the loudest: where the take starts and stops sounding, past the silence trimming keeps around it. A take
-    /// shorter than a frame is both.
+    /// The first and last analysis frames whose level is within `soundingRangeDecibels` of the loudest: where the take
+    /// starts and stops sounding, past the silence trimming keeps around it (a half step further in where that is
+    /// louder: the first frame past the threshold may hold little of the sound). Frames step half a frame in from each end,
+    /// so that a take sounding to its ends is measured on its first and last `frameCount` samples; a take shorter than
+    /// a frame is both.
     static func soundingEdges(_ samples: [Float]) -> (head: ArraySlice<Float>, tail: ArraySlice<Float>) {
         guard samples.count > frameCount else { return (samples[...], samples[...]) }
         let starts = Array(stride(from: 0, through: samples.count - frameCount, by: frameCount / 2))
-        let levels = starts.map { level(samples[$0..<$0 + frameCount]) }
-        let threshold = levels.max()! - soundingRangeDecibels
-        let first = starts[levels.firstIndex { $0 >= threshold }!]
-        let last = starts[levels.lastIndex { $0 >= threshold }!]
-        return (samples[first..<first + frameCount], samples[last..<last + frameCount])
+        let ends = Array(stride(from: samples.count, through: frameCount, by: -frameCount / 2))
+        let headLevels = starts.map { level(samples[$0..<$0 + frameCount]) }
+        let tailLevels = ends.map { level(samples[$0 - frameCount..<$0]) }
+        let threshold = max(headLevels.max()!, tailLevels.max()!) - soundingRangeDecibels
+        // The first frame past the threshold may be mostly silence with the sound's start in its end: where the next
+        // half step is louder, that is the edge.
+        let edge = { (levels: [Double]) -> Int in
+            let index = levels.firstIndex { $0 >= threshold } ?? 0
+            return index + 1 < levels.count && levels[index + 1] > levels[index] + 1 ? index + 1 : index
+        }
+        let first = starts[edge(headLevels)]
+        let last = ends[edge(tailLevels)]
+        return (samples[first..<first + frameCount], samples[last - frameCount..<last])
     }
 
     /// RMS level of `frames` in dB relative to full scale, over the frames it has; `TakeEdges.silenceDecibels` for

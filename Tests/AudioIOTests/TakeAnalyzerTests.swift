@@ -71,13 +71,15 @@ import Testing
         #expect(measurement.edges.lastEnergyDecibels == TakeEdges.silenceDecibels)
     }
 
-    @Test("the edge levels are the RMS of the first and last 512 frames, whatever lies between")
+    @Test("the edge levels are the RMS of the first and last sounding 512 frames, whatever lies between")
     func edgeLevels() throws {
-        // Loud at the start (-10 dBFS RMS), soft at the end (-30 dBFS), silent between.
+        // Loud at the start (-10 dBFS RMS), soft at the end (-30 dBFS, within the 30 dB that count as sounding), silent
+        // between, and 768 frames of silence at each end, three half steps of the analysis frame.
         let loud = Signal.sine(frequency: 500, amplitude: 0.316 * 2.0.squareRoot(), sampleRate: 22_050, frameCount: 512)
         let soft = Signal.sine(
             frequency: 500, amplitude: 0.0316 * 2.0.squareRoot(), sampleRate: 22_050, frameCount: 512)
-        let samples = loud + [Float](repeating: 0, count: 4_000) + soft
+        let pad = [Float](repeating: 0, count: 768)
+        let samples = pad + loud + [Float](repeating: 0, count: 4_000) + soft + pad
 
         let edges = try TakeAnalyzer.measure(samples).edges
 

@@ -115,7 +115,8 @@ package enum Schema {
         """,
     ]
 
-    /// The first version whose take features (position, contour, edges, cut) a clip row holds.
+    /// The first version whose take features (position, contour, edges, cut) a clip row holds, and whose voices hold
+    /// selection weights.
     static let takeFeaturesVersion = 8
 
     /// The oldest version a read-only open reads as it is, writing nothing: the readers' queries need the columns of
@@ -189,9 +190,21 @@ package enum Schema {
     static func columns(version: Int) -> [(table: String, columns: String)] {
         guard version < takeFeaturesVersion else { return columns }
         return columns.map { table in
-            table.table == "clip" ? (table.table, clipColumnsBeforeTakeFeatures) : table
+            switch table.table {
+            case "clip": (table.table, clipColumnsBeforeTakeFeatures)
+            case "voice": (table.table, voiceColumnsBeforeTakeFeatures)
+            default: table
+            }
         }
     }
+
+    /// The voice columns of schema 7, before step 8 added the selection weights.
+    private static let voiceColumnsBeforeTakeFeatures = """
+        id, identifier, name, primary_languages, supported_languages, normal_rate, trim_threshold_db,
+        trim_pad_frames, edge_fade_frames, crossfade_frames, target_loudness_lufs, true_peak_ceiling_dbtp,
+        fallback_mode, median_f0_hz, median_loudness_lufs, fallback_variant, fallback_pitch, fallback_pitch_range,
+        fallback_words_per_minute, fallback_pitch_shift
+        """
 
     /// The clip columns of schema 7, before step 8 added the take features.
     private static let clipColumnsBeforeTakeFeatures = """
@@ -205,13 +218,8 @@ package enum Schema {
     static let columns: [(table: String, columns: String)] = [
         (
             "voice",
-            """
-            id, identifier, name, primary_languages, supported_languages, normal_rate, trim_threshold_db,
-            trim_pad_frames, edge_fade_frames, crossfade_frames, target_loudness_lufs, true_peak_ceiling_dbtp,
-            fallback_mode, median_f0_hz, median_loudness_lufs, fallback_variant, fallback_pitch, fallback_pitch_range,
-            fallback_words_per_minute, fallback_pitch_shift, selection_position_weight, selection_pitch_weight,
-            selection_energy_weight, selection_spectrum_weight
-            """
+            voiceColumnsBeforeTakeFeatures
+                + ", selection_position_weight, selection_pitch_weight, selection_energy_weight, selection_spectrum_weight"
         ),
         ("clip", clipColumnsBeforeTakeFeatures + ", " + StoredTakeFeatures.columns),
         ("manifest", "key, value"),

@@ -115,23 +115,24 @@ import VoicebankAuthoring
     @Test("trimming anew measures the take features anew, over what plays")
     func trimmingRemeasures() throws {
         let temporary = try TemporaryPack()
-        // Half a second of silence, then a tone.
+        // A soft 220 Hz start (-35 dBFS RMS), then a loud 440 Hz tone: a trimming threshold of -30 dBFS cuts the start.
         let samples =
-            [Float](repeating: 0, count: 11_025) + Signal.sine(frequency: 220, sampleRate: 22_050, frameCount: 11_025)
+            Signal.sine(frequency: 220, amplitude: 0.025, sampleRate: 22_050, frameCount: 11_025)
+            + Signal.sine(frequency: 440, amplitude: 0.5, sampleRate: 22_050, frameCount: 11_025)
         let path = try Fixture.write(
             samples, to: temporary.directory.file("late.wav"), format: .init(.wav, .float32), sampleRate: 22_050)
         _ = try temporary.pack.importFiles([ImportRequest(path: path)], into: nil)
         let edges = { () throws -> TakeEdges? in
             try temporary.pack.clipIndex(voice: nil).takes(forPhraseKey: "late").first?.edges
         }
-        // The standard trimming keeps 30 ms (661 frames) of silence before the tone: more than an analysis frame.
-        let padded = try #require(try edges())
+        let whole = try #require(try edges())
 
-        try temporary.pack.setTrimming(Trimming(thresholdDecibels: -50, padFrames: 0), voice: "com.example.ann")
-        let tight = try #require(try edges())
+        try temporary.pack.setTrimming(Trimming(thresholdDecibels: -30, padFrames: 0), voice: "com.example.ann")
+        let trimmed = try #require(try edges())
 
-        #expect(padded.firstEnergyDecibels == TakeEdges.silenceDecibels)
-        #expect(abs(tight.firstEnergyDecibels - -9.03) < 0.5, "\(tight.firstEnergyDecibels)")
+        #expect(abs(try #require(whole.firstF0Hz) - 220) < 3, "\(whole)")
+        #expect(abs(try #require(trimmed.firstF0Hz) - 440) < 5, "\(trimmed)")
+        #expect(trimmed.firstEnergyDecibels > whole.firstEnergyDecibels + 20)
     }
 
     @Test("an export writes each take's position and a name without its prefix, and a transcript import reads them")
