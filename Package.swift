@@ -75,6 +75,14 @@ let package = Package(
         // What authoring measures of recordings beyond loudness: F0 (aubio's YIN). Apart from AudioIO so that the
         // speaking executables, which read what was measured from the pack, load neither aubio nor libfftw3f.
         .target(name: "AudioFeatures", dependencies: ["SpeechCore", "CAubio"]),
+        // libpocketsphinx (Debian's libpocketsphinx-dev, with pocketsphinx-en-us's model) is loaded by Recognition when
+        // words are first checked, as libespeak-ng is, so that `voicebank` runs everything else on a machine without
+        // it: no pkgConfig, whose flags would link it. Not a system-library shim: pocketsphinx.h includes its
+        // neighbours by bare name, so only a C file compiled with their folder on its path can include it (see
+        // CPocketSphinx.h).
+        .target(name: "CPocketSphinx", cSettings: [.unsafeFlags(["-I/usr/include/pocketsphinx"])]),
+        // The offline recogniser (pocketsphinx): the words heard in a take, among a grammar's phrases or free-form.
+        .target(name: "Recognition", dependencies: ["AudioIO", "CPocketSphinx"]),
         // Playback through ALSA, for `concat-synth say`; libasound is loaded when a device is opened.
         .target(name: "Playback", dependencies: ["CAlsa", "AudioIO"]),
         .target(name: "Tokens", dependencies: ["CUTF8Proc"]),
@@ -184,6 +192,7 @@ let package = Package(
 
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioFeatures", "SpeechCore", "TestSupport"]),
         .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
+        .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "AudioIO", "SpeechCore"]),
         .testTarget(name: "SSMLTests", dependencies: ["SSML", "SpeechCore"]),
         .testTarget(name: "VerbalizationTests", dependencies: ["Verbalization"]),
         .testTarget(
