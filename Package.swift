@@ -93,10 +93,11 @@ let package = Package(
         .target(
             name: "Voicebank", dependencies: ["SpeechCore", "CSQLite", "AudioIO"], path: "Sources/Voicebank/Store"),
         // Making and changing packs: voices and their settings, import (transcripts, the preparation pipeline),
-        // export, inspection and verify, remove; only `voicebank`, the tests and the benchmark link it.
+        // export, inspection and verify (with its check by listening), remove; only `voicebank`, the tests and the
+        // benchmark link it.
         .target(
             name: "VoicebankAuthoring",
-            dependencies: ["Voicebank", "SpeechCore", "AudioIO", "AudioFeatures", "Tokens", "CNettle"],
+            dependencies: ["Voicebank", "SpeechCore", "AudioIO", "AudioFeatures", "Tokens", "CNettle", "Recognition"],
             path: "Sources/Voicebank/Authoring"),
         // Events to a timed plan: matching, planning, the timeline. Never names the voice pack.
         .target(name: "Planning", dependencies: ["SpeechCore", "SSML", "Tokens", "Verbalization"]),
@@ -150,7 +151,7 @@ let package = Package(
             name: "VoicebankCLI",
             dependencies: [
                 "Voicebank", "VoicebankAuthoring", "Verbalization", "CommandLineSupport", "ConcatSynth", "Planning",
-                "SpeechCore", "Tokens", "AudioIO", "Studio", "HTTPService",
+                "SpeechCore", "Tokens", "AudioIO", "Studio", "HTTPService", "Recognition",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Like concat-synth (see releaseLinking).

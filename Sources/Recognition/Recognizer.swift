@@ -14,12 +14,20 @@ public struct RecognitionModel: Equatable, Sendable {
     public var dictionary: String
     /// The n-gram language model that free-form recognition uses.
     public var languageModel: String
+    /// The language it hears (BCP 47): `en` hears every English voice (`en-US`, `en-GB`).
+    public var language: String
 
     /// US English, as Debian's pocketsphinx-en-us installs it.
     public static let english = RecognitionModel(
         acousticModel: "/usr/share/pocketsphinx/model/en-us/en-us",
         dictionary: "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict",
-        languageModel: "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin")
+        languageModel: "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin", language: "en")
+
+    /// Whether the model hears speech in `tag` (BCP 47): its language, or a region or variant of it.
+    public func hears(language tag: String) -> Bool {
+        let tag = tag.lowercased()
+        return tag == language || tag.hasPrefix(language + "-")
+    }
 
     /// The files pocketsphinx opens; it ends the process (sphinxbase's `E_FATAL`) on some it cannot read, so their
     /// presence is checked first.
@@ -27,6 +35,23 @@ public struct RecognitionModel: Equatable, Sendable {
         ["mdef", "means", "variances", "transition_matrices", "sendump", "feat.params", "noisedict"].map {
             "\(acousticModel)/\($0)"
         } + [dictionary, languageModel]
+    }
+}
+
+/// What the recogniser heard in some audio.
+public struct Hearing: Equatable, Sendable {
+    /// The words, without silences and noises; none when nothing fitted.
+    public var words: [String]
+    /// How well the audio fits them: pocketsphinx's path score, a log-likelihood in its units (log base 1.0001, so
+    /// 10,000 is a factor of e), higher is better. Only scores of the same audio compare.
+    public var score: Int
+    /// The audio's length in the recogniser's 10 ms frames.
+    public var frameCount: Int
+
+    public init(words: [String], score: Int, frameCount: Int) {
+        self.words = words
+        self.score = score
+        self.frameCount = frameCount
     }
 }
 
@@ -40,8 +65,8 @@ public struct RecognitionModel: Equatable, Sendable {
 ///
 /// ```swift
 /// let recognizer = try Recognizer()
-/// let heard = try recognizer.words(in: samples, sampleRate: 22_050, grammar: ["east", "west", "good morning"])
-/// // ["west"]
+/// let heard = try recognizer.hear(samples, sampleRate: 22_050, grammar: ["east", "west", "good morning"])
+/// heard.words   // ["west"]
 /// ```
 public final class Recognizer: @unchecked Sendable {
     /// The rate the model was trained at; audio is converted to it.
@@ -101,9 +126,23 @@ public final class Recognizer: @unchecked Sendable {
         Self.lock.withLock { _ in unknownWordsLocked(in: phrase) }
     }
 
-    /// The words heard in `samples`, which must be one of `phrases` (or nothing, when no phrase fits): the
+    /// How many phones apart two phrases (words separated by spaces) sound: the fewest phones substituted, deleted
+    /// or inserted between a pronunciation of one and one of the other, each word's alternatives counted (the
+    /// dictionary's `to(2)`). 0 for homophones ("two" and "to", "you" and "u"), which no recogniser can tell apart;
+    /// `nil` when a word is not in the dictionary.
+    public func phoneDistance(_ phrase: String, _ other: String) -> Int? {
+        Self.lock.withLock { _ in
+            let first = pronunciationsLocked(of: phrase)
+            let second = pronunciationsLocked(of: other)
+            return first.flatMap { one in
+                second.map { WordErrors(reference: one, hypothesis: $0).errorCount }
+            }.min()
+        }
+    }
+
+    /// What is heard in `samples`, which must be one of `phrases` (or nothing, when no phrase fits): the
     /// recogniser picks the phrase that sounds most like the audio. Phrases with a word not in the dictionary
-    /// (`unknownWords(in:)`) are left out.
+    /// (`unknownWords(in:)`) are left out. A grammar of one phrase gives how well the audio fits that phrase.
     ///
     /// - Parameters:
     ///   - samples: mono audio, full scale ±1.
@@ -111,8 +150,8 @@ public final class Recognizer: @unchecked Sendable {
     ///   - phrases: words separated by spaces, in lower case.
     /// - Throws: `RecognitionError.noKnownPhrase` when no phrase is left, `.unsupportedSampleRate`, `.audio` (the
     ///   conversion), `.failed`.
-    public func words(in samples: [Float], sampleRate: Int, grammar phrases: [String]) throws(RecognitionError)
-        -> [String]
+    public func hear(_ samples: [Float], sampleRate: Int, grammar phrases: [String]) throws(RecognitionError)
+        -> Hearing
     {
         let pcm = try Self.modelPCM(samples, sampleRate: sampleRate)
         return try Self.lock.withLock { _ throws(RecognitionError) in
@@ -138,11 +177,11 @@ public final class Recognizer: @unchecked Sendable {
         }
     }
 
-    /// The words heard in `samples`, free-form: any words of the dictionary, as the language model finds them
+    /// What is heard in `samples`, free-form: any words of the dictionary, as the language model finds them
     /// likely. For word error rates; the first call loads the language model.
     ///
     /// - Throws: `RecognitionError.unsupportedSampleRate`, `.audio` (the conversion), `.failed`.
-    public func words(in samples: [Float], sampleRate: Int) throws(RecognitionError) -> [String] {
+    public func hear(_ samples: [Float], sampleRate: Int) throws(RecognitionError) -> Hearing {
         let pcm = try Self.modelPCM(samples, sampleRate: sampleRate)
         return try Self.lock.withLock { _ throws(RecognitionError) in
             if !hasLanguageModel {
@@ -157,15 +196,42 @@ public final class Recognizer: @unchecked Sendable {
     }
 
     private func unknownWordsLocked(in phrase: String) -> [String] {
-        phrase.split(separator: " ").map(String.init).filter { word in
-            guard let phones = library.pointee.ps_lookup_word(decoder, word) else { return true }
-            library.pointee.ckd_free(phones)
-            return false
-        }
+        phrase.split(separator: " ").map(String.init).filter { phonesLocked(of: $0) == nil }
     }
 
-    /// One utterance through the search named `search`: its best hypothesis's words, without fillers and silences.
-    private func decodeLocked(_ pcm: [Int16], search: String) throws(RecognitionError) -> [String] {
+    /// The dictionary's phones of `entry` (`two`, or an alternative, `to(2)`), separated by spaces; `nil` when it has
+    /// no such entry.
+    private func phonesLocked(of entry: String) -> String? {
+        guard let phones = library.pointee.ps_lookup_word(decoder, entry) else { return nil }
+        defer { library.pointee.ckd_free(phones) }
+        return String(cString: phones)
+    }
+
+    /// Every pronunciation of a phrase as phones, its words' phones joined: each combination of the words'
+    /// alternatives, up to `largestPronunciationCount`; none when a word is not in the dictionary.
+    private func pronunciationsLocked(of phrase: String) -> [[String]] {
+        var pronunciations: [[String]] = [[]]
+        for word in phrase.split(separator: " ") {
+            var alternatives: [[String]] = []
+            // The dictionary numbers a word's alternatives from 2, without gaps.
+            while let phones = phonesLocked(
+                of: alternatives.isEmpty ? String(word) : "\(word)(\(alternatives.count + 1))")
+            {
+                alternatives.append(phones.split(separator: " ").map(String.init))
+            }
+            guard !alternatives.isEmpty else { return [] }
+            pronunciations = Array(
+                pronunciations.lazy.flatMap { start in alternatives.map { start + $0 } }
+                    .prefix(Self.largestPronunciationCount))
+        }
+        return pronunciations
+    }
+
+    /// Enough for any phrase of a few words with two or three pronunciations each.
+    private static let largestPronunciationCount = 256
+
+    /// One utterance through the search named `search`: its best hypothesis, without fillers and silences.
+    private func decodeLocked(_ pcm: [Int16], search: String) throws(RecognitionError) -> Hearing {
         concat_synth_pocketsphinx_clear_error()
         guard library.pointee.ps_set_search(decoder, search) == 0 else { throw Self.failure("ps_set_search") }
         guard library.pointee.ps_start_utt(decoder) >= 0 else { throw Self.failure("ps_start_utt") }
@@ -176,8 +242,14 @@ public final class Recognizer: @unchecked Sendable {
         let ended = library.pointee.ps_end_utt(decoder)
         guard processed >= 0 else { throw Self.failure("ps_process_raw") }
         guard ended >= 0 else { throw Self.failure("ps_end_utt") }
-        guard let hypothesis = library.pointee.ps_get_hyp(decoder, nil) else { return [] }
-        return String(cString: hypothesis).split(separator: " ").map(String.init)
+        var score: Int32 = 0
+        let frameCount = Int(library.pointee.ps_get_n_frames(decoder))
+        guard let hypothesis = library.pointee.ps_get_hyp(decoder, &score) else {
+            return Hearing(words: [], score: Int(Int32.min), frameCount: frameCount)
+        }
+        return Hearing(
+            words: String(cString: hypothesis).split(separator: " ").map(String.init), score: Int(score),
+            frameCount: frameCount)
     }
 
     /// `samples` as the model hears them: 16 kHz, 16-bit, with `paddingSeconds` of silence at each end.

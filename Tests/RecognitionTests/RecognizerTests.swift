@@ -15,7 +15,7 @@ import Testing
     @Test("hears which phrase of a grammar espeak-ng said", arguments: compass)
     func grammar(phrase: String) throws {
         let samples = try EspeakNG.shared.synthesize(phrase, language: "en-US")
-        let heard = try Recognizer().words(in: samples, sampleRate: 22_050, grammar: Self.compass)
+        let heard = try Recognizer().hear(samples, sampleRate: 22_050, grammar: Self.compass).words
         #expect(heard == phrase.split(separator: " ").map(String.init))
     }
 
@@ -23,24 +23,24 @@ import Testing
     func sampleRates(rate: Int) throws {
         let samples = try SampleRateConversion.convert(
             EspeakNG.shared.synthesize("west", language: "en-US"), from: 22_050, to: rate)
-        #expect(try Recognizer().words(in: samples, sampleRate: rate, grammar: Self.compass) == ["west"])
+        #expect(try Recognizer().hear(samples, sampleRate: rate, grammar: Self.compass).words == ["west"])
     }
 
     @Test("one recogniser listens for one grammar, then another, then the first again")
     func changingGrammars() throws {
         let recognizer = try Recognizer()
         let north = try EspeakNG.shared.synthesize("north", language: "en-US")
-        #expect(try recognizer.words(in: north, sampleRate: 22_050, grammar: Self.compass) == ["north"])
+        #expect(try recognizer.hear(north, sampleRate: 22_050, grammar: Self.compass).words == ["north"])
         // A grammar without the word said: the nearest phrase of it, never a word outside it.
-        let heard = try recognizer.words(in: north, sampleRate: 22_050, grammar: ["hello", "good morning"])
+        let heard = try recognizer.hear(north, sampleRate: 22_050, grammar: ["hello", "good morning"]).words
         #expect(heard.isEmpty || heard == ["hello"] || heard == ["good", "morning"])
-        #expect(try recognizer.words(in: north, sampleRate: 22_050, grammar: Self.compass) == ["north"])
+        #expect(try recognizer.hear(north, sampleRate: 22_050, grammar: Self.compass).words == ["north"])
     }
 
     @Test("silence is heard as nothing")
     func silence() throws {
         let samples = [Float](repeating: 0, count: 22_050)
-        #expect(try Recognizer().words(in: samples, sampleRate: 22_050, grammar: Self.compass) == [])
+        #expect(try Recognizer().hear(samples, sampleRate: 22_050, grammar: Self.compass).words == [])
     }
 
     @Test("words not in the dictionary: named, and their phrases left out of a grammar")
@@ -49,16 +49,31 @@ import Testing
         #expect(recognizer.unknownWords(in: "east qzxv west") == ["qzxv"])
         #expect(recognizer.unknownWords(in: "good morning") == [])
         let samples = try EspeakNG.shared.synthesize("south", language: "en-US")
-        #expect(try recognizer.words(in: samples, sampleRate: 22_050, grammar: ["qzxv south", "south"]) == ["south"])
+        #expect(try recognizer.hear(samples, sampleRate: 22_050, grammar: ["qzxv south", "south"]).words == ["south"])
         #expect(throws: RecognitionError.noKnownPhrase(phrases: ["qzxv", "blorptang zz"])) {
-            try recognizer.words(in: samples, sampleRate: 22_050, grammar: ["qzxv", "blorptang zz"])
+            try recognizer.hear(samples, sampleRate: 22_050, grammar: ["qzxv", "blorptang zz"]).words
         }
+    }
+
+    @Test(
+        "how many phones apart two phrases sound, each word's alternative pronunciations counted",
+        arguments: [
+            ("two", "to", 0), ("you", "u", 0), ("m", "n", 1), ("off", "on", 1), ("east", "west", 2),
+            ("good morning", "good morning", 0), ("good morning", "good mourning", 0),
+        ])
+    func phoneDistance(phrase: String, other: String, distance: Int) throws {
+        #expect(try Recognizer().phoneDistance(phrase, other) == distance)
+    }
+
+    @Test("no phone distance to a phrase with a word not in the dictionary")
+    func phoneDistanceUnknown() throws {
+        #expect(try Recognizer().phoneDistance("east", "qzxv") == nil)
     }
 
     @Test("a rate no recording has is refused")
     func badRate() throws {
         #expect(throws: RecognitionError.unsupportedSampleRate(0)) {
-            try Recognizer().words(in: [0, 0], sampleRate: 0, grammar: Self.compass)
+            try Recognizer().hear([0, 0], sampleRate: 0, grammar: Self.compass)
         }
     }
 
@@ -72,7 +87,7 @@ import Testing
         ])
     func freeForm(file: String, text: String, largestRate: Double) throws {
         let clip = try PreparedClip(path: "\(Self.sources)/\(file)")
-        let heard = try Recognizer().words(in: clip.renderReady, sampleRate: RenderFormat.sampleRate)
+        let heard = try Recognizer().hear(clip.renderReady, sampleRate: RenderFormat.sampleRate).words
         let errors = WordErrors(reference: WordErrors.words(in: text), hypothesis: heard)
         #expect(errors.rate <= largestRate, "heard \(heard): \(errors)")
     }
