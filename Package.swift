@@ -187,7 +187,7 @@ let package = Package(
             name: "ConcatSynthBench",
             dependencies: [
                 "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank", "VoicebankAuthoring", "AudioIO",
-                "CSQLite", "CSampleRate", "SpeechService", "WyomingService",
+                "AudioFeatures", "Recognition", "CSQLite", "CSampleRate", "CEspeakNG", "SpeechService", "WyomingService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
