@@ -76,6 +76,14 @@ let package = Package(
         // vocoder and MFCC) and contour. Apart from AudioIO so that the speaking executables, which read what was
         // measured from the pack, load neither aubio nor libfftw3f.
         .target(name: "AudioFeatures", dependencies: ["SpeechCore", "CAubio"]),
+        // libpocketsphinx (Debian's libpocketsphinx-dev, with pocketsphinx-en-us's model) is loaded by Recognition when
+        // words are first checked, as libespeak-ng is, so that `voicebank` runs everything else on a machine without
+        // it: no pkgConfig, whose flags would link it. Not a system-library shim: pocketsphinx.h includes its
+        // neighbours by bare name, so only a C file compiled with their folder on its path can include it (see
+        // CPocketSphinx.h).
+        .target(name: "CPocketSphinx", cSettings: [.unsafeFlags(["-I/usr/include/pocketsphinx"])]),
+        // The offline recogniser (pocketsphinx): the words heard in a take, among a grammar's phrases or free-form.
+        .target(name: "Recognition", dependencies: ["AudioIO", "CPocketSphinx"]),
         // Playback through ALSA, for `concat-synth say`; libasound is loaded when a device is opened.
         .target(name: "Playback", dependencies: ["CAlsa", "AudioIO"]),
         .target(name: "Tokens", dependencies: ["CUTF8Proc"]),
@@ -86,10 +94,11 @@ let package = Package(
         .target(
             name: "Voicebank", dependencies: ["SpeechCore", "CSQLite", "AudioIO"], path: "Sources/Voicebank/Store"),
         // Making and changing packs: voices and their settings, import (transcripts, the preparation pipeline),
-        // export, inspection and verify, remove; only `voicebank`, the tests and the benchmark link it.
+        // export, inspection and verify (with its check by listening), remove; only `voicebank`, the tests and the
+        // benchmark link it.
         .target(
             name: "VoicebankAuthoring",
-            dependencies: ["Voicebank", "SpeechCore", "AudioIO", "AudioFeatures", "Tokens", "CNettle"],
+            dependencies: ["Voicebank", "SpeechCore", "AudioIO", "AudioFeatures", "Tokens", "CNettle", "Recognition"],
             path: "Sources/Voicebank/Authoring"),
         // Events to a timed plan: matching, planning, the timeline. Never names the voice pack.
         .target(name: "Planning", dependencies: ["SpeechCore", "SSML", "Tokens", "Verbalization"]),
@@ -143,7 +152,7 @@ let package = Package(
             name: "VoicebankCLI",
             dependencies: [
                 "Voicebank", "VoicebankAuthoring", "Verbalization", "CommandLineSupport", "ConcatSynth", "Planning",
-                "SpeechCore", "Tokens", "AudioIO", "Studio", "HTTPService",
+                "SpeechCore", "Tokens", "AudioIO", "Studio", "HTTPService", "Recognition",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Like concat-synth (see releaseLinking).
@@ -179,12 +188,13 @@ let package = Package(
             name: "ConcatSynthBench",
             dependencies: [
                 "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank", "VoicebankAuthoring", "AudioIO",
-                "CSQLite", "CSampleRate", "SpeechService", "WyomingService",
+                "AudioFeatures", "Recognition", "CSQLite", "CSampleRate", "CEspeakNG", "SpeechService", "WyomingService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioFeatures", "SpeechCore", "TestSupport"]),
         .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
+        .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "AudioIO", "SpeechCore"]),
         .testTarget(name: "SSMLTests", dependencies: ["SSML", "SpeechCore"]),
         .testTarget(name: "VerbalizationTests", dependencies: ["Verbalization"]),
         .testTarget(

@@ -13,13 +13,15 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "concat-synth-bench",
         abstract:
-            "Measure concat-synth against the tools people use instead, and check the targets of issues 6 and 11.",
+            "Measure concat-synth against the tools people use instead, and check the targets of issues 6, 11 and 23.",
         discussion: """
             Run it through tools/bench, which builds the release binaries first. It makes its own voice packs \
             (100, 10,000 and 100,000 clips; about 3 GB on disk for a few minutes) in a temporary folder and \
             removes them at the end. espeak-ng, flite and sox are the anchors of item 1, and \
             Debian's speech-dispatcher module sd_espeak-ng the anchor of item 6 (our module, driven over the module \
-            protocol); a missing one is reported as n/a. --smoke runs every item in a few seconds with tiny packs, for the test suite.
+            protocol); a missing one is reported as n/a. Items 11 to 13 measure the default pack's fallback voice: \
+            word error rates heard by pocketsphinx (tools/everyday-sentences.tsv), its joins, its first audio and \
+            the Wyoming server's load. --smoke runs every item in a few seconds with tiny packs, for the test suite.
             """)
 
     @Flag(help: "Run every item once, with tiny packs and short texts, in a few seconds (the test suite's check).")
@@ -52,13 +54,20 @@ struct BenchCommand: ParsableCommand {
     var only: [Int] = []
 
     /// The items, in the order they run.
-    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
 
+    /// `--espeak-first-audio FILE RUNS TEXT` times espeak-ng's own first audio for item 12 (`EspeakFirstAudio`).
     /// `--peak-rss-of FILE PROGRAM ARGUMENTS…` runs PROGRAM and writes its exit status and peak RSS in bytes to FILE:
     /// a child inherits the high-water mark of the process that spawns it (Linux keeps it across the spawn and
     /// exec), so item 5 measures from this small fresh process rather than from the benchmark with its packs.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == EspeakFirstAudio.helperFlag, arguments.count == 4, let runs = Int(arguments[2]) {
+            do { try EspeakFirstAudio.helper(file: arguments[1], runs: runs, text: arguments[3]) } catch {
+                exit(withError: error)
+            }
+            return
+        }
         guard arguments.first == PeakRSS.helperFlag, arguments.count >= 3 else {
             main(nil)
             return
@@ -179,6 +188,19 @@ struct BenchCommand: ParsableCommand {
         }
 
         if items.contains(11) {
+            let sentences = try EverydaySentence.all()
+            try FallbackQualityBench(sentences: smoke ? Array(sentences.prefix(2)) : sentences, work: work).run()
+        }
+
+        if items.contains(12) {
+            results += try FallbackFirstAudioBench(runs: inProcessRuns, work: work).run()
+        }
+
+        if items.contains(13) {
+            results += try WyomingFallbackBench(requestCount: smoke ? 10 : 500, work: work).run()
+        }
+
+        if items.contains(14) {
             let size = sizes.last!
             let path = "\(packFolder ?? work.path)/pack-v\(PackFactory.version)-\(size)-takes.sqlite"
             if packFolder == nil || (fileSize(path) ?? 0) == 0 {
@@ -190,7 +212,8 @@ struct BenchCommand: ParsableCommand {
             ).run()
         }
 
-        var targets = Table("Targets (issues 6, 10, 11, 14, 21 and 25)", columns: ["target", "measured", "verdict"])
+        var targets = Table(
+            "Targets (issues 6, 10, 11, 14, 21, 23 and 25)", columns: ["target", "measured", "verdict"])
         targets.printHeader()
         for result in results { targets.add([result.target, result.measured, result.verdict]) }
     }

@@ -20,7 +20,7 @@ struct CoreClip: Hashable {
 struct PackFactory {
     static let voice = "org.concatsynth.bench"
     /// Goes up when the packs change, so that packs kept with --pack-folder are made anew.
-    static let version = 1
+    static let version = 2
     static let fillerSeconds = 0.2
     let core: [CoreClip]
 

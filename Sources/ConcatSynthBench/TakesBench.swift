@@ -2,7 +2,7 @@ import ConcatSynth
 import SpeechCore
 import Voicebank
 
-/// Item 11: what choosing takes by place and join costs, with 5 takes of every phrase in a pack of the largest size:
+/// Item 14: what choosing takes by place and join costs, with 5 takes of every phrase in a pack of the largest size:
 /// in-process first audio at 1x and 4x, and long-render throughput, with `best` beside `rotate` (today's rotation,
 /// which looks at no feature) in the same run.
 struct TakesBench {
@@ -25,7 +25,7 @@ struct TakesBench {
         defer { buffer.deallocate() }
 
         var firstAudio = Table(
-            "11. Takes by place and join cost: in-process time to first audio with \(Self.takesPerPhrase) takes of every phrase, \(pack.label)-clip pack (µs, median (min–max) of \(runs) runs)",
+            "14. Takes by place and join cost: in-process time to first audio with \(Self.takesPerPhrase) takes of every phrase, \(pack.label)-clip pack (µs, median (min–max) of \(runs) runs)",
             columns: ["request"] + Self.speeds.flatMap { speed in choices.map { "\($0.rawValue), \(Int(speed))x" } })
         firstAudio.printHeader()
         var worst = 0.0
@@ -39,7 +39,9 @@ struct TakesBench {
                         let start = now()
                         let renderer = try synthesizer.renderer(for: speech)
                         var pulled = try renderer.render(into: buffer)
-                        while pulled.frameCount == 0 && !pulled.isComplete { pulled = try renderer.render(into: buffer) }
+                        while pulled.frameCount == 0 && !pulled.isComplete {
+                            pulled = try renderer.render(into: buffer)
+                        }
                         if round >= 3 { first.append(now() - start) }
                     }
                     row.append(Unit.microseconds.summary(first))
@@ -51,7 +53,7 @@ struct TakesBench {
 
         let long = try longText(speakingFor: longSeconds, with: synthesizers[0])
         var throughput = Table(
-            "11. Takes: long render of \(decimal(long.seconds / 60, places: 1)) minutes of speech, \(pack.label)-clip pack with \(Self.takesPerPhrase) takes a phrase (x-realtime, median (min–max) of \(longRenderRuns) runs)",
+            "14. Takes: long render of \(decimal(long.seconds / 60, places: 1)) minutes of speech, \(pack.label)-clip pack with \(Self.takesPerPhrase) takes a phrase (x-realtime, median (min–max) of \(longRenderRuns) runs)",
             columns: ["best: plan, choose, render", "rotate: plan, render", "ratio (≥ 0.8)"])
         throughput.printHeader()
         let block = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4_096)
@@ -74,7 +76,8 @@ struct TakesBench {
         ])
         return [
             TargetResult(
-                target: "in-process first audio ≤ 0.5 ms at 1x and 4x with \(Self.takesPerPhrase) takes a phrase, \(pack.label)-clip pack (worst request)",
+                target:
+                    "in-process first audio ≤ 0.5 ms at 1x and 4x with \(Self.takesPerPhrase) takes a phrase, \(pack.label)-clip pack (worst request)",
                 measured: "\(Unit.microseconds.format(worst)) µs", isMet: worst <= 0.5e-3),
             TargetResult(
                 target: "long render with best takes ≥ 0.8x of rotation's throughput",

@@ -22,6 +22,10 @@ struct WyomingBench {
     /// Requests each row sends in all, shared among its clients.
     var requestCount: Int
     var work: WorkDirectory
+    /// The table's title; item 9's when `nil`.
+    var title: String? = nil
+    /// Whether the run gives item 9's target (time to first chunk at one client).
+    var hasTarget = true
 
     static let clientCounts = [1, 10, 50]
 
@@ -45,7 +49,8 @@ struct WyomingBench {
         defer { withExtendedLifetime(server) {} }
 
         var table = Table(
-            "9. Wyoming server over loopback, \(pack.label)-clip pack, \"\(text)\" (real client: wyoming from PyPI)",
+            title
+                ?? "9. Wyoming server over loopback, \(pack.label)-clip pack, \"\(text)\" (real client: wyoming from PyPI)",
             columns: ["clients", "requests", "errors", "time to first chunk (ms, median (min–max))", "requests/s"])
         table.printHeader()
         var oneClientFirstChunk: Double?
@@ -84,11 +89,51 @@ struct WyomingBench {
         print(
             "\nIn process, the same request: first 100 ms chunk \(Unit.microseconds.summary(first)) µs, "
                 + "whole request \(Unit.microseconds.summary(whole)) µs (median (min–max) of \(requestCount) runs).")
+        guard hasTarget else { return [] }
         return [
             TargetResult(
                 target: "Wyoming time to first chunk ≤ 1 ms over loopback at one client",
                 measured: oneClientFirstChunk.map { "\(Unit.milliseconds.format($0)) ms" } ?? "n/a",
                 isMet: oneClientFirstChunk.map { $0 <= 1e-3 })
         ]
+    }
+}
+
+/// Item 13 (issue 23): what serializing espeak-ng costs the Wyoming server when every request needs the fallback
+/// voice. espeak-ng keeps global state, so the fallback voice synthesizes one run at a time in the whole process:
+/// item 9's load on the default pack (`voice` mode), with a request whose first words no clip covers, next to the
+/// time one request holds espeak-ng.
+struct WyomingFallbackBench {
+    var requestCount: Int
+    var work: WorkDirectory
+
+    static let text = FallbackFirstAudioBench.requests[0]
+
+    func run() throws -> [TargetResult] {
+        // Planning a request in `voice` mode synthesizes its uncovered runs: the part of a request spent in
+        // espeak-ng's one lock.
+        let synthesizer = try Synthesizer(bank: Locations.defaultPack)
+        var planning = Samples()
+        for round in 0..<13 {
+            let elapsed = try seconds { _ = try synthesizer.plan(Self.text) }
+            if round >= 3 { planning.append(elapsed) }
+        }
+        let runs = try synthesizer.plan(Self.text).fallbacks.compactMap(\.fallback?.words)
+        _ = try WyomingBench(
+            pack: BenchPack(clipCount: 0, path: Locations.defaultPack), text: Self.text, requestCount: requestCount,
+            work: work,
+            title:
+                "13. Wyoming server over loopback, requests that need the fallback voice: default pack (`voice` mode), \"\(Self.text)\"",
+            hasTarget: false
+        ).run()
+        print(
+            """
+            Each request's fallback voice speaks \(runs.map { "\"\($0)\"" }.joined(separator: ", ")). In process, \
+            planning the request, which synthesizes that under espeak-ng's one lock, takes \
+            \(Unit.milliseconds.summary(planning)) ms (median (min–max) of 10 runs): the server answers at most \
+            \(decimal(1 / planning.median, places: 0)) such requests a second however many clients and cores, and \
+            with 50 clients a request can wait for 49 others.
+            """)
+        return []
     }
 }

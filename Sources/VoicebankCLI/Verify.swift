@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineSupport
+import Recognition
 import Voicebank
 import VoicebankAuthoring
 
@@ -14,6 +15,11 @@ extension VoicebankCommand {
                 loudness (more than 6 LU from the voice's median loudness; a clip under 400 ms, which R128 cannot \
                 measure, is measured repeated end to end), phrase-key (empty, or not what the phrase normalises to), length (render-ready length \
                 not round(frames × 22050 ÷ rate)).
+
+                With --words, also words: an offline recogniser (pocketsphinx, from Debian's libpocketsphinx3 and \
+                pocketsphinx-en-us) listens to every take of the English voices, choosing among the voice's phrases, \
+                and each take heard as other words than its phrase is a problem. A take with a word the recogniser's \
+                dictionary lacks, and voices in other languages, are not checked: a note on standard error says so.
                 """)
 
         @OptionGroup var bank: BankOptions
@@ -21,15 +27,27 @@ extension VoicebankCommand {
         @Flag(help: "Print a JSON array of problems instead of lines.")
         var json = false
 
+        @Flag(help: "Also listen to every English take and report those whose words differ from their phrase.")
+        var words = false
+
         func run() throws {
+            // Loaded first, so that a machine without pocketsphinx gets its one line before any check runs.
+            let recognizer = words ? try Recognizer() : nil
             let pack = try bank.open(.readOnly)
-            let problems = try pack.verify()
+            var problems = try pack.verify()
+            var notes: [String] = []
+            if let recognizer {
+                let report = try pack.checkWords(recognizer: recognizer)
+                problems += report.problems
+                notes = report.notes
+            }
             if json {
                 try printJSON(problems.map(ProblemJSON.init))
             } else {
                 for problem in problems { print(problem) }
             }
             var standardError = StandardError()
+            for note in notes { print("note: \(note)", to: &standardError) }
             print(
                 problems.isEmpty
                     ? "\(pack.path): no problems found"

@@ -19,7 +19,10 @@ import Testing
             "### 6b. The same, each run the first message of a module just started",
             "### 7. Long render at a speaking rate", "### 7b. In-process time to first audio at 4x",
             "### 8. Peak RSS of a render of a long request", "### 9. Wyoming server", "### 10. HTTP server",
-            "### Targets (issues 6, 10, 11, 14 and 25)",
+            "### 11. Fallback quality: word errors", "### 11b. Fallback quality: joins",
+            "### 12. First audio of a request that starts with uncovered words",
+            "### 13. Wyoming server over loopback, requests that need the fallback voice",
+            "### Targets (issues 6, 10, 11, 14, 23 and 25)",
         ] {
             #expect(output.contains(title), "no table \(title)")
         }
@@ -32,13 +35,18 @@ import Testing
                 rows.filter { $0.hasPrefix("| \(request) |") }.count >= 2, "items 1 and 2 have a row for \(request)")
         }
         let targets = rows.filter { $0.hasSuffix("| met |") || $0.hasSuffix("| NOT met |") || $0.hasSuffix("| n/a |") }
-        #expect(targets.count == 15, "fifteen targets with a verdict:\n\(output)")
-        // Every Wyoming and HTTP row served its requests with no error.
+        #expect(targets.count == 16, "sixteen targets with a verdict:\n\(output)")
+        // Every Wyoming and HTTP row served its requests with no error (item 13's too).
         for clients in [1, 10, 50] {
             #expect(
-                rows.filter { $0.hasPrefix("| \(clients) | ") && $0.contains(" | 0 | ") }.count >= 2,
+                rows.filter { $0.hasPrefix("| \(clients) | ") && $0.contains(" | 0 | ") }.count >= 3,
                 "\(clients) clients")
         }
+        // Item 11 heard every rendering of its two sentences, and item 12 timed both sides.
+        let errorRates = try #require(rows.first { $0.hasPrefix("| word error rate, all 2 |") })
+        #expect(errorRates.split(separator: "|").count == 6 && !errorRates.contains("n/a"), "\(errorRates)")
+        let firstAudio = rows.filter { $0.hasPrefix("| Zebra crossing ahead.") || $0.hasPrefix("| The weather today") }
+        #expect(firstAudio.count == 2 && firstAudio.allSatisfy { !$0.contains("n/a") }, "\(firstAudio)")
         // An anchor that is not installed is n/a, never a failure; the figures of our own tools are always there.
         let inProcess = try #require(rows.first { $0.hasPrefix("| six-word sentence |") && !$0.contains("x |") })
         #expect(!inProcess.contains("n/a"))

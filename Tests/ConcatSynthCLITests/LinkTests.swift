@@ -53,6 +53,13 @@ import Testing
         #expect(try symbolCount(of: "AudioFeatures", in: product) == 0)
     }
 
+    @Test("voicebank needs neither libpocketsphinx nor libsphinxbase at its start: verify --words opens them")
+    func recogniserLibraries() throws {
+        let needed = try neededLibraries(of: "voicebank")
+        #expect(!needed.isEmpty)
+        #expect(!needed.contains { $0.contains("pocketsphinx") || $0.contains("sphinx") }, "\(needed)")
+    }
+
     @Test("the fallback voice probes no sound server: a render with espeak-ng leaves the home as it was")
     func fallbackVoicePlaysNothing() throws {
         let home = TemporaryDirectory("fallback-home")

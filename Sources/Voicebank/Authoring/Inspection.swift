@@ -135,6 +135,8 @@ public struct PackProblem: Equatable, Sendable, CustomStringConvertible {
         case length
         /// A clip rendering refuses (`ClipDamage`): its row and audio disagree, or it plays a NaN or infinity.
         case damaged
+        /// A take whose words, as the recogniser hears them, are not its phrase (`checkWords`).
+        case words
     }
 
     public var kind: Kind

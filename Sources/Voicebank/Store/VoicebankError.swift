@@ -44,6 +44,8 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case fallbackLanguage(voice: String, language: String)
     /// F0 or a take's features could not be measured; the measuring code's own description.
     case pitchMeasurement(String)
+    /// The recogniser could not listen to a take (`voicebank verify --words`); its own description.
+    case recognition(String)
     case unknownClip(id: Int, path: String)
     // Pack tools: transcripts, folders, export, remove.
     case fileSystem(path: String, reason: String)
@@ -139,6 +141,8 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
             return
                 "espeak-ng has no voice for \(language), the language of voice \(voice); expected a language espeak-ng speaks (espeak-ng --voices lists them), or --fallback clip or spell"
         case .pitchMeasurement(let description):
+            return description
+        case .recognition(let description):
             return description
         case .unknownClip(let id, let path):
             return "no clip \(id) in \(path)"

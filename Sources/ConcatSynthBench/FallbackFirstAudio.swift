@@ -1,0 +1,123 @@
+import CEspeakNG
+import ConcatSynth
+import SpeechCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Item 12 (issue 23): in-process time to the first audio of a request that starts with words the default pack does
+/// not cover, spoken by the fallback voice (`voice` mode, the default pack's), against espeak-ng's own first audio
+/// of the same text through its library, measured in the same run.
+///
+/// Ours is timed as a screen reader's voice is used: the synthesizer open, from the request to the first filled
+/// 512-frame pull; the fallback voice synthesizes each uncovered run whole (and reloads libespeak-ng before each
+/// synthesis, for identical output every time). espeak-ng's is timed in a helper process of its own
+/// (`EspeakFirstAudio`), since its callback and state are the process's: from `espeak_Synth` to the first samples
+/// its callback receives, libespeak-ng initialised once, with the 50 ms buffers the fallback voice asks for.
+struct FallbackFirstAudioBench {
+    var runs: Int
+    var work: WorkDirectory
+
+    /// Requests whose first words no clip of the default English voice covers.
+    static let requests = [
+        "Zebra crossing ahead. Double tap to open.",
+        "The weather today is sunny with a high of 24 degrees.",
+    ]
+
+    func run() throws -> [TargetResult] {
+        let synthesizer = try Synthesizer(bank: Locations.defaultPack, voice: FallbackQualityBench.voice)
+        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: InProcessBench.blockFrameCount)
+        defer { buffer.deallocate() }
+        var table = Table(
+            "12. First audio of a request that starts with uncovered words: default pack (`voice` mode) against espeak-ng's library (ms, median (min–max) of \(runs) runs)",
+            columns: ["request", "first uncovered run", "concat-synth", "espeak-ng", "ratio (≤ 2)"])
+        table.printHeader()
+        var worst: Double?
+        for text in Self.requests {
+            let plan = try synthesizer.plan(text)
+            let run = plan.fallbacks.first?.fallback?.words ?? "none"
+            var ours = Samples()
+            for round in 0..<(runs + 3) {
+                let start = now()
+                let renderer = try synthesizer.renderer(for: SpeechRequest(text))
+                var pulled = try renderer.render(into: buffer)
+                while pulled.frameCount == 0 && !pulled.isComplete { pulled = try renderer.render(into: buffer) }
+                if round >= 3 { ours.append(now() - start) }
+            }
+            let theirs = try EspeakFirstAudio.measure(text, runs: runs, work: work)
+            let ratio = ours.median / theirs.median
+            worst = max(worst ?? ratio, ratio)
+            table.add([
+                text, "\"\(run)\"", Unit.milliseconds.summary(ours), Unit.milliseconds.summary(theirs),
+                "\(decimal(ratio, places: 2))x",
+            ])
+        }
+        return [
+            TargetResult(
+                target: "first audio of a request starting with uncovered words ≤ 2x espeak-ng's own (worst request)",
+                measured: worst.map { "\(decimal($0, places: 2))x" } ?? "n/a", isMet: worst.map { $0 <= 2 })
+        ]
+    }
+}
+
+/// espeak-ng's own first audio, timed in a fresh `concat-synth-bench --espeak-first-audio` process.
+enum EspeakFirstAudio {
+    static let helperFlag = "--espeak-first-audio"
+
+    /// Seconds from `espeak_Synth` to the first samples of `text`, `runs` times after three unmeasured ones.
+    static func measure(_ text: String, runs: Int, work: WorkDirectory) throws -> Samples {
+        let result = work.file("espeak-first-audio.txt")
+        let helper = try spawnAndWait(
+            Locations.binaries + "/concat-synth-bench", [helperFlag, result, "\(runs)", text], showingErrors: true)
+        guard helper.status == 0 else {
+            throw BenchError(description: "the espeak-ng first-audio helper exited \(helper.status)")
+        }
+        return Samples(try readText(result).split(separator: "\n").compactMap { Double($0) })
+    }
+
+    /// The helper's work: loads libespeak-ng, then speaks `text` `runs + 3` times with the US English voice, and
+    /// writes the time to the first samples of each measured run to `file`, one a line.
+    static func helper(file: String, runs: Int, text: String) throws {
+        guard let espeak = concat_synth_espeak_load() else {
+            throw BenchError(
+                description: "cannot load libespeak-ng: \(String(cString: concat_synth_espeak_load_error()))")
+        }
+        let rate = espeak.pointee.espeak_Initialize(
+            AUDIO_OUTPUT_SYNCHRONOUS, 50, nil, espeakINITIALIZE_DONT_EXIT)
+        guard rate > 0 else { throw BenchError(description: "espeak_Initialize failed") }
+        espeak.pointee.espeak_SetSynthCallback(firstSamples)
+        guard espeak.pointee.espeak_SetVoiceByName("en-us") == EE_OK else {
+            throw BenchError(description: "espeak-ng has no en-us voice")
+        }
+        var lines: [String] = []
+        for round in 0..<(runs + 3) {
+            firstSamplesTime = nil
+            let start = now()
+            let status = text.withCString {
+                espeak.pointee.espeak_Synth(
+                    $0, text.utf8.count + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, nil)
+            }
+            guard status == EE_OK, let first = firstSamplesTime else {
+                throw BenchError(description: "espeak_Synth gave no samples (status \(status.rawValue))")
+            }
+            if round >= 3 { lines.append("\(first - start)") }
+        }
+        try writeText(lines.joined(separator: "\n") + "\n", to: file)
+    }
+}
+
+/// When the helper's synthesis first gave samples; set by `firstSamples`, on the helper's only thread.
+nonisolated(unsafe) private var firstSamplesTime: Double?
+
+/// espeak-ng's callback in the helper: notes the time of the first samples and stops the synthesis (1), which is all
+/// the helper measures.
+private func firstSamples(
+    _ samples: UnsafeMutablePointer<Int16>?, _ count: Int32, _ events: UnsafeMutablePointer<espeak_EVENT>?
+) -> Int32 {
+    guard samples != nil, count > 0 else { return 0 }
+    if firstSamplesTime == nil { firstSamplesTime = now() }
+    return 1
+}

@@ -1,0 +1,193 @@
+import AudioFeatures
+import AudioIO
+import ConcatSynth
+import Planning
+import Recognition
+import SpeechCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A sentence of `tools/everyday-sentences.tsv` and the words a listener should hear in it.
+struct EverydaySentence {
+    var text: String
+    /// Numbers written as words, as the engine and espeak-ng read them.
+    var reference: [String]
+
+    static var file: String { Locations.repository + "/tools/everyday-sentences.tsv" }
+
+    /// The file's sentences: tab-separated lines of a request and its words; `#` starts a comment line.
+    static func all(from path: String = file) throws -> [EverydaySentence] {
+        try readText(path).split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == 2, !fields[0].isEmpty, !fields[1].isEmpty else {
+                throw BenchError(description: "\(path): expected a sentence, a tab and its words, not \"\(line)\"")
+            }
+            return EverydaySentence(text: String(fields[0]), reference: WordErrors.words(in: String(fields[1])))
+        }
+    }
+}
+
+/// Item 11 (issue 23): how well the words the default pack does not cover are heard. Each sentence is rendered with
+/// a copy of the default pack in each fallback mode (`voicebank configure --fallback clip|spell|voice`) and by
+/// espeak-ng alone through its library, and pocketsphinx hears each rendering free-form; the word error rate is the
+/// word-level edit distance against the sentence's words. In `voice` mode, each join between a clip and the fallback
+/// voice's speech is measured: the loudness (EBU R128) and F0 (aubio's YIN) of the half second on either side.
+struct FallbackQualityBench {
+    var sentences: [EverydaySentence]
+    var work: WorkDirectory
+
+    static let voice = "org.concatsynth.en"
+    static let modes = ["clip", "spell", "voice"]
+    /// Audio measured on each side of a join, or the whole segment when it is shorter.
+    static let joinWindowFrames = RenderFormat.sampleRate / 2
+
+    /// A join between a clip and the fallback voice's speech, and how the two sides differ.
+    struct Join {
+        var sentence: Int
+        var clip: String
+        var fallback: String
+        /// The fallback voice's side minus the clip's; `nil` when a side is too quiet to measure.
+        var loudnessDifferenceLU: Double?
+        /// The fallback voice's side against the clip's; `nil` when a side has no voiced part.
+        var f0DifferenceSemitones: Double?
+    }
+
+    func run() throws {
+        let recognizer: Recognizer?
+        do { recognizer = try Recognizer() } catch {
+            print("note: item 11's word error rates read n/a: \(error)")
+            recognizer = nil
+        }
+        var synthesizers: [Synthesizer] = []
+        for mode in Self.modes {
+            let path = work.file("quality-\(mode).sqlite")
+            _ = try runChecked("/bin/cp", [Locations.defaultPack, path])
+            _ = try runChecked(
+                Locations.binaries + "/voicebank",
+                ["configure", "--bank", path, "--voice", Self.voice, "--fallback", mode])
+            synthesizers.append(try Synthesizer(bank: path, voice: Self.voice))
+        }
+
+        var table = Table(
+            "11. Fallback quality: word errors of \(sentences.count) everyday sentences, default pack (pocketsphinx, free-form)",
+            columns: ["sentence", "words"] + Self.modes.map { "`\($0)` errors" } + ["espeak-ng alone, errors"])
+        table.printHeader()
+        var totals = [WordErrors](repeating: WordErrors(), count: Self.modes.count + 1)
+        var joins: [Join] = []
+        for (index, sentence) in sentences.enumerated() {
+            var renderings: [[Float]] = []
+            for (mode, synthesizer) in zip(Self.modes, synthesizers) {
+                let plan = try synthesizer.plan(SpeechRequest(sentence.text))
+                let samples = try Self.render(plan, with: synthesizer)
+                if mode == "voice" { joins += try Self.joins(in: plan, samples: samples, sentence: index + 1) }
+                renderings.append(samples)
+            }
+            renderings.append(try EspeakNG.shared.synthesize(sentence.text, language: "en-US"))
+            var cells = ["\(index + 1). \(sentence.text)", "\(sentence.reference.count)"]
+            for (column, samples) in renderings.enumerated() {
+                guard let recognizer else {
+                    cells.append("n/a")
+                    continue
+                }
+                let heard = try recognizer.hear(samples, sampleRate: RenderFormat.sampleRate).words
+                let errors = WordErrors(reference: sentence.reference, hypothesis: heard)
+                totals[column] = totals[column] + errors
+                cells.append("\(errors.errorCount)")
+            }
+            table.add(cells)
+        }
+        let words = sentences.map(\.reference.count).reduce(0, +)
+        table.add(
+            ["word error rate, all \(sentences.count)", "\(words)"]
+                + totals.map { recognizer == nil ? "n/a" : "**\(decimal($0.rate * 100, places: 1)) %**" })
+        Self.report(joins)
+    }
+
+    /// The plan's samples, pulled as a render pulls them.
+    static func render(_ plan: RenderPlan, with synthesizer: Synthesizer) throws -> [Float] {
+        let renderer = synthesizer.renderer(for: plan)
+        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4_096)
+        defer { buffer.deallocate() }
+        var samples: [Float] = []
+        samples.reserveCapacity(plan.frameCount)
+        var pulled = Renderer.Pull(frameCount: 0, isComplete: false)
+        while !pulled.isComplete {
+            pulled = try renderer.render(into: buffer)
+            samples += buffer.prefix(pulled.frameCount)
+        }
+        return samples
+    }
+
+    /// The joins of `plan` between a phrase's clip and the fallback voice's speech (`RenderPlan
+    /// .fallbackVoiceJoinFrames` also counts its joins with silence), measured on the rendered samples.
+    static func joins(in plan: RenderPlan, samples: [Float], sentence: Int) throws -> [Join] {
+        let frames = Set(plan.fallbackVoiceJoinFrames)
+        let sounding = plan.segments.filter { $0.isSounding && $0.frameCount > 0 }
+        var joins: [Join] = []
+        for (before, after) in zip(sounding, sounding.dropFirst()) where frames.contains(after.frame) {
+            let clip: [Float]
+            let fallback: [Float]
+            // The half second before the join, and the half second after it.
+            let end = min(before.endFrame, samples.count)
+            let first = Array(samples[max(before.frame, end - joinWindowFrames)..<end])
+            let second = Array(
+                samples[after.frame..<min(after.endFrame, after.frame + joinWindowFrames, samples.count)])
+            switch (before.kind, after.kind) {
+            case (.phrase, .synthesized): (clip, fallback) = (first, second)
+            case (.synthesized, .phrase): (clip, fallback) = (second, first)
+            default: continue
+            }
+            let clipText = before.isSynthesized ? after.text : before.text
+            let fallbackText = before.isSynthesized ? before.text : after.text
+            var join = Join(sentence: sentence, clip: clipText, fallback: fallbackText)
+            if let clipLUFS = try Loudness(clip).clipLUFS, let fallbackLUFS = try Loudness(fallback).clipLUFS {
+                join.loudnessDifferenceLU = fallbackLUFS - clipLUFS
+            }
+            if let clipF0 = try PitchTracker.medianFrequency(of: clip),
+                let fallbackF0 = try PitchTracker.medianFrequency(of: fallback)
+            {
+                join.f0DifferenceSemitones = 12 * log2(fallbackF0 / clipF0)
+            }
+            joins.append(join)
+        }
+        return joins
+    }
+
+    /// The joins' table, then their medians and how many are within issue 23's 1 LU and 2 semitones.
+    static func report(_ joins: [Join]) {
+        var table = Table(
+            "11b. Fallback quality: joins between a clip and the fallback voice (`voice` mode), ± 0.5 s around each",
+            columns: [
+                "sentence", "clip", "fallback voice", "loudness, fallback − clip (LU)", "F0, fallback − clip (st)",
+            ])
+        table.printHeader()
+        func signed(_ value: Double?) -> String {
+            guard let value else { return "n/a" }
+            return (value > 0 ? "+" : "") + decimal(value, places: 1)
+        }
+        for join in joins {
+            table.add([
+                "\(join.sentence)", join.clip, join.fallback, signed(join.loudnessDifferenceLU),
+                signed(join.f0DifferenceSemitones),
+            ])
+        }
+        let loudness = joins.compactMap(\.loudnessDifferenceLU).map(abs)
+        let f0 = joins.compactMap(\.f0DifferenceSemitones).map(abs)
+        func summary(_ values: [Double], unit: String, within limit: Double) -> String {
+            guard !values.isEmpty else { return "none measured" }
+            return
+                "median |difference| \(decimal(Samples(values).median, places: 1)) \(unit), largest \(decimal(values.max()!, places: 1)) \(unit), \(values.filter { $0 <= limit }.count) of \(values.count) within \(decimal(limit, places: 0)) \(unit)"
+        }
+        print(
+            """
+
+            \(joins.count) joins between a clip and the fallback voice. Loudness: \
+            \(summary(loudness, unit: "LU", within: 1)). F0: \(summary(f0, unit: "st", within: 2)) \
+            (\(joins.count - f0.count) with a side that has no voiced part).
+            """)
+    }
+}
