@@ -1,9 +1,11 @@
 import AudioIO
 import ConcatSynth
 import HTTPService
+import Playback
 import Voicebank
 
-/// What can go wrong in the studio: starting it (its script and texts), and each request of its page.
+/// What can go wrong in the studio: starting it (its script and texts), each request of its page, and the sound
+/// devices of `voicebank record`.
 public enum StudioError: Error, Sendable, CustomStringConvertible {
     /// A prompt file or texts file that cannot be read.
     case unreadableFile(path: String, reason: String)
@@ -30,6 +32,8 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
     case coverage(ConcatSynthError)
     /// The server could not start: its address, or its folder for takes.
     case server(HTTPServiceError)
+    /// A sound device of `voicebank record` that does not open or fails.
+    case device(PlaybackError)
 
     public var description: String {
         switch self {
@@ -66,6 +70,8 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
         case .coverage(let error):
             return error.description
         case .server(let error):
+            return error.description
+        case .device(let error):
             return error.description
         }
     }

@@ -46,6 +46,66 @@ final class StudioSession: Sendable {
             script.prompts.map { ($0.phraseKey, $0.id) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// Opens the pack for writing, reads the texts and makes the script: what the studio's page and
+    /// `voicebank record` share.
+    ///
+    /// - Throws: `StudioError`: `.voicebank` (no pack, no such voice, a pack that cannot be written),
+    ///   `.unreadableFile`, `.texts`, `.promptLine`, `.noPrompts`, `.server` (no folder for the takes' files).
+    static func open(_ options: StudioOptions) throws(StudioError) -> StudioSession {
+        let pack: VoicePack
+        let voice: Voice
+        do throws(VoicebankError) {
+            pack = try VoicePack(path: options.bank, access: .readWrite)
+            voice = try pack.resolveVoice(options.voice)
+        } catch {
+            throw .voicebank(error)
+        }
+        var texts: [Text] = []
+        for path in options.textFiles {
+            do throws(FileError) {
+                texts.append(.init(name: path, text: String(decoding: try readFile(atPath: path), as: UTF8.self)))
+            } catch {
+                throw .unreadableFile(path: path, reason: error.reason)
+            }
+        }
+        let script: PromptScript
+        if let promptFile = options.promptFile {
+            script = try PromptScript.read(path: promptFile)
+        } else {
+            script = PromptScript.missing(from: try coverage(of: texts, bank: options.bank, voice: voice.identifier))
+            guard !script.prompts.isEmpty else {
+                throw .noPrompts(
+                    reason:
+                        "voice \(voice.identifier) covers every word of \(options.textFiles.joined(separator: ", ")) already"
+                )
+            }
+        }
+        let folder: TemporaryFolder
+        do throws(HTTPServiceError) { folder = try TemporaryFolder(label: "studio") } catch { throw .server(error) }
+        return StudioSession(pack: pack, voice: voice, script: script, texts: texts, folder: folder)
+    }
+
+    /// Plans each text on its own first, so that an error names its file, then all together.
+    private static func coverage(of texts: [Text], bank: String, voice: String) throws(StudioError) -> CoverageReport {
+        let analyzer: CoverageAnalyzer
+        do throws(ConcatSynthError) { analyzer = try CoverageAnalyzer(bank: bank, voice: voice) } catch {
+            throw .coverage(error)
+        }
+        for text in texts {
+            do throws(ConcatSynthError) { _ = try analyzer.analyze([(text.name, text.text)]) } catch {
+                throw .texts(path: text.name, error: error)
+            }
+        }
+        do throws(ConcatSynthError) { return try analyzer.analyze(texts.map { ($0.name, $0.text) }) } catch {
+            throw .coverage(error)
+        }
+    }
+
+    /// Removes the folder of the takes' files.
+    func close() {
+        folder.remove()
+    }
+
     // MARK: What the page reads
 
     /// Every prompt with its takes, and the coverage of the texts.
@@ -57,7 +117,7 @@ final class StudioSession: Sendable {
                 trimThresholdDecibels: voice.trimming?.thresholdDecibels),
             pack: packPath,
             prompts: script.prompts.map { StudioState.PromptState($0, takes: takes[$0.id] ?? []) },
-            coverage: try coverage(), maximumTakeBytes: StudioSite.limits.maximumBodyBytes)
+            coverage: try coverage(), maximumTakeBytes: StudioSite.limits.maximumBodyBytes, takeChecks: .standard)
     }
 
     /// The coverage of the texts by the pack as it is now, as `voicebank coverage --file …` works it out.
@@ -218,4 +278,5 @@ struct StudioState: Encodable, Sendable {
     var prompts: [PromptState]
     var coverage: Coverage?
     var maximumTakeBytes: Int
+    var takeChecks: TakeChecks
 }

@@ -26,24 +26,7 @@ extension VoicebankCommand {
                 Example: voicebank studio --bank my.sqlite --texts requests.txt
                 """)
 
-        @OptionGroup var bank: BankOptions
-
-        @Option(
-            help: ArgumentHelp("The voice the takes are clips of; needed when the pack has several.", valueName: "id"))
-        var voice: String?
-
-        @Option(
-            name: .customLong("texts"),
-            help: ArgumentHelp(
-                "Text or SSML the voice should speak: its missing words are the prompts, and the page shows its coverage; repeat for several.",
-                valueName: "file"), completion: .file())
-        var textFiles: [String] = []
-
-        @Option(
-            help: ArgumentHelp(
-                "The prompts to record instead: one phrase a line, or id<TAB>text lines.", valueName: "file"),
-            completion: .file())
-        var prompts: String?
+        @OptionGroup var script: ScriptOptions
 
         @Option(
             help: ArgumentHelp(
@@ -55,9 +38,6 @@ extension VoicebankCommand {
         var allowRemote = false
 
         func validate() throws {
-            if textFiles.isEmpty && prompts == nil {
-                throw ValidationError("Nothing to record: give --texts FILE, --prompts FILE, or both.")
-            }
             let host: String
             do { host = try HTTPServiceError.address(listen).host } catch { throw ValidationError(error.description) }
             if !HTTPServiceError.isLoopback(host) && !allowRemote {
@@ -70,9 +50,7 @@ extension VoicebankCommand {
         func run() throws {
             stopOnTerminationSignals()
             let (host, port) = try HTTPServiceError.address(listen)
-            var options = StudioOptions(bank: bank.path, voice: voice)
-            options.textFiles = textFiles
-            options.promptFile = prompts
+            var options = script.options
             options.host = host
             options.port = port
             let studio = try StudioServer.start(options) { line in
@@ -94,5 +72,40 @@ extension VoicebankCommand {
                 to: &standardError)
             try studio.waitUntilClosed()
         }
+    }
+}
+
+/// Where the script of `voicebank studio` and `voicebank record` comes from: the pack, its voice, and the texts or
+/// prompts.
+struct ScriptOptions: ParsableArguments {
+    @OptionGroup var bank: BankOptions
+
+    @Option(help: ArgumentHelp("The voice the takes are clips of; needed when the pack has several.", valueName: "id"))
+    var voice: String?
+
+    @Option(
+        name: .customLong("texts"),
+        help: ArgumentHelp(
+            "Text or SSML the voice should speak: its missing words are the prompts, and the coverage is shown; repeat for several.",
+            valueName: "file"), completion: .file())
+    var textFiles: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "The prompts to record instead: one phrase a line, or id<TAB>text lines.", valueName: "file"),
+        completion: .file())
+    var prompts: String?
+
+    func validate() throws {
+        if textFiles.isEmpty && prompts == nil {
+            throw ValidationError("Nothing to record: give --texts FILE, --prompts FILE, or both.")
+        }
+    }
+
+    var options: StudioOptions {
+        var options = StudioOptions(bank: bank.path, voice: voice)
+        options.textFiles = textFiles
+        options.promptFile = prompts
+        return options
     }
 }

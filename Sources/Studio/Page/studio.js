@@ -5,13 +5,6 @@
 const token = new URLSearchParams(location.search).get('token') ?? '';
 const element = (id) => document.getElementById(id);
 
-// Levels in dBFS at which a take is said to clip, and to be too quiet.
-const clipDecibels = -1;
-const quietDecibels = -30;
-// Left out of every take: the click of R at its start, the click of Space at its end.
-const leadSeconds = 0.2;
-const tailSeconds = 0.15;
-
 const studio = {
   prompts: [],
   index: 0,
@@ -28,6 +21,10 @@ const studio = {
   trimDecibels: null,
   // The most bytes a take's body may have.
   maximumTakeBytes: Infinity,
+  // How a recording becomes a take and what is said of it, from /api/state, as voicebank record does it (TakeChecks):
+  // the peak in dBFS above which it clips and below which it is quiet, the seconds left out at its start (the click of
+  // R) and end (the click of Space), and the shortest take.
+  checks: null,
   isBusy: false,
 };
 
@@ -71,6 +68,7 @@ async function load({ resume }) {
   studio.language = state.voice.language;
   studio.trimDecibels = state.voice.trimThresholdDecibels ?? null;
   studio.maximumTakeBytes = state.maximumTakeBytes;
+  studio.checks = state.takeChecks;
   element('voice').textContent = `· ${state.voice.name} (${state.voice.identifier})`;
   showCoverage(state.coverage);
   if (resume) {
@@ -207,7 +205,7 @@ function heard({ frame, samples }) {
   const rms = Math.sqrt(squares / samples.length);
   drawMeter(peak, rms);
   const recording = studio.recording;
-  const leadEnd = recording && recording.startFrame + leadSeconds * studio.microphone.context.sampleRate;
+  const leadEnd = recording && recording.startFrame + studio.checks.leadSeconds * studio.microphone.context.sampleRate;
   if ((recording === null || frame + samples.length <= leadEnd) && rms > 0) {
     studio.noiseFloor = studio.noiseFloor === null ? rms : Math.min(studio.noiseFloor, rms);
   }
@@ -216,9 +214,12 @@ function heard({ frame, samples }) {
   element('level').textContent = levels + floor + '.';
   if (recording === null) return;
   recording.blocks.push({ frame, samples });
-  if (decibels(peak) > clipDecibels && !recording.isClipping) {
+  const { clippingDecibels } = studio.checks;
+  if (decibels(peak) > clippingDecibels && !recording.isClipping) {
     recording.isClipping = true;
-    warn(`The take clips: it went above ${clipDecibels} dBFS. Record it again a little further from the microphone.`);
+    warn(
+      `The take clips: it went above ${clippingDecibels} dBFS. Record it again a little further from the microphone.`,
+    );
     announce('Clipping.');
   }
   if (recording.stopFrame !== undefined && frame + samples.length >= recording.stopFrame) recording.stopped();
@@ -232,12 +233,13 @@ function drawMeter(peak, rms) {
   const x = (amplitude) => Math.max(0, Math.min(1, (decibels(amplitude) + 60) / 60)) * width;
   context.fillStyle = '#1b1b1b';
   context.fillRect(0, 0, width, height);
-  context.fillStyle = decibels(peak) > clipDecibels ? '#d0312d' : '#3a9d5d';
+  const { clippingDecibels } = studio.checks;
+  context.fillStyle = decibels(peak) > clippingDecibels ? '#d0312d' : '#3a9d5d';
   context.fillRect(0, 6, x(rms), height - 12);
   context.fillStyle = '#f2f2f2';
   context.fillRect(Math.max(0, x(peak) - 2), 2, 3, height - 4);
   context.fillStyle = '#d0312d';
-  context.fillRect(x(10 ** (clipDecibels / 20)), 0, 2, height);
+  context.fillRect(x(10 ** (clippingDecibels / 20)), 0, 2, height);
 }
 
 function warn(text) {
@@ -272,9 +274,10 @@ async function stop() {
     setTimeout(resolve, 500);
   });
   studio.recording = null;
+  const { leadSeconds, tailSeconds, shortestSeconds, clippingDecibels, quietDecibels } = studio.checks;
   const from = recording.startFrame + Math.round(leadSeconds * rate);
   const to = recording.stopFrame - Math.round(tailSeconds * rate);
-  if (to - from < rate * 0.05) {
+  if (to - from < rate * shortestSeconds) {
     render();
     announce('The take was too short to keep. Press R to record again.');
     return;
@@ -292,7 +295,7 @@ async function stop() {
   studio.pending = { samples, sampleRate: rate, peak };
   const level = decibels(peak);
   let hint = '';
-  if (level > clipDecibels) {
+  if (level > clippingDecibels) {
     hint = ` It clips (peak ${formatDecibels(level)}): record it again a little further from the microphone.`;
   } else if (level < quietDecibels) {
     hint = ` It is quiet (peak ${formatDecibels(level)}): move closer to the microphone or raise its input level.`;
