@@ -2,6 +2,7 @@ import AudioIO
 import ConcatSynth
 import HTTPService
 import Playback
+import Verbalization
 import Voicebank
 
 /// What can go wrong in the studio: starting it (its script and texts), each request of its page, and the sound
@@ -34,6 +35,13 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
     case server(HTTPServiceError)
     /// A sound device of `voicebank record` that does not open or fails.
     case device(PlaybackError)
+    /// `--words` for a voice whose language has no words (`Verbalizer.supportedLanguages`).
+    case noWords(voice: String, language: String)
+    /// A text pasted into the page that the studio cannot take: `reason` says why.
+    case pastedText(reason: String)
+    /// The same text was pasted already.
+    case sameText(name: String)
+    case textContentType(String?)
 
     public var description: String {
         switch self {
@@ -73,6 +81,17 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
             return error.description
         case .device(let error):
             return error.description
+        case .noWords(let voice, let language):
+            return
+                "no words to list for voice \(voice), whose language is \(language.isEmpty ? "not given" : language); expected a voice in one of \(Verbalizer.supportedLanguages.joined(separator: ", "))"
+        case .pastedText(let reason):
+            return
+                "the pasted text cannot be added: \(reason); expected plain text or SSML in UTF-8, at most \(StudioSession.largestPastedText) bytes"
+        case .sameText(let name):
+            return "the same text is \(name) already; expected another text"
+        case .textContentType(let type):
+            return
+                "a text sent as \(type.map { "\"\($0)\"" } ?? "no Content-Type") is not one the studio reads; expected Content-Type: text/plain; charset=utf-8"
         }
     }
 }

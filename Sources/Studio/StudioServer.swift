@@ -1,6 +1,7 @@
 import AudioIO
 import ConcatSynth
 import HTTPService
+import Verbalization
 import Voicebank
 
 /// What a studio serves: a voice of a pack, the prompts to record, and the texts whose coverage it shows.
@@ -9,11 +10,13 @@ public struct StudioOptions: Sendable {
     public var bank: String
     /// The voice the takes are clips of; `nil` for the pack's only voice.
     public var voice: String?
-    /// Texts (plain or SSML) whose coverage the page shows, and whose missing words are the prompts when
-    /// `promptFile` is `nil`.
+    /// Texts (plain or SSML) whose coverage the page shows, and whose missing words are the prompts when there is no
+    /// `promptFile` and no `wordLists`.
     public var textFiles: [String] = []
     /// A prompt file (`PromptScript.read(path:)`).
     public var promptFile: String?
+    /// `voicebank words` lists whose words the voice has no take of are prompts, after the prompt file's.
+    public var wordLists: [Interpretation] = []
     /// Where it listens: loopback and any free port unless told otherwise.
     public var host = "127.0.0.1"
     public var port = 0

@@ -14,6 +14,7 @@ import Voicebank
 /// | `POST /api/takes?prompt=ID` | keeps a take: raw samples, `X-Sample-Rate`, `X-Sample-Format: f32le` |
 /// | `DELETE /api/takes/ID` | discards a take |
 /// | `GET /api/takes/ID/audio` | a take as it plays: trimmed, 22050 Hz, f32le |
+/// | `POST /api/texts` | adds a pasted text (`text/plain`): its coverage is shown, its missing words are prompts |
 ///
 /// Whatever touches the pack is a job: on the server's one job thread, so that one change is made at a time, and off
 /// the event loop, which goes on reading requests meanwhile.
@@ -82,6 +83,20 @@ final class StudioSite: HTTPSite {
                         "kept take #\(take.id) of prompt \(prompt.id) \"\(prompt.text)\": \(take.source.sampleRate) Hz, \(Self.seconds(change.take.recordedSeconds)) s recorded, \(Self.seconds(change.take.seconds)) s kept"
                 )
             }
+        case (.POST, "/api/texts"):
+            let type = request.head.headers.first(name: "content-type")
+            guard type?.split(separator: ";").first.map({ String($0).trimmingSpaces.lowercased() }) == "text/plain"
+            else { throw apiError(for: StudioError.textContentType(type)) }
+            return job { [session, body = request.body] () throws(StudioError) in
+                let (text, added) = try session.addText(body)
+                let change = StudioTextChange(
+                    text: .init(text), addedPrompts: added.map(\.id), state: try session.state())
+                return StudioAnswer(
+                    status: .created, body: encodeJSON(change),
+                    summary:
+                        "added \(text.name), \(body.count) bytes: \(added.count) new prompt\(added.count == 1 ? "" : "s"), \(change.state.coverage?.summary ?? "")"
+                )
+            }
         case (.DELETE, _) where parts.count == 3 && parts[0] == "api" && parts[1] == "takes":
             return job { [session, id = parts[2]] () throws(StudioError) in
                 let (take, prompt) = try session.discard(takeID: id)
@@ -104,15 +119,17 @@ final class StudioSite: HTTPSite {
                     ],
                     summary: "take #\(id), \(samples.count) frames")
             }
-        case (_, _) where ["/", "/api/state", "/api/takes"].contains(path) || Self.files[path] != nil:
+        case (_, _) where ["/", "/api/state", "/api/takes", "/api/texts"].contains(path) || Self.files[path] != nil:
             throw APIError(
                 status: .methodNotAllowed, type: "invalid_request_error",
-                message: "\(method) is not a method of \(path); expected \(path == "/api/takes" ? "POST" : "GET")")
+                message:
+                    "\(method) is not a method of \(path); expected \(["/api/takes", "/api/texts"].contains(path) ? "POST" : "GET")"
+            )
         default:
             throw APIError(
                 status: .notFound, type: "not_found_error",
                 message:
-                    "no endpoint \(method) \(path); expected GET /, GET /api/state, POST /api/takes?prompt=ID, DELETE /api/takes/ID or GET /api/takes/ID/audio"
+                    "no endpoint \(method) \(path); expected GET /, GET /api/state, POST /api/takes?prompt=ID, DELETE /api/takes/ID, GET /api/takes/ID/audio or POST /api/texts"
             )
         }
     }
@@ -129,10 +146,10 @@ final class StudioSite: HTTPSite {
         switch error {
         case .forbidden: return APIError(status: .forbidden, type: "permission_error", message: message)
         case .unknownPrompt, .unknownTake: return APIError(status: .notFound, type: "not_found_error", message: message)
-        case .takeFormat: return .invalid(message)
-        case .unsupportedContentType:
+        case .takeFormat, .pastedText, .texts: return .invalid(message)
+        case .unsupportedContentType, .textContentType:
             return APIError(status: .unsupportedMediaType, type: "invalid_request_error", message: message)
-        case .sameTake: return APIError(status: .conflict, type: "invalid_request_error", message: message)
+        case .sameTake, .sameText: return APIError(status: .conflict, type: "invalid_request_error", message: message)
         case .voicebank(.busy):
             return APIError(status: .serviceUnavailable, type: "server_error", message: message)
         default: return APIError(status: .internalServerError, type: "server_error", message: message)
@@ -195,6 +212,13 @@ struct StudioChange: Encodable, Sendable {
     var take: StudioState.Take
     var prompt: StudioState.PromptState
     var coverage: StudioState.Coverage?
+}
+
+/// A text pasted: the text, the ids of the prompts it added to the script, and the whole state after it.
+struct StudioTextChange: Encodable, Sendable {
+    var text: StudioState.TextState
+    var addedPrompts: [String]
+    var state: StudioState
 }
 
 /// One request's work on the pack, answered whole. A take's import runs to its end once begun: the page's going

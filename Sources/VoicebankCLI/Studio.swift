@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandLineSupport
 import HTTPService
 import Studio
+import Verbalization
 
 #if canImport(Glibc)
     import Glibc
@@ -17,8 +18,9 @@ extension VoicebankCommand {
                 "Record a voice's prompts in the browser: a page served by this process keeps each take in the pack.",
             discussion: """
                 The prompts are what the voice's coverage of --texts says is missing, the prompt covering the most \
-                missing words first, or the lines of --prompts (one phrase a line, or piper-recording-studio's \
-                id<TAB>text). The first line on standard output is the page's address with its token; open it in a \
+                missing words first; or the lines of --prompts (one phrase a line, or piper-recording-studio's \
+                id<TAB>text) and the words of --words lists (numbers, dates, …) the voice has no take of. Texts \
+                pasted into the page add their missing words at the end. The first line on standard output is the page's address with its token; open it in a \
                 browser on this machine. Keys: R records, Space stops, P plays, Enter keeps the take and moves on, \
                 Backspace discards, the arrows move between prompts. A kept take is imported at once, as \
                 voicebank import imports a file: trimmed, measured, in its own transaction. One line per request \
@@ -96,9 +98,16 @@ struct ScriptOptions: ParsableArguments {
         completion: .file())
     var prompts: String?
 
+    @Option(
+        name: .customLong("words"),
+        help: ArgumentHelp(
+            "A voicebank words list whose words the voice has no take of are prompts too, after --prompts; repeat for several.",
+            valueName: "kind"))
+    var wordLists: [Interpretation] = []
+
     func validate() throws {
-        if textFiles.isEmpty && prompts == nil {
-            throw ValidationError("Nothing to record: give --texts FILE, --prompts FILE, or both.")
+        if textFiles.isEmpty && prompts == nil && wordLists.isEmpty {
+            throw ValidationError("Nothing to record: give --texts FILE, --prompts FILE or --words KIND.")
         }
     }
 
@@ -106,6 +115,7 @@ struct ScriptOptions: ParsableArguments {
         var options = StudioOptions(bank: bank.path, voice: voice)
         options.textFiles = textFiles
         options.promptFile = prompts
+        options.wordLists = wordLists
         return options
     }
 }

@@ -36,7 +36,8 @@ import Voicebank
             isAddressOnStandardOutput: true
         ) { $0.hasPrefix("http://") ? String($0) : nil }
         let screenshot = directory.file("studio.png")
-        let answer = try driver.run(["session", studio.address, microphone, screenshot])
+        let pasted = "Dave says hello. Carol says goodbye."
+        let answer = try driver.run(["session", studio.address, microphone, screenshot, pasted])
 
         #expect(answer["first_prompt"] as? String == "bob says the weather is fine")
         #expect(answer["console"] as? [String] == [], "the page logs no error")
@@ -53,6 +54,17 @@ import Voicebank
             ])
         let coverage = try voicebank.run(["coverage", "--bank", pack, "--voice", Self.voice, "--file", texts])
         #expect(answer["coverage"] as? String == coverage.standardOutput.split(separator: "\n").last.map(String.init))
+        // The pasted text: its missing words at the end of the script, its words in the coverage; a reload keeps it.
+        #expect((answer["added"] as? String)?.hasPrefix("Added pasted text 1: 2 new prompts at the end") == true)
+        #expect(answer["pasted_script"] as? [String] == (answer["script"] as? [String] ?? []) + ["“says”: no take", "“dave”: no take"])
+        #expect(answer["texts"] as? [String] == [texts, "pasted text 1: “\(pasted)”"])
+        let pastedFile = directory.file("pasted.txt")
+        try pasted.write(toFile: pastedFile, atomically: true, encoding: .utf8)
+        let both = try voicebank.run([
+            "coverage", "--bank", pack, "--voice", Self.voice, "--file", texts, "--file", pastedFile,
+        ])
+        #expect(answer["pasted_coverage"] as? String == both.standardOutput.split(separator: "\n").last.map(String.init))
+        #expect(answer["pasted_coverage"] as? String != answer["coverage"] as? String)
 
         // Exactly the kept takes: one of prompt 1, two of prompt 2; prompt 3's was removed, the last take never sent.
         let store = try VoicePack(path: pack, access: .readOnly)

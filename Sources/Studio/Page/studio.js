@@ -63,7 +63,16 @@ async function api(method, path, { headers = {}, body } = {}) {
 // MARK: State from the server
 
 async function load({ resume }) {
-  const state = await (await api('GET', '/api/state')).json();
+  applyState(await (await api('GET', '/api/state')).json());
+  if (resume) {
+    // Where the recording stopped: the first prompt without a take.
+    const untaken = studio.prompts.findIndex((prompt) => prompt.takes.length === 0);
+    studio.index = untaken === -1 ? 0 : untaken;
+  }
+  render();
+}
+
+function applyState(state) {
   studio.prompts = state.prompts;
   studio.language = state.voice.language;
   studio.trimDecibels = state.voice.trimThresholdDecibels ?? null;
@@ -71,12 +80,24 @@ async function load({ resume }) {
   studio.checks = state.takeChecks;
   element('voice').textContent = `· ${state.voice.name} (${state.voice.identifier})`;
   showCoverage(state.coverage);
-  if (resume) {
-    // Where the recording stopped: the first prompt without a take.
-    const untaken = studio.prompts.findIndex((prompt) => prompt.takes.length === 0);
-    studio.index = untaken === -1 ? 0 : untaken;
+  showTexts(state.texts);
+}
+
+// The --texts files and the texts pasted into the page, which the studio keeps while it runs.
+function showTexts(texts) {
+  const list = element('texts');
+  list.replaceChildren(
+    ...texts.map((text) => {
+      const item = document.createElement('li');
+      item.textContent = text.isPasted ? `${text.name}: ${quoted(text.excerpt)}` : text.name;
+      return item;
+    }),
+  );
+  if (texts.length === 0) {
+    const item = document.createElement('li');
+    item.textContent = 'None: the script is a prompt file or a words list.';
+    list.append(item);
   }
-  render();
 }
 
 // No coverage (undefined) without texts.
@@ -424,6 +445,32 @@ async function discardKept(prompt, take, number) {
   );
 }
 
+async function addText() {
+  if (studio.isBusy) return;
+  const text = element('paste').value;
+  if (text.trim() === '') {
+    announce('Paste or type a text first, then add it.');
+    return;
+  }
+  studio.isBusy = true;
+  announce('Adding the text…');
+  const response = await api('POST', '/api/texts', {
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    body: text,
+  });
+  const change = await response.json();
+  studio.isBusy = false;
+  element('paste').value = '';
+  applyState(change.state);
+  render();
+  const count = change.addedPrompts.length;
+  const added = count === 0 ? 'no new prompt' : count === 1 ? '1 new prompt' : `${count} new prompts`;
+  announce(
+    `Added ${change.text.name}: ${added} at the end of the script.` +
+      (change.state.coverage ? ` Your texts: ${change.state.coverage.summary}.` : ''),
+  );
+}
+
 function moveTo(index) {
   if (studio.recording || index < 0 || index >= studio.prompts.length) return;
   const dropped = studio.pending !== null;
@@ -457,6 +504,8 @@ const keys = {
 
 document.addEventListener('keydown', (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  // Typing a text is not pressing the studio's keys.
+  if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) return;
   // Enter and Space on a focused button press that button, as everywhere else.
   if (event.target instanceof HTMLButtonElement && (event.key === 'Enter' || event.key === ' ')) return;
   const action = keys[event.key.length === 1 ? event.key.toLowerCase() : event.key];
@@ -469,6 +518,7 @@ const controls = { record, stop, play, keep, discard };
 for (const [id, action] of Object.entries(controls)) {
   element(id).addEventListener('click', () => run(action));
 }
+element('add-text').addEventListener('click', () => run(addText));
 element('previous').addEventListener('click', () => moveTo(studio.index - 1));
 element('next').addEventListener('click', () => moveTo(studio.index + 1));
 // A click leaves the focus where it was, so that the keys go on working after the mouse was used.

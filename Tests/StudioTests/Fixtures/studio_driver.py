@@ -2,7 +2,7 @@
 Chromium's fake microphone playing a WAV file. Run by StudioBrowserTests with tools/python-env's interpreter; prints
 one JSON object on standard output.
 
-    studio_driver.py session URL MICROPHONE.wav SCREENSHOT.png
+    studio_driver.py session URL MICROPHONE.wav SCREENSHOT.png PASTED_TEXT
 """
 
 import json
@@ -73,12 +73,15 @@ class Page:
         self.press(Keys.SPACE)
         return self.wait_for_status("Stopped:")
 
+    def script(self):
+        return [item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#prompts button")]
+
     def keep(self):
         self.press(Keys.ENTER)
         return self.wait_for_status("Kept take")
 
 
-def session(url, microphone, screenshot):
+def session(url, microphone, screenshot, pasted):
     with tempfile.TemporaryDirectory() as profile:
         driver = browser(microphone, profile)
         try:
@@ -107,14 +110,29 @@ def session(url, microphone, screenshot):
             page.wait_for_status("Take discarded; nothing was kept")  # never sent
             driver.refresh()
             resumed = page.wait_for_status("Prompt ")
+            position = page.text("position")
+            coverage = page.text("coverage-summary")
+            script = page.script()
+            # A pasted text, typed into the text area: its letters (an r among them) are not the studio's keys.
+            paste = driver.find_element(By.ID, "paste")
+            paste.click()
+            paste.send_keys(pasted)
+            driver.find_element(By.ID, "add-text").click()
+            added = page.wait_for_status("Added pasted text 1:")
+            driver.refresh()
+            page.wait_for_status("Prompt ")
             return {
                 "first_prompt": first_prompt,
                 "statuses": page.statuses,
                 "level": level,
                 "resumed": resumed,
-                "position": page.text("position"),
-                "coverage": page.text("coverage-summary"),
-                "script": [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#prompts button")],
+                "position": position,
+                "coverage": coverage,
+                "script": script,
+                "added": added,
+                "pasted_coverage": page.text("coverage-summary"),
+                "pasted_script": page.script(),
+                "texts": [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#texts li")],
                 "console": [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"],
             }
         finally:
