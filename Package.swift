@@ -128,7 +128,7 @@ let package = Package(
             name: "Studio",
             dependencies: [
                 "HTTPService", "ConcatSynth", "Voicebank", "VoicebankAuthoring", "AudioIO", "SpeechCore", "Tokens",
-                "Playback", "Verbalization", .product(name: "NIOCore", package: "swift-nio"),
+                "Playback", "Verbalization", "Picture", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [

@@ -42,6 +42,11 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
     /// The same text was pasted already.
     case sameText(name: String)
     case textContentType(String?)
+    /// A sentence to listen to that the studio does not render: `reason` says why.
+    case listenText(reason: String)
+    /// A sentence to listen to that the engine could not render.
+    case render(ConcatSynthError)
+    case unknownRender(id: String)
 
     public var description: String {
         switch self {
@@ -89,6 +94,14 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
                 "the pasted text cannot be added: \(reason); expected plain text or SSML in UTF-8, at most \(StudioSession.largestPastedText) bytes"
         case .sameText(let name):
             return "the same text is \(name) already; expected another text"
+        case .listenText(let reason):
+            return
+                "the sentence cannot be rendered: \(reason); expected plain text or SSML in UTF-8, at most \(StudioRenders.largestText) bytes"
+        case .render(let error):
+            return error.description
+        case .unknownRender(let id):
+            return
+                "no render \(id) in this studio; expected one of the last \(StudioRenders.keptCount) that POST /api/listen made"
         case .textContentType(let type):
             return
                 "a text sent as \(type.map { "\"\($0)\"" } ?? "no Content-Type") is not one the studio reads; expected Content-Type: text/plain; charset=utf-8"

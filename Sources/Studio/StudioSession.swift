@@ -22,8 +22,10 @@ final class StudioSession: Sendable {
     private let pack: Mutex<VoicePack>
     /// The script and the texts, which a pasted text adds to.
     private let contents: Mutex<Contents>
-    /// Where a take is written as a WAV file for the import to read.
-    private let folder: TemporaryFolder
+    /// Where a take is written as a WAV file for the import to read, and a render for the page.
+    let folder: TemporaryFolder
+    /// The last sentences rendered for the page's Listen panel.
+    let renders = Mutex(StudioRenders())
 
     /// A text whose coverage the page shows: a `--texts` file, named by its path, or a text pasted into the page.
     struct Text: Sendable {

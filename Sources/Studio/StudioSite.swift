@@ -15,6 +15,8 @@ import Voicebank
 /// | `DELETE /api/takes/ID` | discards a take |
 /// | `GET /api/takes/ID/audio` | a take as it plays: trimmed, 22050 Hz, f32le |
 /// | `POST /api/texts` | adds a pasted text (`text/plain`): its coverage is shown, its missing words are prompts |
+/// | `POST /api/listen` | renders a sentence (`text/plain`) with the pack as it stands |
+/// | `GET /renders/ID.wav`, `/renders/ID.svg` | a render's audio and picture, for the page's audio and image |
 ///
 /// Whatever touches the pack is a job: on the server's one job thread, so that one change is made at a time, and off
 /// the event loop, which goes on reading requests meanwhile.
@@ -97,6 +99,36 @@ final class StudioSite: HTTPSite {
                         "added \(text.name), \(body.count) bytes: \(added.count) new prompt\(added.count == 1 ? "" : "s"), \(change.state.coverage?.summary ?? "")"
                 )
             }
+        case (.POST, "/api/listen"):
+            let type = request.head.headers.first(name: "content-type")
+            guard type?.split(separator: ";").first.map({ String($0).trimmingSpaces.lowercased() }) == "text/plain"
+            else { throw apiError(for: StudioError.textContentType(type)) }
+            guard let text = String(validating: request.body, as: UTF8.self) else {
+                throw apiError(for: StudioError.listenText(reason: "it is not UTF-8 text"))
+            }
+            return job { [session] () throws(StudioError) in
+                let render = try session.listen(text)
+                return StudioAnswer(
+                    status: .created, body: encodeJSON(render.summary),
+                    summary:
+                        "rendered \(text.utf8.count) bytes as render \(render.id): \(Self.seconds(render.summary.seconds)) s, \(render.fallbacks.count) fallback\(render.fallbacks.count == 1 ? "" : "s")"
+                )
+            }
+        case (.GET, _) where parts.count == 2 && parts[0] == "renders":
+            let name = parts[1]
+            let isPicture = name.hasSuffix(".svg")
+            guard isPicture || name.hasSuffix(".wav") else {
+                throw apiError(for: StudioError.unknownRender(id: name))
+            }
+            return job { [session] () throws(StudioError) in
+                let render = try session.render(id: String(name.dropLast(4)))
+                return isPicture
+                    ? StudioAnswer(
+                        body: Array(render.svg.utf8), contentType: "image/svg+xml; charset=utf-8",
+                        headers: Self.pictureHeaders, summary: "render \(render.id)'s picture")
+                    : StudioAnswer(
+                        body: render.wav, contentType: "audio/wav", summary: "render \(render.id)'s audio")
+            }
         case (.DELETE, _) where parts.count == 3 && parts[0] == "api" && parts[1] == "takes":
             return job { [session, id = parts[2]] () throws(StudioError) in
                 let (take, prompt) = try session.discard(takeID: id)
@@ -119,17 +151,18 @@ final class StudioSite: HTTPSite {
                     ],
                     summary: "take #\(id), \(samples.count) frames")
             }
-        case (_, _) where ["/", "/api/state", "/api/takes", "/api/texts"].contains(path) || Self.files[path] != nil:
+        case (_, _)
+        where ["/", "/api/state", "/api/takes", "/api/texts", "/api/listen"].contains(path) || Self.files[path] != nil:
             throw APIError(
                 status: .methodNotAllowed, type: "invalid_request_error",
                 message:
-                    "\(method) is not a method of \(path); expected \(["/api/takes", "/api/texts"].contains(path) ? "POST" : "GET")"
+                    "\(method) is not a method of \(path); expected \(["/api/takes", "/api/texts", "/api/listen"].contains(path) ? "POST" : "GET")"
             )
         default:
             throw APIError(
                 status: .notFound, type: "not_found_error",
                 message:
-                    "no endpoint \(method) \(path); expected GET /, GET /api/state, POST /api/takes?prompt=ID, DELETE /api/takes/ID, GET /api/takes/ID/audio or POST /api/texts"
+                    "no endpoint \(method) \(path); expected GET /, GET /api/state, POST /api/takes?prompt=ID, DELETE /api/takes/ID, GET /api/takes/ID/audio, POST /api/texts, POST /api/listen or GET /renders/ID.wav and .svg"
             )
         }
     }
@@ -145,8 +178,10 @@ final class StudioSite: HTTPSite {
         let message = error.description
         switch error {
         case .forbidden: return APIError(status: .forbidden, type: "permission_error", message: message)
-        case .unknownPrompt, .unknownTake: return APIError(status: .notFound, type: "not_found_error", message: message)
-        case .takeFormat, .pastedText, .texts: return .invalid(message)
+        case .unknownPrompt, .unknownTake, .unknownRender:
+            return APIError(status: .notFound, type: "not_found_error", message: message)
+        case .takeFormat, .pastedText, .texts, .listenText: return .invalid(message)
+        case .render(.ssml), .render(.text): return .invalid(message)
         case .unsupportedContentType, .textContentType:
             return APIError(status: .unsupportedMediaType, type: "invalid_request_error", message: message)
         case .sameTake, .sameText: return APIError(status: .conflict, type: "invalid_request_error", message: message)
@@ -189,6 +224,11 @@ final class StudioSite: HTTPSite {
             "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
         ),
         ("x-frame-options", "DENY"),
+    ]
+
+    /// A render's picture is drawn by its own style sheet, and runs nothing, opened on its own or not.
+    private static let pictureHeaders = [
+        ("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
     ]
 
     /// `1.23`.

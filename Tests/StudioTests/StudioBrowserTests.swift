@@ -37,7 +37,9 @@ import Voicebank
         ) { $0.hasPrefix("http://") ? String($0) : nil }
         let screenshot = directory.file("studio.png")
         let pasted = "Dave says hello. Carol says goodbye."
-        let answer = try driver.run(["session", studio.address, microphone, screenshot, pasted])
+        let sentence = "Hello Bob, good morning Carol."
+        let listened = directory.file("listened.wav")
+        let answer = try driver.run(["session", studio.address, microphone, screenshot, pasted, sentence, listened])
 
         #expect(answer["first_prompt"] as? String == "bob says the weather is fine")
         #expect(answer["console"] as? [String] == [], "the page logs no error")
@@ -84,6 +86,27 @@ import Voicebank
             #expect(first <= 700 && samples.count - 1 - last <= 700, "\(take.id): \(first), \(samples.count - last)")
         }
         #expect(studio.log.contains("DELETE /api/takes/"))
+
+        // Listen: the page's audio is concat-synth render's of the same sentence with the same pack, sample for sample
+        // (the kept takes of "bob" included), and its picture is the render's.
+        let reference = directory.file("reference.wav")
+        let render = try Binary("concat-synth").run([
+            "render", "--bank", pack, "--voice", Self.voice, "-o", reference, sentence,
+        ])
+        try #require(render.status == 0, "\(render.standardError)")
+        let samples = { (path: String) throws -> Data in
+            Data(try Binary(path: "/usr/bin/sox").run([path, "-t", "f32", "-"]).standardOutputBytes)
+        }
+        let heard = try samples(listened)
+        let expected = try samples(reference)
+        #expect(heard.count > 22_050 * 4 && heard == expected, "\(heard.count) bytes against \(expected.count)")
+        #expect(try Binary(path: "/usr/bin/soxi").run(["-r", listened]).standardOutput == "22050\n")
+        let picture = try #require(answer["picture"] as? String)
+        #expect(picture.contains("<svg") && picture.contains("<title>concat-synth render: "), "\(picture.prefix(300))")
+        #expect(picture.contains("carol"), "the fallback's words are drawn")
+        #expect((answer["rendered"] as? String)?.hasPrefix("Rendered “\(sentence)”, ") == true, "\(answer)")
+        #expect((answer["listen_result"] as? String)?.contains("No take covers “carol”") == true, "\(answer)")
+        #expect((answer["picture_alt"] as? String)?.hasPrefix("The render picture of “\(sentence)”") == true)
 
         let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))

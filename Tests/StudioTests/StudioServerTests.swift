@@ -359,6 +359,53 @@ import Voicebank
         #expect((after["prompts"] as? [Any])?.count == 6)
     }
 
+    @Test("listen: a sentence rendered with the pack as it stands, its audio and picture served to the page only")
+    func listen() throws {
+        let studio = try studio()
+        let sentence = "Hello Bob, good morning."
+        let listen = { (body: String, type: String) throws -> (status: Int, body: String) in
+            try api(studio, ["-H", "Content-Type: \(type)", "--data-binary", body, "\(studio.base)/api/listen"])
+        }
+        let before = try json(try listen(sentence, "text/plain; charset=utf-8").body)
+        #expect(before["fallbacks"] as? [String] == ["bob"])
+        #expect(try send(studio, prompt: "2", raw: try take().raw).status == 201)
+        let answer = try listen(sentence, "text/plain")
+        #expect(answer.status == 201, "\(answer.body)")
+        let render = try json(answer.body)
+        #expect(render["fallbacks"] as? [String] == [], "the take of bob kept since speaks")
+        #expect(render["audio"] as? String == "/renders/2.wav" && render["picture"] as? String == "/renders/2.svg")
+
+        let cookies = directory.file("cookies")
+        #expect(try curl(["-c", cookies, studio.url]).status == 200)
+        let wav = directory.file("listened.wav")
+        let audio = try curl(["-b", cookies, "-o", wav, "-D", "-", "\(studio.base)/renders/2.wav"])
+        #expect(audio.status == 200 && audio.body.lowercased().contains("content-type: audio/wav"))
+        let reference = directory.file("reference.wav")
+        let rendered = try Binary("concat-synth").run([
+            "render", "--bank", pack, "--voice", Self.voice, "-o", reference, sentence,
+        ])
+        try #require(rendered.status == 0, "\(rendered.standardError)")
+        let frames = { (path: String) throws -> String in try Binary(path: "/usr/bin/soxi").run(["-s", path]).standardOutput }
+        #expect(try frames(wav) == frames(reference) && "\(render["frameCount"] as? Int ?? 0)\n" == (try frames(wav)))
+        let picture = try curl(["-b", cookies, "\(studio.base)/renders/2.svg"])
+        #expect(picture.status == 200 && picture.body.contains("<svg"))
+
+        #expect(try curl(["\(studio.base)/renders/2.wav"]).status == 403, "not without the page's cookie")
+        #expect(try curl(["-b", cookies, "\(studio.base)/renders/9.wav"]).status == 404)
+        #expect(try curl(["-b", cookies, "\(studio.base)/renders/2.mp3"]).status == 404)
+        let refused: [(body: String, type: String, status: Int, message: String)] = [
+            (" ", "text/plain", 400, "the sentence cannot be rendered: it is empty"),
+            (String(repeating: "word ", count: 1_000), "text/plain", 400, "more than the 4096 a render takes"),
+            (#"<speak>Hi <break time="fast"/></speak>"#, "text/plain", 400, "invalid <break time="),
+            (sentence, "application/json", 415, "a text sent as "),
+        ]
+        for (body, type, status, message) in refused {
+            let answer = try listen(body, type)
+            #expect(answer.status == status, "\(body.prefix(40)): \(answer.body)")
+            #expect(answer.body.contains(message), "\(body.prefix(40)): \(answer.body)")
+        }
+    }
+
     @Test(
         "voicebank studio refuses what it cannot serve, with the status and a message that says so",
         arguments: [

@@ -471,6 +471,46 @@ async function addText() {
   );
 }
 
+// A sentence rendered by the studio with the pack as it stands: played, described, and drawn as its render picture.
+async function listen() {
+  if (studio.isBusy) return;
+  const text = element('sentence').value;
+  if (text.trim() === '') {
+    announce('Type a sentence to listen to first.');
+    return;
+  }
+  studio.isBusy = true;
+  announce(`Rendering ${quoted(text)}…`);
+  const response = await api('POST', '/api/listen', {
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    body: text,
+  });
+  const render = await response.json();
+  studio.isBusy = false;
+  const fallbacks =
+    render.fallbacks.length === 0
+      ? 'Every word has a take.'
+      : `No take covers ${render.fallbacks.map(quoted).join(', ')}: the voice's fallback speaks ${
+          render.fallbacks.length === 1 ? 'it' : 'them'
+        }.`;
+  const described = `${quoted(text)}, ${formatSeconds(render.seconds)}. ${fallbacks}`;
+  element('listen-result').textContent = described;
+  const picture = element('listen-picture');
+  picture.src = render.picture;
+  picture.alt = `The render picture of ${described}`;
+  picture.hidden = false;
+  const audio = element('listen-audio');
+  audio.src = render.audio;
+  audio.hidden = false;
+  let playing = 'Playing it.';
+  try {
+    await audio.play();
+  } catch (error) {
+    playing = `Press play to hear it (${error.message}).`;
+  }
+  announce(`Rendered ${described} ${playing}`);
+}
+
 function moveTo(index) {
   if (studio.recording || index < 0 || index >= studio.prompts.length) return;
   const dropped = studio.pending !== null;
@@ -519,6 +559,12 @@ for (const [id, action] of Object.entries(controls)) {
   element(id).addEventListener('click', () => run(action));
 }
 element('add-text').addEventListener('click', () => run(addText));
+element('listen').addEventListener('click', () => run(listen));
+element('sentence').addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter' || event.repeat) return;
+  event.preventDefault();
+  run(listen);
+});
 element('previous').addEventListener('click', () => moveTo(studio.index - 1));
 element('next').addEventListener('click', () => moveTo(studio.index + 1));
 // A click leaves the focus where it was, so that the keys go on working after the mouse was used.
