@@ -15,7 +15,7 @@ import Voicebank
     static let voice = "org.concatsynth.en"
 
     @Test(
-        "recorded by keyboard in Chromium: the pack holds exactly the kept takes, trimmed; a reload resumes; coverage is voicebank coverage's"
+        "recorded by keyboard in Chromium: the pack holds exactly the kept takes, trimmed; a reload resumes; coverage is voicebank coverage's; a pasted text joins the script; Listen plays concat-synth render's samples; killed mid-take, the studio starts again from the pack"
     )
     func session() throws {
         let pack = directory.file("pack.sqlite")
@@ -31,15 +31,19 @@ import Voicebank
         try #require(sox.status == 0, "\(sox.standardError)")
         let before = try VoicePack(path: pack, access: .readOnly).clips(voice: Self.voice)
 
-        let studio = try ServerProcess(
-            voicebank, ["studio", "--bank", pack, "--voice", Self.voice, "--texts", texts],
-            isAddressOnStandardOutput: true
-        ) { $0.hasPrefix("http://") ? String($0) : nil }
+        let arguments = ["studio", "--bank", pack, "--voice", Self.voice, "--texts", texts]
+        let studio = try ServerProcess(voicebank, arguments, isAddressOnStandardOutput: true) {
+            $0.hasPrefix("http://") ? String($0) : nil
+        }
+        let restart = String(decoding: try JSONSerialization.data(withJSONObject: [voicebank.path] + arguments), as: UTF8.self)
         let screenshot = directory.file("studio.png")
         let pasted = "Dave says hello. Carol says goodbye."
         let sentence = "Hello Bob, good morning Carol."
         let listened = directory.file("listened.wav")
-        let answer = try driver.run(["session", studio.address, microphone, screenshot, pasted, sentence, listened])
+        let answer = try driver.run([
+            "session", studio.address, microphone, screenshot, pasted, sentence, listened,
+            "\(studio.process.processIdentifier)", restart,
+        ])
 
         #expect(answer["first_prompt"] as? String == "bob says the weather is fine")
         #expect(answer["console"] as? [String] == [], "the page logs no error")
@@ -68,7 +72,18 @@ import Voicebank
         #expect(answer["pasted_coverage"] as? String == both.standardOutput.split(separator: "\n").last.map(String.init))
         #expect(answer["pasted_coverage"] as? String != answer["coverage"] as? String)
 
-        // Exactly the kept takes: one of prompt 1, two of prompt 2; prompt 3's was removed, the last take never sent.
+        // Killed mid-take and started again: the script is what the texts still miss, the page resumes at its first
+        // prompt, and its coverage is the pack's; the pasted text, kept in the killed studio's memory, is gone.
+        let restarted = try #require(answer["restarted"] as? [String: Any])
+        #expect(studio.process.terminationReason == .uncaughtSignal && studio.process.terminationStatus == SIGKILL)
+        #expect(restarted["script"] as? [String] == ["“the”: no take", "“carol”: no take"])
+        #expect(restarted["position"] as? String == "1 of 2")
+        #expect((restarted["resumed"] as? String)?.hasPrefix("Prompt 1 of 2: “the”, no take yet.") == true)
+        let stillCovered = try voicebank.run(["coverage", "--bank", pack, "--voice", Self.voice, "--file", texts])
+        #expect(restarted["coverage"] as? String == stillCovered.standardOutput.split(separator: "\n").last.map(String.init))
+
+        // Exactly the kept takes: one of prompt 1, two of prompt 2; prompt 3's was removed, the last take never sent,
+        // and nothing of the take being recorded when the studio was killed.
         let store = try VoicePack(path: pack, access: .readOnly)
         let clips = try store.clips(voice: Self.voice)
         #expect(Array(clips.prefix(before.count)) == before)

@@ -2,11 +2,17 @@
 Chromium's fake microphone playing a WAV file. Run by StudioBrowserTests with tools/python-env's interpreter; prints
 one JSON object on standard output.
 
-    studio_driver.py session URL MICROPHONE.wav SCREENSHOT.png PASTED_TEXT SENTENCE LISTENED.wav
+    studio_driver.py session URL MICROPHONE.wav SCREENSHOT.png PASTED_TEXT SENTENCE LISTENED.wav SERVER_PID RESTART
+
+RESTART is the command that starts the studio again, as a JSON array; the driver kills SERVER_PID mid-take with
+SIGKILL, runs RESTART, opens the address it prints, and ends it.
 """
 
 import base64
 import json
+import os
+import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -111,7 +117,7 @@ def fetch(driver, element_id, base64):
     return answer["body"]
 
 
-def session(url, microphone, screenshot, pasted, sentence, listened):
+def session(url, microphone, screenshot, pasted, sentence, listened, server, restart):
     with tempfile.TemporaryDirectory() as profile:
         driver = browser(microphone, profile)
         try:
@@ -170,6 +176,29 @@ def session(url, microphone, screenshot, pasted, sentence, listened):
             with open(listened, "wb") as file:
                 file.write(base64.b64decode(audio))
             picture = fetch(driver, "listen-picture", base64=False)
+            listen_result = page.text("listen-result")
+            picture_alt = driver.find_element(By.ID, "listen-picture").get_attribute("alt")
+            console = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+            # The studio killed mid-take, then started again on the same pack, and the page opened at its new address.
+            # The keys are the studio's again once the sentence's field has lost the focus.
+            driver.execute_script("document.activeElement.blur()")
+            page.press("r")
+            page.wait_for_status("Recording")
+            time.sleep(1)
+            os.kill(int(server), signal.SIGKILL)
+            restarted = subprocess.Popen(json.loads(restart), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            try:
+                driver.get(restarted.stdout.readline().strip())
+                resumed_again = page.wait_for_status("Prompt ")
+                again = {
+                    "resumed": resumed_again,
+                    "position": page.text("position"),
+                    "coverage": page.text("coverage-summary"),
+                    "script": page.script(),
+                }
+            finally:
+                restarted.terminate()
+                restarted.wait()
             return {
                 "first_prompt": first_prompt,
                 "statuses": page.statuses,
@@ -183,10 +212,11 @@ def session(url, microphone, screenshot, pasted, sentence, listened):
                 "pasted_script": pasted_script,
                 "texts": texts,
                 "rendered": rendered,
-                "listen_result": page.text("listen-result"),
+                "listen_result": listen_result,
                 "picture": picture,
-                "picture_alt": driver.find_element(By.ID, "listen-picture").get_attribute("alt"),
-                "console": [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"],
+                "picture_alt": picture_alt,
+                "console": console,
+                "restarted": again,
             }
         finally:
             driver.quit()
