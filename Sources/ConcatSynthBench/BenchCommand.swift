@@ -52,7 +52,7 @@ struct BenchCommand: ParsableCommand {
     var only: [Int] = []
 
     /// The items, in the order they run.
-    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
 
     /// `--peak-rss-of FILE PROGRAM ARGUMENTS…` runs PROGRAM and writes its exit status and peak RSS in bytes to FILE:
     /// a child inherits the high-water mark of the process that spawns it (Linux keeps it across the spawn and
@@ -178,7 +178,12 @@ struct BenchCommand: ParsableCommand {
             ).run()
         }
 
-        var targets = Table("Targets (issues 6, 10, 11, 14 and 25)", columns: ["target", "measured", "verdict"])
+        if items.contains(11) {
+            results += try StudioBench(runs: smoke ? 2 : 20, texts: requests, work: work).run()
+        }
+
+        var targets = Table(
+            "Targets (issues 6, 10, 11, 14, 22 and 25)", columns: ["target", "measured", "verdict"])
         targets.printHeader()
         for result in results { targets.add([result.target, result.measured, result.verdict]) }
     }

@@ -19,7 +19,7 @@ import Testing
             "### 6b. The same, each run the first message of a module just started",
             "### 7. Long render at a speaking rate", "### 7b. In-process time to first audio at 4x",
             "### 8. Peak RSS of a render of a long request", "### 9. Wyoming server", "### 10. HTTP server",
-            "### Targets (issues 6, 10, 11, 14 and 25)",
+            "### 11. The studio", "### 11b. The studio's page", "### Targets (issues 6, 10, 11, 14, 22 and 25)",
         ] {
             #expect(output.contains(title), "no table \(title)")
         }
@@ -32,7 +32,10 @@ import Testing
                 rows.filter { $0.hasPrefix("| \(request) |") }.count >= 2, "items 1 and 2 have a row for \(request)")
         }
         let targets = rows.filter { $0.hasSuffix("| met |") || $0.hasSuffix("| NOT met |") || $0.hasSuffix("| n/a |") }
-        #expect(targets.count == 15, "fifteen targets with a verdict:\n\(output)")
+        #expect(targets.count == 17, "seventeen targets with a verdict:\n\(output)")
+        // The studio kept its takes and served its page.
+        #expect(rows.contains { $0.hasPrefix("| POST /api/takes to its answer") && !$0.contains("n/a") })
+        #expect(rows.contains { $0.hasPrefix("| first load |") })
         // Every Wyoming and HTTP row served its requests with no error.
         for clients in [1, 10, 50] {
             #expect(
