@@ -54,8 +54,8 @@ let package = Package(
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         // SHA-256 of published and installed packs. Nettle rather than OpenSSL's libcrypto: three calls, none deprecated.
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
-        // No pkgConfig: its only flag is -lasound, and libasound is not linked but loaded by Playback when `say` opens a
-        // device (see shim.h), so that other commands do not load it at start.
+        // No pkgConfig: its only flag is -lasound, and libasound is not linked but loaded by Playback when `say` or
+        // `voicebank record` opens a device (see shim.h), so that other commands do not load it at start.
         .systemLibrary(name: "CAlsa", providers: [.apt(["libasound2-dev"])]),
         // No pkgConfig, for the same reason: libespeak-ng is loaded by AudioIO when the fallback voice first speaks.
         .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
@@ -84,7 +84,8 @@ let package = Package(
         .target(name: "CPocketSphinx", cSettings: [.unsafeFlags(["-I/usr/include/pocketsphinx"])]),
         // The offline recogniser (pocketsphinx): the words heard in a take, among a grammar's phrases or free-form.
         .target(name: "Recognition", dependencies: ["AudioIO", "CPocketSphinx"]),
-        // Playback through ALSA, for `concat-synth say`; libasound is loaded when a device is opened.
+        // Sound devices through ALSA: playback for `concat-synth say`, capture and playback for `voicebank record`;
+        // libasound is loaded when a device is opened.
         .target(name: "Playback", dependencies: ["CAlsa", "AudioIO"]),
         .target(name: "Tokens", dependencies: ["CUTF8Proc"]),
         .target(name: "SSML", dependencies: ["SpeechCore"]),
@@ -129,14 +130,16 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
         // The recording studio (`voicebank studio`): its page, and the routes that keep takes through the import;
-        // served on HTTPService's server. The page's files are embedded in the code (`PackageResources`): a resource
+        // served on HTTPService's server. And its terminal twin (`voicebank record`), which records through Playback's
+        // ALSA capture. The page's files are embedded in the code (`PackageResources`): a resource
         // bundle would need Foundation's Bundle, which the release link has not, and a folder beside the binary that
         // tools/install does not copy.
         .target(
             name: "Studio",
             dependencies: [
                 "HTTPService", "ConcatSynth", "Voicebank", "VoicebankAuthoring", "AudioIO", "SpeechCore", "Tokens",
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                "Playback", "Verbalization", "Picture", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [
                 .embedInCode("Page/index.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/studio.js"),
@@ -234,8 +237,8 @@ let package = Package(
         .testTarget(
             name: "StudioTests",
             dependencies: ["Studio", "ConcatSynth", "Voicebank", "AudioIO", "TestSupport"],
-            // The browser tests' Selenium driver, run from the source tree.
-            exclude: ["Fixtures/studio_driver.py"]),
+            // The browser tests' Selenium driver and the terminal tests' pseudo-terminal, run from the source tree.
+            exclude: ["Fixtures/studio_driver.py", "Fixtures/terminal_driver.py"]),
         .testTarget(
             name: "VoicebankCLITests",
             dependencies: ["Voicebank", "VoicebankAuthoring", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),

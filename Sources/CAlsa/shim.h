@@ -4,14 +4,16 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-// libasound is opened when `say` opens its first device, not linked: concat-synth is one executable, and loading
-// and relocating libasound (789 symbol bindings, all at start since Debian links it with -z now) cost every
-// `render` about 0.3 ms of CPU (a C program that links it, against one that does not), though only `say` plays
-// sound. The pointers take their types from alsa-lib's own header, so a mismatch with it does not compile.
+// libasound is opened when `say` or `voicebank record` opens its first device, not linked: concat-synth is one
+// executable, and loading and relocating libasound (789 symbol bindings, all at start since Debian links it with
+// -z now) cost every `render` about 0.3 ms of CPU (a C program that links it, against one that does not), though
+// only `say` plays sound. The pointers take their types from alsa-lib's own header, so a mismatch with it does not compile.
 struct concat_synth_alsa {
     __typeof__(snd_pcm_open) *_Nonnull snd_pcm_open;
     __typeof__(snd_pcm_set_params) *_Nonnull snd_pcm_set_params;
     __typeof__(snd_pcm_writei) *_Nonnull snd_pcm_writei;
+    __typeof__(snd_pcm_readi) *_Nonnull snd_pcm_readi;
+    __typeof__(snd_pcm_start) *_Nonnull snd_pcm_start;
     __typeof__(snd_pcm_recover) *_Nonnull snd_pcm_recover;
     __typeof__(snd_pcm_drain) *_Nonnull snd_pcm_drain;
     __typeof__(snd_pcm_drop) *_Nonnull snd_pcm_drop;
@@ -28,7 +30,7 @@ static inline char *concat_synth_alsa_load_error(void) {
 
 // alsa-lib's functions, loaded on the first call (libasound.so.2, the soname Debian's libasound2 installs); NULL,
 // with concat_synth_alsa_load_error saying why, if the library or one of its functions is missing. Not thread-safe
-// on its first call: `say` opens its device from one thread.
+// on its first call: `say` and `voicebank record` open their first device from one thread.
 static inline const struct concat_synth_alsa *_Nullable concat_synth_alsa_load(void) {
     static struct concat_synth_alsa alsa;
     static int loaded = 0;
@@ -40,12 +42,13 @@ static inline const struct concat_synth_alsa *_Nullable concat_synth_alsa_load(v
     }
     void **slots[] = {
         (void **)&alsa.snd_pcm_open, (void **)&alsa.snd_pcm_set_params, (void **)&alsa.snd_pcm_writei,
-        (void **)&alsa.snd_pcm_recover, (void **)&alsa.snd_pcm_drain, (void **)&alsa.snd_pcm_drop,
-        (void **)&alsa.snd_pcm_close, (void **)&alsa.snd_strerror, (void **)&alsa.snd_lib_error_set_handler,
+        (void **)&alsa.snd_pcm_readi, (void **)&alsa.snd_pcm_start, (void **)&alsa.snd_pcm_recover,
+        (void **)&alsa.snd_pcm_drain, (void **)&alsa.snd_pcm_drop, (void **)&alsa.snd_pcm_close,
+        (void **)&alsa.snd_strerror, (void **)&alsa.snd_lib_error_set_handler,
     };
     const char *names[] = {
-        "snd_pcm_open", "snd_pcm_set_params", "snd_pcm_writei", "snd_pcm_recover", "snd_pcm_drain",
-        "snd_pcm_drop", "snd_pcm_close", "snd_strerror", "snd_lib_error_set_handler",
+        "snd_pcm_open", "snd_pcm_set_params", "snd_pcm_writei", "snd_pcm_readi", "snd_pcm_start", "snd_pcm_recover",
+        "snd_pcm_drain", "snd_pcm_drop", "snd_pcm_close", "snd_strerror", "snd_lib_error_set_handler",
     };
     for (size_t index = 0; index < sizeof names / sizeof names[0]; index++) {
         *slots[index] = dlsym(library, names[index]);
@@ -61,7 +64,8 @@ static inline const struct concat_synth_alsa *_Nullable concat_synth_alsa_load(v
 
 // alsa-lib prints its own lines ("ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM x") to standard error.
 // The handler is variadic, which Swift cannot write: this one keeps the last message for the tool's one-line error.
-// A static inside a function: Swift emits the functions a header defines, not its file-scope variables.
+// A static inside a function: Swift emits the functions a header defines, not its file-scope variables; it emits them
+// in each Swift file that calls them, each with its own static, so Playback calls them from one file (ALSA.swift).
 static inline char *concat_synth_alsa_message(void) {
     static char message[256];
     return message;

@@ -54,7 +54,7 @@ struct BenchCommand: ParsableCommand {
     var only: [Int] = []
 
     /// The items, in the order they run.
-    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
+    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
 
     /// `--espeak-first-audio FILE RUNS TEXT` times espeak-ng's own first audio for item 12 (`EspeakFirstAudio`).
     /// `--peak-rss-of FILE PROGRAM ARGUMENTS…` runs PROGRAM and writes its exit status and peak RSS in bytes to FILE:
@@ -212,8 +212,12 @@ struct BenchCommand: ParsableCommand {
             ).run()
         }
 
+        if items.contains(15) {
+            results += try StudioBench(runs: smoke ? 2 : 20, texts: requests, work: work).run()
+        }
+
         var targets = Table(
-            "Targets (issues 6, 10, 11, 14, 21, 23 and 25)", columns: ["target", "measured", "verdict"])
+            "Targets (issues 6, 10, 11, 14, 21, 22, 23 and 25)", columns: ["target", "measured", "verdict"])
         targets.printHeader()
         for result in results { targets.add([result.target, result.measured, result.verdict]) }
     }

@@ -5,11 +5,16 @@ import CAlsa
     import Glibc
 #endif
 
-/// A sound device that could not be opened or played to; each case names the device and carries ALSA's reason.
+/// A sound device that could not be opened, played to or recorded from; each case names the device and carries ALSA's
+/// reason.
 public enum PlaybackError: Error, Equatable, Sendable, CustomStringConvertible {
     case unopenable(device: String, reason: String)
     case unplayable(device: String, sampleRate: Int, reason: String)
     case writeFailed(device: String, reason: String)
+    /// A capture device (`CaptureDevice`) that could not be opened.
+    case unopenableCapture(device: String, reason: String)
+    case unrecordable(device: String, sampleRate: Int, reason: String)
+    case readFailed(device: String, reason: String)
 
     public var description: String {
         switch self {
@@ -21,6 +26,14 @@ public enum PlaybackError: Error, Equatable, Sendable, CustomStringConvertible {
                 "the sound device \(device) plays neither Float32 nor 16-bit mono at \(sampleRate) Hz: \(reason); expected a device that converts (default, or plug:NAME)"
         case .writeFailed(let device, let reason):
             return "playing to the sound device \(device) failed: \(reason)"
+        case .unopenableCapture(let device, let reason):
+            return
+                "cannot open the capture device \(device): \(reason); expected an ALSA capture device such as default (arecord -L lists them)"
+        case .unrecordable(let device, let sampleRate, let reason):
+            return
+                "the capture device \(device) records neither Float32 nor 16-bit mono at \(sampleRate) Hz: \(reason); expected a device that converts (default, or plug:NAME)"
+        case .readFailed(let device, let reason):
+            return "recording from the capture device \(device) failed: \(reason)"
         }
     }
 }
@@ -50,14 +63,15 @@ public final class SoundDevice {
     ///   be loaded.
     public init(name: String, sampleRate: Int) throws(PlaybackError) {
         self.name = name
-        guard let alsa = concat_synth_alsa_load() else {
-            throw .unopenable(device: name, reason: String(cString: concat_synth_alsa_load_error()))
+        let alsa: UnsafePointer<concat_synth_alsa>
+        switch ALSA.load() {
+        case .success(let loaded): alsa = loaded
+        case .failure(let failure): throw .unopenable(device: name, reason: failure.reason)
         }
         self.alsa = alsa
-        concat_synth_alsa_keep_messages(alsa)
         var handle: OpaquePointer?
         let opened = alsa.pointee.snd_pcm_open(&handle, name, SND_PCM_STREAM_PLAYBACK, 0)
-        guard opened == 0, let handle else { throw .unopenable(device: name, reason: Self.reason(opened, alsa)) }
+        guard opened == 0, let handle else { throw .unopenable(device: name, reason: ALSA.reason(opened, alsa)) }
         self.handle = handle
         // 100 ms of buffer: playback starts with the first block, and Ctrl-C is heard to stop at once.
         let latency: UInt32 = 100_000
@@ -71,7 +85,7 @@ public final class SoundDevice {
         let status = alsa.pointee.snd_pcm_set_params(
             handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(sampleRate), 1, latency)
         guard status == 0 else {
-            throw .unplayable(device: name, sampleRate: sampleRate, reason: Self.reason(status, alsa))
+            throw .unplayable(device: name, sampleRate: sampleRate, reason: ALSA.reason(status, alsa))
         }
         isFloat = false
     }
@@ -114,7 +128,7 @@ public final class SoundDevice {
             } else {
                 // An underrun (the renderer fell behind) or a suspend: ALSA restarts the stream and playback goes on.
                 let recovered = alsa.pointee.snd_pcm_recover(handle, Int32(result), 1)
-                guard recovered == 0 else { throw .writeFailed(device: name, reason: Self.reason(recovered, alsa)) }
+                guard recovered == 0 else { throw .writeFailed(device: name, reason: ALSA.reason(recovered, alsa)) }
             }
             if isInterrupted() { return }
         }
@@ -128,7 +142,7 @@ public final class SoundDevice {
         self.handle = nil
         let drained = alsa.pointee.snd_pcm_drain(handle)
         _ = alsa.pointee.snd_pcm_close(handle)
-        guard drained == 0 else { throw .writeFailed(device: name, reason: Self.reason(drained, alsa)) }
+        guard drained == 0 else { throw .writeFailed(device: name, reason: ALSA.reason(drained, alsa)) }
     }
 
     /// Stops at once, dropping what is buffered, and closes the device.
@@ -137,12 +151,5 @@ public final class SoundDevice {
         self.handle = nil
         _ = alsa.pointee.snd_pcm_drop(handle)
         _ = alsa.pointee.snd_pcm_close(handle)
-    }
-
-    /// ALSA's message for `status`, after the message alsa-lib itself gave, if any ("Unknown PCM x").
-    private static func reason(_ status: Int32, _ alsa: UnsafePointer<concat_synth_alsa>) -> String {
-        let message = String(cString: concat_synth_alsa_last_message())
-        let reason = alsa.pointee.snd_strerror(status).map { String(cString: $0) } ?? "error \(status)"
-        return message.isEmpty ? reason : "\(message) (\(reason))"
     }
 }

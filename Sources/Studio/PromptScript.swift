@@ -30,6 +30,27 @@ public struct PromptScript: Equatable, Sendable {
         self.warnings = warnings
     }
 
+    /// Adds prompts for the phrases whose phrase key no prompt has yet, in their order, numbered with the first
+    /// numbers no prompt has as its id; a phrase without words is left out.
+    ///
+    /// - Returns: the prompts added.
+    @discardableResult
+    public mutating func append(_ phrases: [String]) -> [Prompt] {
+        var keys = Set(prompts.map(\.phraseKey))
+        var ids = Set(prompts.map(\.id))
+        var number = 1
+        var added: [Prompt] = []
+        for phrase in phrases {
+            while ids.contains("\(number)") { number += 1 }
+            let prompt = Prompt(id: "\(number)", text: phrase)
+            guard !prompt.phraseKey.isEmpty, keys.insert(prompt.phraseKey).inserted else { continue }
+            ids.insert(prompt.id)
+            added.append(prompt)
+        }
+        prompts += added
+        return added
+    }
+
     // MARK: A prompt file
 
     /// Reads a prompt file: one phrase a line, or piper-recording-studio's `id<TAB>text` lines. Blank lines are

@@ -1,9 +1,12 @@
 import AudioIO
 import ConcatSynth
 import HTTPService
+import Playback
+import Verbalization
 import Voicebank
 
-/// What can go wrong in the studio: starting it (its script and texts), and each request of its page.
+/// What can go wrong in the studio: starting it (its script and texts), each request of its page, and the sound
+/// devices of `voicebank record`.
 public enum StudioError: Error, Sendable, CustomStringConvertible {
     /// A prompt file or texts file that cannot be read.
     case unreadableFile(path: String, reason: String)
@@ -30,6 +33,20 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
     case coverage(ConcatSynthError)
     /// The server could not start: its address, or its folder for takes.
     case server(HTTPServiceError)
+    /// A sound device of `voicebank record` that does not open or fails.
+    case device(PlaybackError)
+    /// `--words` for a voice whose language has no words (`Verbalizer.supportedLanguages`).
+    case noWords(voice: String, language: String)
+    /// A text pasted into the page that the studio cannot take: `reason` says why.
+    case pastedText(reason: String)
+    /// The same text was pasted already.
+    case sameText(name: String)
+    case textContentType(String?)
+    /// A sentence to listen to that the studio does not render: `reason` says why.
+    case listenText(reason: String)
+    /// A sentence to listen to that the engine could not render.
+    case render(ConcatSynthError)
+    case unknownRender(id: String)
 
     public var description: String {
         switch self {
@@ -67,6 +84,27 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
             return error.description
         case .server(let error):
             return error.description
+        case .device(let error):
+            return error.description
+        case .noWords(let voice, let language):
+            return
+                "no words to list for voice \(voice), whose language is \(language.isEmpty ? "not given" : language); expected a voice in one of \(Verbalizer.supportedLanguages.joined(separator: ", "))"
+        case .pastedText(let reason):
+            return
+                "the pasted text cannot be added: \(reason); expected plain text or SSML in UTF-8, at most \(StudioSession.largestPastedText) bytes"
+        case .sameText(let name):
+            return "the same text is \(name) already; expected another text"
+        case .listenText(let reason):
+            return
+                "the sentence cannot be rendered: \(reason); expected plain text or SSML in UTF-8, at most \(StudioRenders.largestText) bytes"
+        case .render(let error):
+            return error.description
+        case .unknownRender(let id):
+            return
+                "no render \(id) in this studio; expected one of the last \(StudioRenders.keptCount) that POST /api/listen made"
+        case .textContentType(let type):
+            return
+                "a text sent as \(type.map { "\"\($0)\"" } ?? "no Content-Type") is not one the studio reads; expected Content-Type: text/plain; charset=utf-8"
         }
     }
 }

@@ -1,6 +1,7 @@
 import AudioIO
 import ConcatSynth
 import HTTPService
+import Verbalization
 import Voicebank
 
 /// What a studio serves: a voice of a pack, the prompts to record, and the texts whose coverage it shows.
@@ -9,11 +10,13 @@ public struct StudioOptions: Sendable {
     public var bank: String
     /// The voice the takes are clips of; `nil` for the pack's only voice.
     public var voice: String?
-    /// Texts (plain or SSML) whose coverage the page shows, and whose missing words are the prompts when
-    /// `promptFile` is `nil`.
+    /// Texts (plain or SSML) whose coverage the page shows, and whose missing words are the prompts when there is no
+    /// `promptFile` and no `wordLists`.
     public var textFiles: [String] = []
     /// A prompt file (`PromptScript.read(path:)`).
     public var promptFile: String?
+    /// `voicebank words` lists whose words the voice has no take of are prompts, after the prompt file's.
+    public var wordLists: [Interpretation] = []
     /// Where it listens: loopback and any free port unless told otherwise.
     public var host = "127.0.0.1"
     public var port = 0
@@ -43,89 +46,45 @@ public final class StudioServer: Sendable {
     /// What was left out of the prompt file.
     public let warnings: [String]
     private let listener: HTTPListener
-    private let folder: TemporaryFolder
+    private let session: StudioSession
 
-    private init(url: String, session: StudioSession, listener: HTTPListener, folder: TemporaryFolder) {
+    private init(url: String, session: StudioSession, listener: HTTPListener) {
         self.url = url
         voice = session.voice.identifier
         promptCount = session.script.prompts.count
         warnings = session.script.warnings
         self.listener = listener
-        self.folder = folder
+        self.session = session
     }
 
     /// Opens the pack for writing, makes the script and listens.
     ///
     /// - Parameter log: told one line per request, from any thread.
-    /// - Throws: `StudioError`: `.voicebank` (no pack, no such voice, a pack that cannot be written),
-    ///   `.unreadableFile`, `.texts`, `.promptLine`, `.noPrompts`, `.noRandomness`, `.server`.
+    /// - Throws: `StudioError`: what `StudioSession.open` throws, `.noRandomness`, `.server`.
     public static func start(_ options: StudioOptions, log: @escaping @Sendable (String) -> Void) throws(StudioError)
         -> StudioServer
     {
-        let pack: VoicePack
-        let voice: Voice
-        do throws(VoicebankError) {
-            pack = try VoicePack(path: options.bank, access: .readWrite)
-            voice = try pack.resolveVoice(options.voice)
-        } catch {
-            throw .voicebank(error)
-        }
-        var texts: [StudioSession.Text] = []
-        for path in options.textFiles {
-            do throws(FileError) {
-                texts.append(.init(name: path, text: String(decoding: try readFile(atPath: path), as: UTF8.self)))
-            } catch {
-                throw .unreadableFile(path: path, reason: error.reason)
-            }
-        }
-        let script: PromptScript
-        if let promptFile = options.promptFile {
-            script = try PromptScript.read(path: promptFile)
-        } else {
-            script = PromptScript.missing(from: try coverage(of: texts, bank: options.bank, voice: voice.identifier))
-            guard !script.prompts.isEmpty else {
-                throw .noPrompts(
-                    reason:
-                        "voice \(voice.identifier) covers every word of \(options.textFiles.joined(separator: ", ")) already"
-                )
-            }
-        }
-        let token = try StudioAccess.newToken()
-        let folder: TemporaryFolder
-        do throws(HTTPServiceError) { folder = try TemporaryFolder(label: "studio") } catch { throw .server(error) }
-        let session = StudioSession(pack: pack, voice: voice, script: script, texts: texts, folder: folder)
-        do throws(HTTPServiceError) {
+        let session = try StudioSession.open(options)
+        do throws(StudioError) {
+            let token = try StudioAccess.newToken()
             // One job thread: the pack is changed by one request at a time, in the order they came.
-            let listener = try HTTPListener.start(
-                host: options.host, port: options.port, threads: 1,
-                site: StudioSite(
-                    session: session, access: StudioAccess(token: token, listenHost: options.host), log: log))
+            let listener: HTTPListener
+            do throws(HTTPServiceError) {
+                listener = try HTTPListener.start(
+                    host: options.host, port: options.port, threads: 1,
+                    site: StudioSite(
+                        session: session, access: StudioAccess(token: token, listenHost: options.host), log: log))
+            } catch {
+                throw .server(error)
+            }
             // On every address, the page is opened through loopback's.
             let host = options.host == "0.0.0.0" || options.host == "::" ? "127.0.0.1" : options.host
             return StudioServer(
                 url: "http://\(StudioAccess.hostAndPort(host, listener.port))/?token=\(token)", session: session,
-                listener: listener, folder: folder)
+                listener: listener)
         } catch {
-            folder.remove()
-            throw .server(error)
-        }
-    }
-
-    /// Plans each text on its own first, so that an error names its file, then all together.
-    private static func coverage(of texts: [StudioSession.Text], bank: String, voice: String) throws(StudioError)
-        -> CoverageReport
-    {
-        let analyzer: CoverageAnalyzer
-        do throws(ConcatSynthError) { analyzer = try CoverageAnalyzer(bank: bank, voice: voice) } catch {
-            throw .coverage(error)
-        }
-        for text in texts {
-            do throws(ConcatSynthError) { _ = try analyzer.analyze([(text.name, text.text)]) } catch {
-                throw .texts(path: text.name, error: error)
-            }
-        }
-        do throws(ConcatSynthError) { return try analyzer.analyze(texts.map { ($0.name, $0.text) }) } catch {
-            throw .coverage(error)
+            session.close()
+            throw error
         }
     }
 
@@ -137,6 +96,6 @@ public final class StudioServer: Sendable {
     /// Stops listening, closes every connection and waits for the threads to end.
     public func close() throws {
         try listener.close()
-        folder.remove()
+        session.close()
     }
 }

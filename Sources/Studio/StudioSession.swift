@@ -2,6 +2,8 @@ import AudioIO
 import ConcatSynth
 import HTTPService
 import Synchronization
+import Tokens
+import Verbalization
 import Voicebank
 import VoicebankAuthoring
 
@@ -17,18 +19,39 @@ import VoicebankAuthoring
 final class StudioSession: Sendable {
     let packPath: String
     let voice: Voice
-    let script: PromptScript
-    /// The `--texts` files, named by their paths, whose coverage the page shows; none for a prompt file alone.
-    let texts: [Text]
     private let pack: Mutex<VoicePack>
-    private let promptsByID: [String: Prompt]
-    private let promptIDByKey: [String: String]
-    /// Where a take is written as a WAV file for the import to read.
-    private let folder: TemporaryFolder
+    /// The script and the texts, which a pasted text adds to.
+    private let contents: Mutex<Contents>
+    /// Where a take is written as a WAV file for the import to read, and a render for the page.
+    let folder: TemporaryFolder
+    /// The last sentences rendered for the page's Listen panel.
+    let renders = Mutex(StudioRenders())
 
+    /// A text whose coverage the page shows: a `--texts` file, named by its path, or a text pasted into the page.
     struct Text: Sendable {
         var name: String
         var text: String
+        var isPasted = false
+    }
+
+    private struct Contents: Sendable {
+        var script: PromptScript
+        var texts: [Text]
+        private(set) var promptsByID: [String: Prompt] = [:]
+        private(set) var promptIDByKey: [String: String] = [:]
+
+        init(script: PromptScript, texts: [Text]) {
+            self.script = script
+            self.texts = texts
+            index()
+        }
+
+        /// Brings the look-ups up to date with the script.
+        mutating func index() {
+            promptsByID = Dictionary(script.prompts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            promptIDByKey = Dictionary(
+                script.prompts.map { ($0.phraseKey, $0.id) }, uniquingKeysWith: { first, _ in first })
+        }
     }
 
     /// - Parameters:
@@ -37,13 +60,130 @@ final class StudioSession: Sendable {
     init(pack: sending VoicePack, voice: Voice, script: PromptScript, texts: [Text], folder: TemporaryFolder) {
         packPath = pack.path
         self.voice = voice
-        self.script = script
-        self.texts = texts
         self.folder = folder
         self.pack = Mutex(pack)
-        promptsByID = Dictionary(script.prompts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        promptIDByKey = Dictionary(
-            script.prompts.map { ($0.phraseKey, $0.id) }, uniquingKeysWith: { first, _ in first })
+        contents = Mutex(Contents(script: script, texts: texts))
+    }
+
+    /// The prompts as they are now.
+    var script: PromptScript { contents.withLock { $0.script } }
+    /// The texts as they are now: the `--texts` files, then the pasted texts.
+    var texts: [Text] { contents.withLock { $0.texts } }
+
+    /// Opens the pack for writing, reads the texts and makes the script: what the studio's page and
+    /// `voicebank record` share.
+    ///
+    /// - Throws: `StudioError`: `.voicebank` (no pack, no such voice, a pack that cannot be written),
+    ///   `.unreadableFile`, `.texts`, `.promptLine`, `.noPrompts`, `.server` (no folder for the takes' files).
+    static func open(_ options: StudioOptions) throws(StudioError) -> StudioSession {
+        let pack: VoicePack
+        let voice: Voice
+        do throws(VoicebankError) {
+            pack = try VoicePack(path: options.bank, access: .readWrite)
+            voice = try pack.resolveVoice(options.voice)
+        } catch {
+            throw .voicebank(error)
+        }
+        var texts: [Text] = []
+        for path in options.textFiles {
+            do throws(FileError) {
+                texts.append(.init(name: path, text: String(decoding: try readFile(atPath: path), as: UTF8.self)))
+            } catch {
+                throw .unreadableFile(path: path, reason: error.reason)
+            }
+        }
+        var script = PromptScript(prompts: [])
+        if let promptFile = options.promptFile { script = try PromptScript.read(path: promptFile) }
+        if !options.wordLists.isEmpty {
+            let language = voice.primaryLanguages.first ?? ""
+            guard let verbalizer = Verbalizer.forLanguage(language) else {
+                throw .noWords(voice: voice.identifier, language: language)
+            }
+            // The words the voice has a take of already are not offered, as `voicebank words --missing` lists them.
+            let clips: [Clip]
+            do throws(VoicebankError) { clips = try pack.clips(voice: voice.identifier) } catch { throw .voicebank(error) }
+            let recorded = Set(clips.filter { !$0.isFallback }.map(\.phraseKey))
+            for kind in options.wordLists {
+                script.append(verbalizer.vocabulary(for: kind).filter { !recorded.contains(Tokenizer.phraseKey($0)) })
+            }
+            if script.prompts.isEmpty {
+                throw .noPrompts(
+                    reason:
+                        "voice \(voice.identifier) has a take of every word of --words \(options.wordLists.map(\.listName).joined(separator: ", ")) already"
+                )
+            }
+        }
+        if options.promptFile == nil && options.wordLists.isEmpty {
+            script = PromptScript.missing(from: try coverage(of: texts, bank: options.bank, voice: voice.identifier))
+            guard !script.prompts.isEmpty else {
+                throw .noPrompts(
+                    reason:
+                        "voice \(voice.identifier) covers every word of \(options.textFiles.joined(separator: ", ")) already"
+                )
+            }
+        }
+        let folder: TemporaryFolder
+        do throws(HTTPServiceError) { folder = try TemporaryFolder(label: "studio") } catch { throw .server(error) }
+        return StudioSession(pack: pack, voice: voice, script: script, texts: texts, folder: folder)
+    }
+
+    /// Plans each text on its own first, so that an error names its file, then all together.
+    private static func coverage(of texts: [Text], bank: String, voice: String) throws(StudioError) -> CoverageReport {
+        let analyzer: CoverageAnalyzer
+        do throws(ConcatSynthError) { analyzer = try CoverageAnalyzer(bank: bank, voice: voice) } catch {
+            throw .coverage(error)
+        }
+        for text in texts {
+            do throws(ConcatSynthError) { _ = try analyzer.analyze([(text.name, text.text)]) } catch {
+                throw .texts(path: text.name, error: error)
+            }
+        }
+        do throws(ConcatSynthError) { return try analyzer.analyze(texts.map { ($0.name, $0.text) }) } catch {
+            throw .coverage(error)
+        }
+    }
+
+    /// Removes the folder of the takes' files.
+    func close() {
+        folder.remove()
+    }
+
+    // MARK: Texts pasted into the page
+
+    /// The most bytes a pasted text may have: a long document, whose coverage is still worked out in a moment.
+    static let largestPastedText = 1 << 20
+
+    /// Adds a text pasted into the page to the texts whose coverage is shown, and the prompts it misses to the end of
+    /// the script: what `--texts` with that text alone would offer, less the phrases the script has already. Kept in
+    /// memory for as long as the studio runs: a reload of the page finds it, a new studio does not.
+    ///
+    /// - Throws: `StudioError.pastedText` for a text that is not UTF-8, too long or without words, `.sameText`,
+    ///   `.texts` for SSML the planner refuses, `.coverage`.
+    func addText(_ bytes: [UInt8]) throws(StudioError) -> (text: Text, added: [Prompt]) {
+        guard bytes.count <= Self.largestPastedText else {
+            throw .pastedText(reason: "it is \(bytes.count) bytes, more than the \(Self.largestPastedText) the studio takes")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .pastedText(reason: "it is not UTF-8 text")
+        }
+        let (name, earlier) = contents.withLock { contents in
+            (
+                "pasted text \(contents.texts.count { $0.isPasted } + 1)",
+                contents.texts.first { $0.isPasted && $0.text == text }
+            )
+        }
+        if let earlier { throw .sameText(name: earlier.name) }
+        let pasted = Text(name: name, text: text, isPasted: true)
+        let report = try Self.coverage(of: [pasted], bank: packPath, voice: voice.identifier)
+        guard report.tokenCount > 0 else { throw .pastedText(reason: "it has no words") }
+        let missing = PromptScript.missing(from: report).prompts.map(\.text)
+        let added = contents.withLock { contents in
+            contents.texts.append(pasted)
+            let added = contents.script.append(missing)
+            contents.index()
+            return added
+        }
+        return (pasted, added)
     }
 
     // MARK: What the page reads
@@ -57,11 +197,13 @@ final class StudioSession: Sendable {
                 trimThresholdDecibels: voice.trimming?.thresholdDecibels),
             pack: packPath,
             prompts: script.prompts.map { StudioState.PromptState($0, takes: takes[$0.id] ?? []) },
-            coverage: try coverage(), maximumTakeBytes: StudioSite.limits.maximumBodyBytes)
+            texts: texts.map(StudioState.TextState.init), coverage: try coverage(),
+            maximumTakeBytes: StudioSite.limits.maximumBodyBytes, takeChecks: .standard)
     }
 
     /// The coverage of the texts by the pack as it is now, as `voicebank coverage --file …` works it out.
     func coverage() throws(StudioError) -> StudioState.Coverage? {
+        let texts = self.texts
         guard !texts.isEmpty else { return nil }
         do throws(ConcatSynthError) {
             let report = try CoverageAnalyzer(bank: packPath, voice: voice.identifier)
@@ -75,6 +217,7 @@ final class StudioSession: Sendable {
     /// The takes of each prompt, by prompt id, in the order they were kept.
     private func takesByPrompt() throws(StudioError) -> [String: [StudioState.Take]] {
         let clips = try withPack { (pack) throws(VoicebankError) in try pack.clips(voice: voice.identifier) }
+        let promptIDByKey = contents.withLock { $0.promptIDByKey }
         var takes: [String: [StudioState.Take]] = [:]
         for clip in clips where !clip.isFallback {
             if let id = promptIDByKey[clip.phraseKey] { takes[id, default: []].append(StudioState.Take(clip)) }
@@ -83,8 +226,14 @@ final class StudioSession: Sendable {
     }
 
     func prompt(id: String) throws(StudioError) -> Prompt {
-        guard let prompt = promptsByID[id] else { throw .unknownPrompt(id: id, count: script.prompts.count) }
+        let (prompt, count) = contents.withLock { ($0.promptsByID[id], $0.script.prompts.count) }
+        guard let prompt else { throw .unknownPrompt(id: id, count: count) }
         return prompt
+    }
+
+    /// The prompt whose takes have this phrase key, if the script has one.
+    private func promptID(phraseKey: String) -> String? {
+        contents.withLock { $0.promptIDByKey[phraseKey] }
     }
 
     /// A take of one of the script's prompts.
@@ -94,7 +243,7 @@ final class StudioSession: Sendable {
         guard let id = Int(text) else { throw .unknownTake(id: text) }
         do throws(StudioError) {
             let clip = try withPack { (pack) throws(VoicebankError) in try pack.clip(id: id) }
-            guard clip.voice == voice.identifier, !clip.isFallback, promptIDByKey[clip.phraseKey] != nil else {
+            guard clip.voice == voice.identifier, !clip.isFallback, promptID(phraseKey: clip.phraseKey) != nil else {
                 throw StudioError.unknownTake(id: text)
             }
             return clip
@@ -142,7 +291,7 @@ final class StudioSession: Sendable {
     func discard(takeID: String) throws(StudioError) -> (take: Clip, prompt: Prompt) {
         let clip = try take(id: takeID)
         _ = try withPack { (pack) throws(VoicebankError) in try pack.removeClips(ids: [clip.id]) }
-        return (clip, try prompt(id: promptIDByKey[clip.phraseKey]!))
+        return (clip, try prompt(id: promptID(phraseKey: clip.phraseKey)!))
     }
 
     /// A prompt's state after a change.
@@ -206,6 +355,22 @@ struct StudioState: Encodable, Sendable {
             self.takes = takes
         }
     }
+    struct TextState: Encodable, Sendable {
+        /// The file's path, or `pasted text N`.
+        var name: String
+        var isPasted: Bool
+        /// A pasted text's first words, for the page to show which it is.
+        var excerpt: String?
+
+        init(_ text: StudioSession.Text) {
+            name = text.name
+            isPasted = text.isPasted
+            if text.isPasted {
+                let words = text.text.split(whereSeparator: \.isWhitespace)
+                excerpt = words.prefix(12).joined(separator: " ") + (words.count > 12 ? " …" : "")
+            }
+        }
+    }
     struct Coverage: Encodable, Sendable {
         /// The line `voicebank coverage` ends with: `covered: 5 of 7 tokens (71.4 %)`.
         var summary: String
@@ -216,6 +381,8 @@ struct StudioState: Encodable, Sendable {
     var voice: VoiceState
     var pack: String
     var prompts: [PromptState]
+    var texts: [TextState]
     var coverage: Coverage?
     var maximumTakeBytes: Int
+    var takeChecks: TakeChecks
 }

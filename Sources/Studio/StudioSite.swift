@@ -14,6 +14,9 @@ import Voicebank
 /// | `POST /api/takes?prompt=ID` | keeps a take: raw samples, `X-Sample-Rate`, `X-Sample-Format: f32le` |
 /// | `DELETE /api/takes/ID` | discards a take |
 /// | `GET /api/takes/ID/audio` | a take as it plays: trimmed, 22050 Hz, f32le |
+/// | `POST /api/texts` | adds a pasted text (`text/plain`): its coverage is shown, its missing words are prompts |
+/// | `POST /api/listen` | renders a sentence (`text/plain`) with the pack as it stands |
+/// | `GET /renders/ID.wav`, `/renders/ID.svg` | a render's audio and picture, for the page's audio and image |
 ///
 /// Whatever touches the pack is a job: on the server's one job thread, so that one change is made at a time, and off
 /// the event loop, which goes on reading requests meanwhile.
@@ -82,6 +85,50 @@ final class StudioSite: HTTPSite {
                         "kept take #\(take.id) of prompt \(prompt.id) \"\(prompt.text)\": \(take.source.sampleRate) Hz, \(Self.seconds(change.take.recordedSeconds)) s recorded, \(Self.seconds(change.take.seconds)) s kept"
                 )
             }
+        case (.POST, "/api/texts"):
+            let type = request.head.headers.first(name: "content-type")
+            guard type?.split(separator: ";").first.map({ String($0).trimmingSpaces.lowercased() }) == "text/plain"
+            else { throw apiError(for: StudioError.textContentType(type)) }
+            return job { [session, body = request.body] () throws(StudioError) in
+                let (text, added) = try session.addText(body)
+                let change = StudioTextChange(
+                    text: .init(text), addedPrompts: added.map(\.id), state: try session.state())
+                return StudioAnswer(
+                    status: .created, body: encodeJSON(change),
+                    summary:
+                        "added \(text.name), \(body.count) bytes: \(added.count) new prompt\(added.count == 1 ? "" : "s"), \(change.state.coverage?.summary ?? "")"
+                )
+            }
+        case (.POST, "/api/listen"):
+            let type = request.head.headers.first(name: "content-type")
+            guard type?.split(separator: ";").first.map({ String($0).trimmingSpaces.lowercased() }) == "text/plain"
+            else { throw apiError(for: StudioError.textContentType(type)) }
+            guard let text = String(validating: request.body, as: UTF8.self) else {
+                throw apiError(for: StudioError.listenText(reason: "it is not UTF-8 text"))
+            }
+            return job { [session] () throws(StudioError) in
+                let render = try session.listen(text)
+                return StudioAnswer(
+                    status: .created, body: encodeJSON(render.summary),
+                    summary:
+                        "rendered \(text.utf8.count) bytes as render \(render.id): \(Self.seconds(render.summary.seconds)) s, \(render.fallbacks.count) fallback\(render.fallbacks.count == 1 ? "" : "s")"
+                )
+            }
+        case (.GET, _) where parts.count == 2 && parts[0] == "renders":
+            let name = parts[1]
+            let isPicture = name.hasSuffix(".svg")
+            guard isPicture || name.hasSuffix(".wav") else {
+                throw apiError(for: StudioError.unknownRender(id: name))
+            }
+            return job { [session] () throws(StudioError) in
+                let render = try session.render(id: String(name.dropLast(4)))
+                return isPicture
+                    ? StudioAnswer(
+                        body: Array(render.svg.utf8), contentType: "image/svg+xml; charset=utf-8",
+                        headers: Self.pictureHeaders, summary: "render \(render.id)'s picture")
+                    : StudioAnswer(
+                        body: render.wav, contentType: "audio/wav", summary: "render \(render.id)'s audio")
+            }
         case (.DELETE, _) where parts.count == 3 && parts[0] == "api" && parts[1] == "takes":
             return job { [session, id = parts[2]] () throws(StudioError) in
                 let (take, prompt) = try session.discard(takeID: id)
@@ -104,15 +151,18 @@ final class StudioSite: HTTPSite {
                     ],
                     summary: "take #\(id), \(samples.count) frames")
             }
-        case (_, _) where ["/", "/api/state", "/api/takes"].contains(path) || Self.files[path] != nil:
+        case (_, _)
+        where ["/", "/api/state", "/api/takes", "/api/texts", "/api/listen"].contains(path) || Self.files[path] != nil:
             throw APIError(
                 status: .methodNotAllowed, type: "invalid_request_error",
-                message: "\(method) is not a method of \(path); expected \(path == "/api/takes" ? "POST" : "GET")")
+                message:
+                    "\(method) is not a method of \(path); expected \(["/api/takes", "/api/texts", "/api/listen"].contains(path) ? "POST" : "GET")"
+            )
         default:
             throw APIError(
                 status: .notFound, type: "not_found_error",
                 message:
-                    "no endpoint \(method) \(path); expected GET /, GET /api/state, POST /api/takes?prompt=ID, DELETE /api/takes/ID or GET /api/takes/ID/audio"
+                    "no endpoint \(method) \(path); expected GET /, GET /api/state, POST /api/takes?prompt=ID, DELETE /api/takes/ID, GET /api/takes/ID/audio, POST /api/texts, POST /api/listen or GET /renders/ID.wav and .svg"
             )
         }
     }
@@ -128,11 +178,13 @@ final class StudioSite: HTTPSite {
         let message = error.description
         switch error {
         case .forbidden: return APIError(status: .forbidden, type: "permission_error", message: message)
-        case .unknownPrompt, .unknownTake: return APIError(status: .notFound, type: "not_found_error", message: message)
-        case .takeFormat: return .invalid(message)
-        case .unsupportedContentType:
+        case .unknownPrompt, .unknownTake, .unknownRender:
+            return APIError(status: .notFound, type: "not_found_error", message: message)
+        case .takeFormat, .pastedText, .texts, .listenText: return .invalid(message)
+        case .render(.ssml), .render(.text): return .invalid(message)
+        case .unsupportedContentType, .textContentType:
             return APIError(status: .unsupportedMediaType, type: "invalid_request_error", message: message)
-        case .sameTake: return APIError(status: .conflict, type: "invalid_request_error", message: message)
+        case .sameTake, .sameText: return APIError(status: .conflict, type: "invalid_request_error", message: message)
         case .voicebank(.busy):
             return APIError(status: .serviceUnavailable, type: "server_error", message: message)
         default: return APIError(status: .internalServerError, type: "server_error", message: message)
@@ -174,6 +226,11 @@ final class StudioSite: HTTPSite {
         ("x-frame-options", "DENY"),
     ]
 
+    /// A render's picture is drawn by its own style sheet, and runs nothing, opened on its own or not.
+    private static let pictureHeaders = [
+        ("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+    ]
+
     /// `1.23`.
     static func seconds(_ value: Double) -> String {
         let hundredths = Int((value * 100).rounded())
@@ -195,6 +252,13 @@ struct StudioChange: Encodable, Sendable {
     var take: StudioState.Take
     var prompt: StudioState.PromptState
     var coverage: StudioState.Coverage?
+}
+
+/// A text pasted: the text, the ids of the prompts it added to the script, and the whole state after it.
+struct StudioTextChange: Encodable, Sendable {
+    var text: StudioState.TextState
+    var addedPrompts: [String]
+    var state: StudioState
 }
 
 /// One request's work on the pack, answered whole. A take's import runs to its end once begun: the page's going

@@ -13,6 +13,12 @@ struct TakeUpload: Equatable {
     /// Past +6 dBFS: no microphone's float samples come near it, and bytes that are not samples mostly go beyond.
     static let largestSample: Float = 2
 
+    /// Samples recorded here (`voicebank record`), whose format is known.
+    init(samples: [Float], sampleRate: Int) {
+        self.samples = samples
+        self.sampleRate = sampleRate
+    }
+
     /// Reads a take's headers and body.
     ///
     /// - Throws: `StudioError.unsupportedContentType`; `.takeFormat` for a missing or other sample format or rate, an

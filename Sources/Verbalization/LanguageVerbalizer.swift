@@ -15,6 +15,20 @@ public enum Interpretation: String, Sendable, CaseIterable {
     case time
 }
 
+extension Interpretation {
+    /// What `voicebank words --for` and the studio's `--words` call the list of its words: `numbers`, `dates`.
+    public var listName: String {
+        switch self {
+        case .cardinal: "numbers"
+        case .ordinal: "ordinals"
+        case .digits: "digits"
+        case .telephone: "telephone"
+        case .date: "dates"
+        case .time: "times"
+        }
+    }
+}
+
 /// Turns parsed numbers, dates and times into the words of one language.
 ///
 /// Each element of a returned array is one word or one phrase a voice pack should record whole

@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandLineSupport
 import HTTPService
 import Studio
+import Verbalization
 
 #if canImport(Glibc)
     import Glibc
@@ -17,8 +18,9 @@ extension VoicebankCommand {
                 "Record a voice's prompts in the browser: a page served by this process keeps each take in the pack.",
             discussion: """
                 The prompts are what the voice's coverage of --texts says is missing, the prompt covering the most \
-                missing words first, or the lines of --prompts (one phrase a line, or piper-recording-studio's \
-                id<TAB>text). The first line on standard output is the page's address with its token; open it in a \
+                missing words first; or the lines of --prompts (one phrase a line, or piper-recording-studio's \
+                id<TAB>text) and the words of --words lists (numbers, dates, …) the voice has no take of. Texts \
+                pasted into the page add their missing words at the end. The first line on standard output is the page's address with its token; open it in a \
                 browser on this machine. Keys: R records, Space stops, P plays, Enter keeps the take and moves on, \
                 Backspace discards, the arrows move between prompts. A kept take is imported at once, as \
                 voicebank import imports a file: trimmed, measured, in its own transaction. One line per request \
@@ -26,24 +28,7 @@ extension VoicebankCommand {
                 Example: voicebank studio --bank my.sqlite --texts requests.txt
                 """)
 
-        @OptionGroup var bank: BankOptions
-
-        @Option(
-            help: ArgumentHelp("The voice the takes are clips of; needed when the pack has several.", valueName: "id"))
-        var voice: String?
-
-        @Option(
-            name: .customLong("texts"),
-            help: ArgumentHelp(
-                "Text or SSML the voice should speak: its missing words are the prompts, and the page shows its coverage; repeat for several.",
-                valueName: "file"), completion: .file())
-        var textFiles: [String] = []
-
-        @Option(
-            help: ArgumentHelp(
-                "The prompts to record instead: one phrase a line, or id<TAB>text lines.", valueName: "file"),
-            completion: .file())
-        var prompts: String?
+        @OptionGroup var script: ScriptOptions
 
         @Option(
             help: ArgumentHelp(
@@ -55,9 +40,6 @@ extension VoicebankCommand {
         var allowRemote = false
 
         func validate() throws {
-            if textFiles.isEmpty && prompts == nil {
-                throw ValidationError("Nothing to record: give --texts FILE, --prompts FILE, or both.")
-            }
             let host: String
             do { host = try HTTPServiceError.address(listen).host } catch { throw ValidationError(error.description) }
             if !HTTPServiceError.isLoopback(host) && !allowRemote {
@@ -70,9 +52,7 @@ extension VoicebankCommand {
         func run() throws {
             stopOnTerminationSignals()
             let (host, port) = try HTTPServiceError.address(listen)
-            var options = StudioOptions(bank: bank.path, voice: voice)
-            options.textFiles = textFiles
-            options.promptFile = prompts
+            var options = script.options
             options.host = host
             options.port = port
             let studio = try StudioServer.start(options) { line in
@@ -94,5 +74,48 @@ extension VoicebankCommand {
                 to: &standardError)
             try studio.waitUntilClosed()
         }
+    }
+}
+
+/// Where the script of `voicebank studio` and `voicebank record` comes from: the pack, its voice, and the texts or
+/// prompts.
+struct ScriptOptions: ParsableArguments {
+    @OptionGroup var bank: BankOptions
+
+    @Option(help: ArgumentHelp("The voice the takes are clips of; needed when the pack has several.", valueName: "id"))
+    var voice: String?
+
+    @Option(
+        name: .customLong("texts"),
+        help: ArgumentHelp(
+            "Text or SSML the voice should speak: its missing words are the prompts, and the coverage is shown; repeat for several.",
+            valueName: "file"), completion: .file())
+    var textFiles: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "The prompts to record instead: one phrase a line, or id<TAB>text lines.", valueName: "file"),
+        completion: .file())
+    var prompts: String?
+
+    @Option(
+        name: .customLong("words"),
+        help: ArgumentHelp(
+            "A voicebank words list whose words the voice has no take of are prompts too, after --prompts; repeat for several.",
+            valueName: "kind"))
+    var wordLists: [Interpretation] = []
+
+    func validate() throws {
+        if textFiles.isEmpty && prompts == nil && wordLists.isEmpty {
+            throw ValidationError("Nothing to record: give --texts FILE, --prompts FILE or --words KIND.")
+        }
+    }
+
+    var options: StudioOptions {
+        var options = StudioOptions(bank: bank.path, voice: voice)
+        options.textFiles = textFiles
+        options.promptFile = prompts
+        options.wordLists = wordLists
+        return options
     }
 }

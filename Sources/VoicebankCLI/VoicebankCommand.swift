@@ -15,8 +15,9 @@ struct VoicebankCommand: ParsableCommand {
             Export.self, Info.self, Verify.self, Remove.self, RemoveVoice.self, Coverage.self,
             // Sharing packs (Sources/VoicebankCLI/Sharing.swift).
             Manifest.self, Publish.self, Install.self, Uninstall.self, Packs.self,
-            // Recording in the browser (Sources/VoicebankCLI/Studio.swift, module Studio).
-            StudioCommand.self,
+            // Recording in the browser and on a terminal (Sources/VoicebankCLI/Studio.swift and Record.swift, module
+            // Studio).
+            StudioCommand.self, Record.self,
         ])
 }
 

@@ -17,7 +17,9 @@ extension Interpretation: ExpressibleByArgument {
         }
     }
 
-    public static var allValueStrings: [String] { ["numbers", "ordinals", "dates", "times", "digits", "telephone"] }
+    public static var allValueStrings: [String] {
+        ([.cardinal, .ordinal, .date, .time, .digits, .telephone] as [Interpretation]).map(\.listName)
+    }
 }
 
 extension VoicebankCommand {

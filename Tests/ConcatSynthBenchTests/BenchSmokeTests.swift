@@ -22,7 +22,9 @@ import Testing
             "### 11. Fallback quality: word errors", "### 11b. Fallback quality: joins",
             "### 12. First audio of a request that starts with uncovered words",
             "### 13. Wyoming server over loopback, requests that need the fallback voice",
-            "### Targets (issues 6, 10, 11, 14, 23 and 25)",
+            "### 14. Takes by place and join cost", "### 14. Takes: long render",
+            "### 15. The studio", "### 15b. The studio's page",
+            "### Targets (issues 6, 10, 11, 14, 21, 22, 23 and 25)",
         ] {
             #expect(output.contains(title), "no table \(title)")
         }
@@ -35,7 +37,10 @@ import Testing
                 rows.filter { $0.hasPrefix("| \(request) |") }.count >= 2, "items 1 and 2 have a row for \(request)")
         }
         let targets = rows.filter { $0.hasSuffix("| met |") || $0.hasSuffix("| NOT met |") || $0.hasSuffix("| n/a |") }
-        #expect(targets.count == 16, "sixteen targets with a verdict:\n\(output)")
+        #expect(targets.count == 21, "twenty-one targets with a verdict:\n\(output)")
+        // The studio kept its takes and served its page.
+        #expect(rows.contains { $0.hasPrefix("| POST /api/takes to its answer") && !$0.contains("n/a") })
+        #expect(rows.contains { $0.hasPrefix("| first load |") })
         // Every Wyoming and HTTP row served its requests with no error (item 13's too).
         for clients in [1, 10, 50] {
             #expect(

@@ -76,4 +76,13 @@ import Testing
             "\(error)".hasPrefix(message)
         }
     }
+
+    @Test("appended phrases are numbered after the ids a prompt file took, and a phrase the script has is left out")
+    func append() {
+        var script = PromptScript(prompts: [Prompt(id: "2", text: "Good evening"), Prompt(id: "rec_1", text: "Bob")])
+        let added = script.append(["good evening!", "Carol", "", "carol", "the weather"])
+        #expect(added.map(\.text) == ["Carol", "the weather"])
+        #expect(added.map(\.id) == ["1", "3"])
+        #expect(script.prompts.map(\.id) == ["2", "rec_1", "1", "3"])
+    }
 }

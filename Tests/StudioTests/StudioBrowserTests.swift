@@ -15,7 +15,7 @@ import Voicebank
     static let voice = "org.concatsynth.en"
 
     @Test(
-        "recorded by keyboard in Chromium: the pack holds exactly the kept takes, trimmed; a reload resumes; coverage is voicebank coverage's"
+        "recorded by keyboard in Chromium: the pack holds exactly the kept takes, trimmed; a reload resumes; coverage is voicebank coverage's; a pasted text joins the script; Listen plays concat-synth render's samples; killed mid-take, the studio starts again from the pack"
     )
     func session() throws {
         let pack = directory.file("pack.sqlite")
@@ -31,12 +31,19 @@ import Voicebank
         try #require(sox.status == 0, "\(sox.standardError)")
         let before = try VoicePack(path: pack, access: .readOnly).clips(voice: Self.voice)
 
-        let studio = try ServerProcess(
-            voicebank, ["studio", "--bank", pack, "--voice", Self.voice, "--texts", texts],
-            isAddressOnStandardOutput: true
-        ) { $0.hasPrefix("http://") ? String($0) : nil }
+        let arguments = ["studio", "--bank", pack, "--voice", Self.voice, "--texts", texts]
+        let studio = try ServerProcess(voicebank, arguments, isAddressOnStandardOutput: true) {
+            $0.hasPrefix("http://") ? String($0) : nil
+        }
+        let restart = String(decoding: try JSONSerialization.data(withJSONObject: [voicebank.path] + arguments), as: UTF8.self)
         let screenshot = directory.file("studio.png")
-        let answer = try driver.run(["session", studio.address, microphone, screenshot])
+        let pasted = "Dave says hello. Carol says goodbye."
+        let sentence = "Hello Bob, good morning Carol."
+        let listened = directory.file("listened.wav")
+        let answer = try driver.run([
+            "session", studio.address, microphone, screenshot, pasted, sentence, listened,
+            "\(studio.process.processIdentifier)", restart,
+        ])
 
         #expect(answer["first_prompt"] as? String == "bob says the weather is fine")
         #expect(answer["console"] as? [String] == [], "the page logs no error")
@@ -53,8 +60,30 @@ import Voicebank
             ])
         let coverage = try voicebank.run(["coverage", "--bank", pack, "--voice", Self.voice, "--file", texts])
         #expect(answer["coverage"] as? String == coverage.standardOutput.split(separator: "\n").last.map(String.init))
+        // The pasted text: its missing words at the end of the script, its words in the coverage; a reload keeps it.
+        #expect((answer["added"] as? String)?.hasPrefix("Added pasted text 1: 2 new prompts at the end") == true)
+        #expect(answer["pasted_script"] as? [String] == (answer["script"] as? [String] ?? []) + ["“says”: no take", "“dave”: no take"])
+        #expect(answer["texts"] as? [String] == [texts, "pasted text 1: “\(pasted)”"])
+        let pastedFile = directory.file("pasted.txt")
+        try pasted.write(toFile: pastedFile, atomically: true, encoding: .utf8)
+        let both = try voicebank.run([
+            "coverage", "--bank", pack, "--voice", Self.voice, "--file", texts, "--file", pastedFile,
+        ])
+        #expect(answer["pasted_coverage"] as? String == both.standardOutput.split(separator: "\n").last.map(String.init))
+        #expect(answer["pasted_coverage"] as? String != answer["coverage"] as? String)
 
-        // Exactly the kept takes: one of prompt 1, two of prompt 2; prompt 3's was removed, the last take never sent.
+        // Killed mid-take and started again: the script is what the texts still miss, the page resumes at its first
+        // prompt, and its coverage is the pack's; the pasted text, kept in the killed studio's memory, is gone.
+        let restarted = try #require(answer["restarted"] as? [String: Any])
+        #expect(studio.process.terminationReason == .uncaughtSignal && studio.process.terminationStatus == SIGKILL)
+        #expect(restarted["script"] as? [String] == ["“the”: no take", "“carol”: no take"])
+        #expect(restarted["position"] as? String == "1 of 2")
+        #expect((restarted["resumed"] as? String)?.hasPrefix("Prompt 1 of 2: “the”, no take yet.") == true)
+        let stillCovered = try voicebank.run(["coverage", "--bank", pack, "--voice", Self.voice, "--file", texts])
+        #expect(restarted["coverage"] as? String == stillCovered.standardOutput.split(separator: "\n").last.map(String.init))
+
+        // Exactly the kept takes: one of prompt 1, two of prompt 2; prompt 3's was removed, the last take never sent,
+        // and nothing of the take being recorded when the studio was killed.
         let store = try VoicePack(path: pack, access: .readOnly)
         let clips = try store.clips(voice: Self.voice)
         #expect(Array(clips.prefix(before.count)) == before)
@@ -72,6 +101,27 @@ import Voicebank
             #expect(first <= 700 && samples.count - 1 - last <= 700, "\(take.id): \(first), \(samples.count - last)")
         }
         #expect(studio.log.contains("DELETE /api/takes/"))
+
+        // Listen: the page's audio is concat-synth render's of the same sentence with the same pack, sample for sample
+        // (the kept takes of "bob" included), and its picture is the render's.
+        let reference = directory.file("reference.wav")
+        let render = try Binary("concat-synth").run([
+            "render", "--bank", pack, "--voice", Self.voice, "-o", reference, sentence,
+        ])
+        try #require(render.status == 0, "\(render.standardError)")
+        let samples = { (path: String) throws -> Data in
+            Data(try Binary(path: "/usr/bin/sox").run([path, "-t", "f32", "-"]).standardOutputBytes)
+        }
+        let heard = try samples(listened)
+        let expected = try samples(reference)
+        #expect(heard.count > 22_050 * 4 && heard == expected, "\(heard.count) bytes against \(expected.count)")
+        #expect(try Binary(path: "/usr/bin/soxi").run(["-r", listened]).standardOutput == "22050\n")
+        let picture = try #require(answer["picture"] as? String)
+        #expect(picture.contains("<svg") && picture.contains("<title>concat-synth render: "), "\(picture.prefix(300))")
+        #expect(picture.contains("carol"), "the fallback's words are drawn")
+        #expect((answer["rendered"] as? String)?.hasPrefix("Rendered “\(sentence)”, ") == true, "\(answer)")
+        #expect((answer["listen_result"] as? String)?.contains("No take covers “carol”") == true, "\(answer)")
+        #expect((answer["picture_alt"] as? String)?.hasPrefix("The render picture of “\(sentence)”") == true)
 
         let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))

@@ -283,16 +283,141 @@ import Voicebank
         #expect(try clips().last?.phrase == "Good evening, Carol.")
     }
 
+    @Test("--words: the words of a voicebank words list the voice has no take of are prompts, after --prompts")
+    func words() throws {
+        let prompts = directory.file("prompts.txt")
+        try "The washing is done.\nJanuary\n".write(toFile: prompts, atomically: true, encoding: .utf8)
+        let studio = try studio(["--prompts", prompts, "--words", "dates", "--words", "times"])
+        let state = try json(try api(studio, ["\(studio.base)/api/state"]).body)
+        let script = try #require(state["prompts"] as? [[String: Any]]).compactMap { $0["text"] as? String }
+        let missing = try ["dates", "times"].flatMap { kind in
+            try voicebank.run(["words", "--bank", pack, "--voice", Self.voice, "--for", kind, "--missing"])
+                .standardOutput.split(separator: "\n").map(String.init)
+        }
+        #expect(missing.count > 30 && missing.contains("january"))
+        // The prompt file's lines first; then the words, without january, which the file has already.
+        #expect(script == ["The washing is done.", "January"] + missing.filter { $0 != "january" }.uniqued)
+        let ids = try #require(state["prompts"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+        #expect(ids == (1...script.count).map(String.init))
+    }
+
+    @Test("a text pasted into the page: its missing words are prompts at the end, its coverage is shown, a reload keeps it")
+    func pastedText() throws {
+        let studio = try studio()
+        let pasted = "Dave says hello. Carol says goodbye."
+        let answer = try api(
+            studio,
+            ["-H", "Content-Type: text/plain; charset=utf-8", "--data-binary", pasted, "\(studio.base)/api/texts"])
+        #expect(answer.status == 201, "\(answer.body)")
+        let change = try json(answer.body)
+        #expect((change["text"] as? [String: Any])?["name"] as? String == "pasted text 1")
+        // Alone, the text would give the prompts "says" (twice missing), "dave" and "carol", a prompt already.
+        let state = try json(try api(studio, ["\(studio.base)/api/state"]).body)
+        let script = try #require(state["prompts"] as? [[String: Any]])
+        #expect(
+            script.map { $0["text"] as? String } == [
+                "bob says the weather is fine", "bob", "the", "carol", "says", "dave",
+            ], "\(script)")
+        #expect(change["addedPrompts"] as? [String] == ["5", "6"])
+        let texts = try #require(state["texts"] as? [[String: Any]])
+        #expect(texts.map { $0["name"] as? String } == [textsFile, "pasted text 1"])
+        #expect(texts.last?["excerpt"] as? String == pasted.split(separator: " ").joined(separator: " "))
+        let pastedFile = directory.file("pasted.txt")
+        try pasted.write(toFile: pastedFile, atomically: true, encoding: .utf8)
+        let coverage = try voicebank.run([
+            "coverage", "--bank", pack, "--voice", Self.voice, "--file", textsFile, "--file", pastedFile,
+        ])
+        #expect(
+            (state["coverage"] as? [String: Any])?["summary"] as? String
+                == coverage.standardOutput.split(separator: "\n").last.map(String.init))
+        // A new prompt takes a take like any other.
+        #expect(try send(studio, prompt: "6", raw: try take().raw).status == 201)
+        #expect(try clips().last?.phrase == "dave")
+
+        let refused: [(headers: [String], body: String, status: Int, message: String)] = [
+            (["Content-Type: text/plain"], pasted, 409, "the same text is pasted text 1 already"),
+            (["Content-Type: application/json"], "{}", 415, "a text sent as "),
+            (["Content-Type: text/plain"], " ... !", 400, "the pasted text cannot be added: it has no words"),
+            (
+                ["Content-Type: text/plain"], #"<speak>Hi <break time="fast"/></speak>"#, 400,
+                "pasted text 2: invalid <break time="
+            ),
+        ]
+        for (headers, body, status, message) in refused {
+            let answer = try api(
+                studio, headers.flatMap { ["-H", $0] } + ["--data-binary", body, "\(studio.base)/api/texts"])
+            #expect(answer.status == status, "\(body): \(answer.body)")
+            #expect(answer.body.contains(message), "\(body): \(answer.body)")
+        }
+        let latin1 = directory.file("latin1.txt")
+        try Data([0x63, 0x61, 0x66, 0xE9]).write(to: URL(fileURLWithPath: latin1))
+        let notUTF8 = try api(
+            studio, ["-H", "Content-Type: text/plain", "--data-binary", "@\(latin1)", "\(studio.base)/api/texts"])
+        #expect(notUTF8.status == 400 && notUTF8.body.contains("it is not UTF-8 text"), "\(notUTF8.body)")
+        let after = try json(try api(studio, ["\(studio.base)/api/state"]).body)
+        #expect((after["texts"] as? [Any])?.count == 2)
+        #expect((after["prompts"] as? [Any])?.count == 6)
+    }
+
+    @Test("listen: a sentence rendered with the pack as it stands, its audio and picture served to the page only")
+    func listen() throws {
+        let studio = try studio()
+        let sentence = "Hello Bob, good morning."
+        let listen = { (body: String, type: String) throws -> (status: Int, body: String) in
+            try api(studio, ["-H", "Content-Type: \(type)", "--data-binary", body, "\(studio.base)/api/listen"])
+        }
+        let before = try json(try listen(sentence, "text/plain; charset=utf-8").body)
+        #expect(before["fallbacks"] as? [String] == ["bob"])
+        #expect(try send(studio, prompt: "2", raw: try take().raw).status == 201)
+        let answer = try listen(sentence, "text/plain")
+        #expect(answer.status == 201, "\(answer.body)")
+        let render = try json(answer.body)
+        #expect(render["fallbacks"] as? [String] == [], "the take of bob kept since speaks")
+        #expect(render["audio"] as? String == "/renders/2.wav" && render["picture"] as? String == "/renders/2.svg")
+
+        let cookies = directory.file("cookies")
+        #expect(try curl(["-c", cookies, studio.url]).status == 200)
+        let wav = directory.file("listened.wav")
+        let audio = try curl(["-b", cookies, "-o", wav, "-D", "-", "\(studio.base)/renders/2.wav"])
+        #expect(audio.status == 200 && audio.body.lowercased().contains("content-type: audio/wav"))
+        let reference = directory.file("reference.wav")
+        let rendered = try Binary("concat-synth").run([
+            "render", "--bank", pack, "--voice", Self.voice, "-o", reference, sentence,
+        ])
+        try #require(rendered.status == 0, "\(rendered.standardError)")
+        let frames = { (path: String) throws -> String in try Binary(path: "/usr/bin/soxi").run(["-s", path]).standardOutput }
+        #expect(try frames(wav) == frames(reference) && "\(render["frameCount"] as? Int ?? 0)\n" == (try frames(wav)))
+        let picture = try curl(["-b", cookies, "\(studio.base)/renders/2.svg"])
+        #expect(picture.status == 200 && picture.body.contains("<svg"))
+
+        #expect(try curl(["\(studio.base)/renders/2.wav"]).status == 403, "not without the page's cookie")
+        #expect(try curl(["-b", cookies, "\(studio.base)/renders/9.wav"]).status == 404)
+        #expect(try curl(["-b", cookies, "\(studio.base)/renders/2.mp3"]).status == 404)
+        let refused: [(body: String, type: String, status: Int, message: String)] = [
+            (" ", "text/plain", 400, "the sentence cannot be rendered: it is empty"),
+            (String(repeating: "word ", count: 1_000), "text/plain", 400, "more than the 4096 a render takes"),
+            (#"<speak>Hi <break time="fast"/></speak>"#, "text/plain", 400, "invalid <break time="),
+            (sentence, "application/json", 415, "a text sent as "),
+        ]
+        for (body, type, status, message) in refused {
+            let answer = try listen(body, type)
+            #expect(answer.status == status, "\(body.prefix(40)): \(answer.body)")
+            #expect(answer.body.contains(message), "\(body.prefix(40)): \(answer.body)")
+        }
+    }
+
     @Test(
         "voicebank studio refuses what it cannot serve, with the status and a message that says so",
         arguments: [
-            (["--voice", "org.concatsynth.en"], 64, "Nothing to record: give --texts FILE, --prompts FILE, or both."),
+            (["--voice", "org.concatsynth.en"], 64, "Nothing to record: give --texts FILE, --prompts FILE or --words KIND."),
             (["--voice", "org.concatsynth.en", "--prompts", "P", "--listen", "0.0.0.0:0"], 64, "add --allow-remote"),
             (["--voice", "org.concatsynth.en", "--prompts", "P", "--listen", "nowhere"], 64, #"invalid HTTP address"#),
             (["--voice", "com.example.nobody", "--prompts", "P"], 1, "com.example.nobody"),
             (["--prompts", "P"], 1, "several voices"),
             (["--voice", "org.concatsynth.en", "--texts", "COVERED"], 1, "covers every word of"),
             (["--voice", "org.concatsynth.en", "--prompts", "MISSING"], 1, "cannot read"),
+            (["--voice", "org.concatsynth.en", "--words", "numbers"], 1, "has a take of every word of --words numbers"),
+            (["--voice", "org.concatsynth.en", "--words", "weekdays"], 64, "The value 'weekdays' is invalid for '--words"),
         ])
     func refusedToStart(arguments: [String], status: Int32, message: String) throws {
         let prompts = directory.file("p.txt")

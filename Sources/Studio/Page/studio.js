@@ -5,13 +5,6 @@
 const token = new URLSearchParams(location.search).get('token') ?? '';
 const element = (id) => document.getElementById(id);
 
-// Levels in dBFS at which a take is said to clip, and to be too quiet.
-const clipDecibels = -1;
-const quietDecibels = -30;
-// Left out of every take: the click of R at its start, the click of Space at its end.
-const leadSeconds = 0.2;
-const tailSeconds = 0.15;
-
 const studio = {
   prompts: [],
   index: 0,
@@ -28,6 +21,10 @@ const studio = {
   trimDecibels: null,
   // The most bytes a take's body may have.
   maximumTakeBytes: Infinity,
+  // How a recording becomes a take and what is said of it, from /api/state, as voicebank record does it (TakeChecks):
+  // the peak in dBFS above which it clips and below which it is quiet, the seconds left out at its start (the click of
+  // R) and end (the click of Space), and the shortest take.
+  checks: null,
   isBusy: false,
 };
 
@@ -66,19 +63,41 @@ async function api(method, path, { headers = {}, body } = {}) {
 // MARK: State from the server
 
 async function load({ resume }) {
-  const state = await (await api('GET', '/api/state')).json();
-  studio.prompts = state.prompts;
-  studio.language = state.voice.language;
-  studio.trimDecibels = state.voice.trimThresholdDecibels ?? null;
-  studio.maximumTakeBytes = state.maximumTakeBytes;
-  element('voice').textContent = `· ${state.voice.name} (${state.voice.identifier})`;
-  showCoverage(state.coverage);
+  applyState(await (await api('GET', '/api/state')).json());
   if (resume) {
     // Where the recording stopped: the first prompt without a take.
     const untaken = studio.prompts.findIndex((prompt) => prompt.takes.length === 0);
     studio.index = untaken === -1 ? 0 : untaken;
   }
   render();
+}
+
+function applyState(state) {
+  studio.prompts = state.prompts;
+  studio.language = state.voice.language;
+  studio.trimDecibels = state.voice.trimThresholdDecibels ?? null;
+  studio.maximumTakeBytes = state.maximumTakeBytes;
+  studio.checks = state.takeChecks;
+  element('voice').textContent = `· ${state.voice.name} (${state.voice.identifier})`;
+  showCoverage(state.coverage);
+  showTexts(state.texts);
+}
+
+// The --texts files and the texts pasted into the page, which the studio keeps while it runs.
+function showTexts(texts) {
+  const list = element('texts');
+  list.replaceChildren(
+    ...texts.map((text) => {
+      const item = document.createElement('li');
+      item.textContent = text.isPasted ? `${text.name}: ${quoted(text.excerpt)}` : text.name;
+      return item;
+    }),
+  );
+  if (texts.length === 0) {
+    const item = document.createElement('li');
+    item.textContent = 'None: the script is a prompt file or a words list.';
+    list.append(item);
+  }
 }
 
 // No coverage (undefined) without texts.
@@ -207,7 +226,7 @@ function heard({ frame, samples }) {
   const rms = Math.sqrt(squares / samples.length);
   drawMeter(peak, rms);
   const recording = studio.recording;
-  const leadEnd = recording && recording.startFrame + leadSeconds * studio.microphone.context.sampleRate;
+  const leadEnd = recording && recording.startFrame + studio.checks.leadSeconds * studio.microphone.context.sampleRate;
   if ((recording === null || frame + samples.length <= leadEnd) && rms > 0) {
     studio.noiseFloor = studio.noiseFloor === null ? rms : Math.min(studio.noiseFloor, rms);
   }
@@ -216,9 +235,12 @@ function heard({ frame, samples }) {
   element('level').textContent = levels + floor + '.';
   if (recording === null) return;
   recording.blocks.push({ frame, samples });
-  if (decibels(peak) > clipDecibels && !recording.isClipping) {
+  const { clippingDecibels } = studio.checks;
+  if (decibels(peak) > clippingDecibels && !recording.isClipping) {
     recording.isClipping = true;
-    warn(`The take clips: it went above ${clipDecibels} dBFS. Record it again a little further from the microphone.`);
+    warn(
+      `The take clips: it went above ${clippingDecibels} dBFS. Record it again a little further from the microphone.`,
+    );
     announce('Clipping.');
   }
   if (recording.stopFrame !== undefined && frame + samples.length >= recording.stopFrame) recording.stopped();
@@ -232,12 +254,13 @@ function drawMeter(peak, rms) {
   const x = (amplitude) => Math.max(0, Math.min(1, (decibels(amplitude) + 60) / 60)) * width;
   context.fillStyle = '#1b1b1b';
   context.fillRect(0, 0, width, height);
-  context.fillStyle = decibels(peak) > clipDecibels ? '#d0312d' : '#3a9d5d';
+  const { clippingDecibels } = studio.checks;
+  context.fillStyle = decibels(peak) > clippingDecibels ? '#d0312d' : '#3a9d5d';
   context.fillRect(0, 6, x(rms), height - 12);
   context.fillStyle = '#f2f2f2';
   context.fillRect(Math.max(0, x(peak) - 2), 2, 3, height - 4);
   context.fillStyle = '#d0312d';
-  context.fillRect(x(10 ** (clipDecibels / 20)), 0, 2, height);
+  context.fillRect(x(10 ** (clippingDecibels / 20)), 0, 2, height);
 }
 
 function warn(text) {
@@ -272,9 +295,10 @@ async function stop() {
     setTimeout(resolve, 500);
   });
   studio.recording = null;
+  const { leadSeconds, tailSeconds, shortestSeconds, clippingDecibels, quietDecibels } = studio.checks;
   const from = recording.startFrame + Math.round(leadSeconds * rate);
   const to = recording.stopFrame - Math.round(tailSeconds * rate);
-  if (to - from < rate * 0.05) {
+  if (to - from < rate * shortestSeconds) {
     render();
     announce('The take was too short to keep. Press R to record again.');
     return;
@@ -292,7 +316,7 @@ async function stop() {
   studio.pending = { samples, sampleRate: rate, peak };
   const level = decibels(peak);
   let hint = '';
-  if (level > clipDecibels) {
+  if (level > clippingDecibels) {
     hint = ` It clips (peak ${formatDecibels(level)}): record it again a little further from the microphone.`;
   } else if (level < quietDecibels) {
     hint = ` It is quiet (peak ${formatDecibels(level)}): move closer to the microphone or raise its input level.`;
@@ -421,6 +445,72 @@ async function discardKept(prompt, take, number) {
   );
 }
 
+async function addText() {
+  if (studio.isBusy) return;
+  const text = element('paste').value;
+  if (text.trim() === '') {
+    announce('Paste or type a text first, then add it.');
+    return;
+  }
+  studio.isBusy = true;
+  announce('Adding the text…');
+  const response = await api('POST', '/api/texts', {
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    body: text,
+  });
+  const change = await response.json();
+  studio.isBusy = false;
+  element('paste').value = '';
+  applyState(change.state);
+  render();
+  const count = change.addedPrompts.length;
+  const added = count === 0 ? 'no new prompt' : count === 1 ? '1 new prompt' : `${count} new prompts`;
+  announce(
+    `Added ${change.text.name}: ${added} at the end of the script.` +
+      (change.state.coverage ? ` Your texts: ${change.state.coverage.summary}.` : ''),
+  );
+}
+
+// A sentence rendered by the studio with the pack as it stands: played, described, and drawn as its render picture.
+async function listen() {
+  if (studio.isBusy) return;
+  const text = element('sentence').value;
+  if (text.trim() === '') {
+    announce('Type a sentence to listen to first.');
+    return;
+  }
+  studio.isBusy = true;
+  announce(`Rendering ${quoted(text)}…`);
+  const response = await api('POST', '/api/listen', {
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    body: text,
+  });
+  const render = await response.json();
+  studio.isBusy = false;
+  const fallbacks =
+    render.fallbacks.length === 0
+      ? 'Every word has a take.'
+      : `No take covers ${render.fallbacks.map(quoted).join(', ')}: the voice's fallback speaks ${
+          render.fallbacks.length === 1 ? 'it' : 'them'
+        }.`;
+  const described = `${quoted(text)}, ${formatSeconds(render.seconds)}. ${fallbacks}`;
+  element('listen-result').textContent = described;
+  const picture = element('listen-picture');
+  picture.src = render.picture;
+  picture.alt = `The render picture of ${described}`;
+  picture.hidden = false;
+  const audio = element('listen-audio');
+  audio.src = render.audio;
+  audio.hidden = false;
+  let playing = 'Playing it.';
+  try {
+    await audio.play();
+  } catch (error) {
+    playing = `Press play to hear it (${error.message}).`;
+  }
+  announce(`Rendered ${described} ${playing}`);
+}
+
 function moveTo(index) {
   if (studio.recording || index < 0 || index >= studio.prompts.length) return;
   const dropped = studio.pending !== null;
@@ -454,6 +544,8 @@ const keys = {
 
 document.addEventListener('keydown', (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  // Typing a text is not pressing the studio's keys.
+  if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) return;
   // Enter and Space on a focused button press that button, as everywhere else.
   if (event.target instanceof HTMLButtonElement && (event.key === 'Enter' || event.key === ' ')) return;
   const action = keys[event.key.length === 1 ? event.key.toLowerCase() : event.key];
@@ -466,6 +558,13 @@ const controls = { record, stop, play, keep, discard };
 for (const [id, action] of Object.entries(controls)) {
   element(id).addEventListener('click', () => run(action));
 }
+element('add-text').addEventListener('click', () => run(addText));
+element('listen').addEventListener('click', () => run(listen));
+element('sentence').addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter' || event.repeat) return;
+  event.preventDefault();
+  run(listen);
+});
 element('previous').addEventListener('click', () => moveTo(studio.index - 1));
 element('next').addEventListener('click', () => moveTo(studio.index + 1));
 // A click leaves the focus where it was, so that the keys go on working after the mouse was used.

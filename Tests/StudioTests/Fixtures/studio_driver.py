@@ -2,10 +2,17 @@
 Chromium's fake microphone playing a WAV file. Run by StudioBrowserTests with tools/python-env's interpreter; prints
 one JSON object on standard output.
 
-    studio_driver.py session URL MICROPHONE.wav SCREENSHOT.png
+    studio_driver.py session URL MICROPHONE.wav SCREENSHOT.png PASTED_TEXT SENTENCE LISTENED.wav SERVER_PID RESTART
+
+RESTART is the command that starts the studio again, as a JSON array; the driver kills SERVER_PID mid-take with
+SIGKILL, runs RESTART, opens the address it prints, and ends it.
 """
 
+import base64
 import json
+import os
+import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -73,12 +80,44 @@ class Page:
         self.press(Keys.SPACE)
         return self.wait_for_status("Stopped:")
 
+    def element(self, element_id):
+        """The element, scrolled to the middle of the window, clear of the status line fixed at the bottom."""
+        element = self.driver.find_element(By.ID, element_id)
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        return element
+
+    def script(self):
+        return [item.text for item in self.driver.find_elements(By.CSS_SELECTOR, "#prompts button")]
+
     def keep(self):
         self.press(Keys.ENTER)
         return self.wait_for_status("Kept take")
 
 
-def session(url, microphone, screenshot):
+def fetch(driver, element_id, base64):
+    """What the page's element loads from its src: the bytes in base64, or the text."""
+    answer = driver.execute_async_script(
+        """
+        const [id, isBinary, done] = arguments;
+        fetch(document.getElementById(id).src)
+          .then((response) => (isBinary ? response.arrayBuffer() : response.text()))
+          .then((body) => {
+            if (!isBinary) return done({ body });
+            let text = '';
+            for (const byte of new Uint8Array(body)) text += String.fromCharCode(byte);
+            done({ body: btoa(text) });
+          })
+          .catch((error) => done({ error: error.message }));
+        """,
+        element_id,
+        base64,
+    )
+    if "error" in answer:
+        raise SystemExit(f"the page could not load #{element_id}'s src: {answer['error']}")
+    return answer["body"]
+
+
+def session(url, microphone, screenshot, pasted, sentence, listened, server, restart):
     with tempfile.TemporaryDirectory() as profile:
         driver = browser(microphone, profile)
         try:
@@ -107,15 +146,77 @@ def session(url, microphone, screenshot):
             page.wait_for_status("Take discarded; nothing was kept")  # never sent
             driver.refresh()
             resumed = page.wait_for_status("Prompt ")
+            position = page.text("position")
+            coverage = page.text("coverage-summary")
+            script = page.script()
+            # A pasted text, typed into the text area: its letters (an r among them) are not the studio's keys.
+            paste = page.element("paste")
+            paste.click()
+            paste.send_keys(pasted)
+            page.element("add-text").click()
+            added = page.wait_for_status("Added pasted text 1:")
+            driver.refresh()
+            page.wait_for_status("Prompt ")
+            pasted_coverage = page.text("coverage-summary")
+            pasted_script = page.script()
+            texts = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#texts li")]
+            # Listen: a sentence typed and rendered with the pack as it stands, its audio and picture on the page.
+            field = page.element("sentence")
+            field.click()
+            field.send_keys(sentence)
+            page.element("listen").click()
+            rendered = page.wait_for_status("Rendered ")
+            WebDriverWait(driver, 20, poll_frequency=0.05).until(
+                lambda _: driver.execute_script(
+                    "const picture = document.getElementById('listen-picture');"
+                    "return picture.complete && picture.naturalWidth > 0"
+                )
+            )
+            audio = fetch(driver, "listen-audio", base64=True)
+            with open(listened, "wb") as file:
+                file.write(base64.b64decode(audio))
+            picture = fetch(driver, "listen-picture", base64=False)
+            listen_result = page.text("listen-result")
+            picture_alt = driver.find_element(By.ID, "listen-picture").get_attribute("alt")
+            console = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+            # The studio killed mid-take, then started again on the same pack, and the page opened at its new address.
+            # The keys are the studio's again once the sentence's field has lost the focus.
+            driver.execute_script("document.activeElement.blur()")
+            page.press("r")
+            page.wait_for_status("Recording")
+            time.sleep(1)
+            os.kill(int(server), signal.SIGKILL)
+            restarted = subprocess.Popen(json.loads(restart), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            try:
+                driver.get(restarted.stdout.readline().strip())
+                resumed_again = page.wait_for_status("Prompt ")
+                again = {
+                    "resumed": resumed_again,
+                    "position": page.text("position"),
+                    "coverage": page.text("coverage-summary"),
+                    "script": page.script(),
+                }
+            finally:
+                restarted.terminate()
+                restarted.wait()
             return {
                 "first_prompt": first_prompt,
                 "statuses": page.statuses,
                 "level": level,
                 "resumed": resumed,
-                "position": page.text("position"),
-                "coverage": page.text("coverage-summary"),
-                "script": [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#prompts button")],
-                "console": [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"],
+                "position": position,
+                "coverage": coverage,
+                "script": script,
+                "added": added,
+                "pasted_coverage": pasted_coverage,
+                "pasted_script": pasted_script,
+                "texts": texts,
+                "rendered": rendered,
+                "listen_result": listen_result,
+                "picture": picture,
+                "picture_alt": picture_alt,
+                "console": console,
+                "restarted": again,
             }
         finally:
             driver.quit()

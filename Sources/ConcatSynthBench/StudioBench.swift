@@ -1,0 +1,221 @@
+import AudioIO
+import CSampleRate
+import SpeechCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Item 15: `voicebank studio` (issue 22). From the end of a 3 s take to its clip in the pack: the page's
+/// `POST /api/takes` of the take, timed by curl from the request's start to the answer's end, which comes once the
+/// take is imported (converted, trimmed, its loudness and F0 measured, committed) and, with texts, their coverage
+/// worked out again; for a voice whose fallback is a clip and for the default voice, whose fallback voice each import
+/// chooses again. Beside it, libsamplerate's own time converting the take; and the page's first load in bytes.
+struct StudioBench {
+    var runs: Int
+    /// The texts whose coverage the studio works out again after each take.
+    var texts: [Request]
+    var work: WorkDirectory
+    static let takeSeconds = 3.0
+    static let sampleRate = 48_000
+    static let voice = "org.concatsynth.en"
+
+    /// A studio to measure: its voice's fallback, and whether it works out the coverage of the texts again.
+    struct Setup {
+        var label: String
+        var isFallbackClip: Bool
+        var hasTexts: Bool
+    }
+
+    static let setups = [
+        Setup(label: "voice with a fallback clip, no texts", isFallbackClip: true, hasTexts: false),
+        Setup(label: "the same, coverage of the requests worked out again", isFallbackClip: true, hasTexts: true),
+        Setup(
+            label: "the default voice as shipped (fallback: espeak-ng), with the coverage", isFallbackClip: false,
+            hasTexts: true),
+    ]
+
+    func run() throws -> [TargetResult] {
+        var textFiles: [String] = []
+        for (index, request) in texts.enumerated() {
+            let file = request.file ?? work.file("studio-text-\(index).txt")
+            if request.file == nil { try writeText(request.text, to: file) }
+            textFiles.append(file)
+        }
+        var table = Table(
+            "15. The studio: from the end of a \(decimal(Self.takeSeconds, places: 0)) s take (\(Self.sampleRate) Hz Float32, \(Self.take(number: 0).count.formatted) bytes) to its answer, the clip in a copy of the default pack (\(Self.voice)), median (min–max) of \(runs) takes after one",
+            columns: ["studio", "POST /api/takes to its answer (ms, curl)", "of which the studio's work (ms, its log)"])
+        table.printHeader()
+        var fastest: Samples?
+        var page: [(String, Int)] = []
+        for setup in Self.setups {
+            let (roundTrips, jobs, sizes) = try measure(setup, textFiles: textFiles)
+            table.add([setup.label, Unit.milliseconds.summary(roundTrips), Unit.milliseconds.summary(jobs)])
+            if fastest == nil { fastest = roundTrips }
+            page = sizes
+        }
+        let conversions = Samples(try (0..<max(3, runs)).map { _ in try Self.convert(Self.take(number: 0)) })
+        table.add([
+            "anchor: libsamplerate best sinc converting the take to 22050 Hz, one core",
+            Unit.milliseconds.summary(conversions),
+            "",
+        ])
+
+        let firstLoad = page.dropLast().reduce(0) { $0 + $1.1 }
+        var pageTable = Table("15b. The studio's page, as served (bytes)", columns: ["file", "bytes"])
+        pageTable.printHeader()
+        for (file, size) in page.dropLast() { pageTable.add([file, size.formatted]) }
+        pageTable.add(["first load", firstLoad.formatted])
+        if let recorder = page.last {
+            pageTable.add(["recorder.js, loaded at the first recording", recorder.1.formatted])
+        }
+
+        let median = fastest.flatMap { $0.isEmpty ? nil : $0.median }
+        return [
+            TargetResult(
+                target: "studio: a 3 s take from its end to its trimmed, measured clip in the pack ≤ 100 ms",
+                measured: median.map { "\(Unit.milliseconds.format($0)) ms" } ?? "n/a",
+                isMet: median.map { $0 <= 0.1 }),
+            TargetResult(
+                target: "studio: the page's first load ≤ 200 KB",
+                measured: "\(decimal(Double(firstLoad) / 1_024, places: 1)) KB", isMet: firstLoad <= 200 * 1_024),
+        ]
+    }
+
+    /// Starts a studio on a new copy of the default pack, keeps `runs` takes and one more, and loads its page.
+    ///
+    /// - Returns: the round trips and the studio's own times, less the first take's, which warms the studio up (its
+    ///   libraries' first calls, the pack's pages read); and the page's files with their sizes, recorder.js last.
+    private func measure(_ setup: Setup, textFiles: [String]) throws -> (Samples, Samples, [(String, Int)]) {
+        let pack = work.file("studio.sqlite")
+        let bytes: [UInt8]
+        do { bytes = try readFile(atPath: Locations.defaultPack) } catch {
+            throw BenchError(description: "cannot read \(Locations.defaultPack): \(error.reason)")
+        }
+        try write(bytes, to: pack)
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(pack + suffix) } }
+        let voicebank = Locations.binaries + "/voicebank"
+        if setup.isFallbackClip {
+            try runChecked(voicebank, ["configure", "--bank", pack, "--voice", Self.voice, "--fallback", "clip"])
+        }
+        let prompts = work.file("studio-prompts.txt")
+        try writeText((0...runs).map { "studio bench take \($0)\n" }.joined(), to: prompts)
+        let urlFile = work.file("studio-url.txt")
+        let log = work.file("studio.log")
+        let pid = try spawnBackground(
+            voicebank,
+            ["studio", "--bank", pack, "--voice", Self.voice, "--prompts", prompts]
+                + (setup.hasTexts ? textFiles.flatMap { ["--texts", $0] } : []), standardOutput: urlFile,
+            standardError: log)
+        defer {
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        var url: String?
+        for _ in 0..<200 where url == nil {
+            usleep(50_000)
+            url = (try? readText(urlFile))?.split(separator: "\n").first { $0.hasPrefix("http://") }.map(String.init)
+        }
+        guard let url, let tokenRange = url.firstRange(of: "/?token=") else {
+            throw BenchError(description: "voicebank studio did not start: \((try? readText(log)) ?? "")")
+        }
+        let base = String(url[..<tokenRange.lowerBound])
+        let token = String(url[tokenRange.upperBound...])
+        let curl = which("curl") ?? "/usr/bin/curl"
+
+        var roundTrips = Samples()
+        for run in 0...runs {
+            let take = work.file("studio-take.raw")
+            try write(Self.take(number: run), to: take)
+            let answer = try capture(
+                work: work, curl,
+                [
+                    "-sS", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "-H", "X-Studio-Token: \(token)",
+                    "-H", "Content-Type: application/octet-stream", "-H", "X-Sample-Rate: \(Self.sampleRate)",
+                    "-H", "X-Sample-Format: f32le", "--data-binary", "@\(take)",
+                    "\(base)/api/takes?prompt=\(run + 1)",
+                ])
+            let fields = answer.split(separator: " ")
+            guard fields.count == 2, fields[0] == "201", let seconds = Double(fields[1]) else {
+                throw BenchError(description: "the studio did not keep take \(run): \(answer); \(log)")
+            }
+            if run > 0 { roundTrips.append(seconds) }
+        }
+        // The studio's own time for each take, from its log: "kept take #181 of prompt 2 "…": … in 87 ms".
+        var jobs: [Double] = []
+        for line in try readText(log).split(separator: "\n") where line.contains(" kept take #") {
+            if let milliseconds = line.split(separator: " ").dropLast().last.flatMap({ Double($0) }) {
+                jobs.append(milliseconds / 1_000)
+            }
+        }
+
+        let cookies = work.file("studio-cookies.txt")
+        var sizes: [(String, Int)] = []
+        for (file, path) in [
+            ("index.html", "/?token=\(token)"), ("studio.js", "/studio.js"), ("studio.css", "/studio.css"),
+            ("recorder.js", "/recorder.js"),
+        ] {
+            let answer = try capture(
+                work: work, curl,
+                ["-sS", "-o", "/dev/null", "-w", "%{http_code} %{size_download}", "-c", cookies, "-b", cookies]
+                    + ["\(base)\(path)"])
+            let fields = answer.split(separator: " ")
+            guard fields.count == 2, fields[0] == "200", let size = Int(fields[1]) else {
+                throw BenchError(description: "the studio did not serve \(file): \(answer)")
+            }
+            sizes.append((file, size))
+        }
+        return (roundTrips, Samples(Array(jobs.dropFirst())), sizes)
+    }
+
+    /// Seconds libsamplerate's `src_simple` takes to convert a take's samples to 22050 Hz with the import's converter.
+    static func convert(_ bytes: [UInt8]) throws -> Double {
+        let samples = bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let ratio = Double(RenderFormat.sampleRate) / Double(sampleRate)
+        let output = UnsafeMutableBufferPointer<Float>.allocate(capacity: Int(Double(samples.count) * ratio) + 64)
+        defer { output.deallocate() }
+        let start = now()
+        let status = samples.withUnsafeBufferPointer { input in
+            var data = SRC_DATA(
+                data_in: input.baseAddress, data_out: output.baseAddress, input_frames: input.count,
+                output_frames: output.count, input_frames_used: 0, output_frames_gen: 0, end_of_input: 1,
+                src_ratio: ratio)
+            return src_simple(&data, Int32(SRC_SINC_BEST_QUALITY), 1)
+        }
+        guard status == 0 else {
+            throw BenchError(description: "libsamplerate: \(String(cString: src_strerror(status)))")
+        }
+        return now() - start
+    }
+
+    /// A take as the page sends it: raw Float32 little-endian samples, a quarter second of silence, 2.5 s of a voiced
+    /// sound (harmonics of a pitch that differs for every take, so that none is the same audio as another, in
+    /// syllables of a quarter second), and silence again.
+    static func take(number: Int) -> [UInt8] {
+        let frameCount = Int(takeSeconds * Double(sampleRate))
+        let edge = sampleRate / 4
+        let pitch = 110.0 + Double(number)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(frameCount * 4)
+        for frame in 0..<frameCount {
+            var sample = 0.0
+            if frame >= edge && frame < frameCount - edge {
+                let time = Double(frame) / Double(sampleRate)
+                let syllable = 0.5 - 0.5 * cos(2 * .pi * 4 * time)
+                for harmonic in 1...6 { sample += sin(2 * .pi * pitch * Double(harmonic) * time) / Double(harmonic) }
+                sample *= 0.2 * syllable
+            }
+            withUnsafeBytes(of: Float(sample).bitPattern.littleEndian) { bytes += $0 }
+        }
+        return bytes
+    }
+
+    private func write(_ bytes: [UInt8], to path: String) throws {
+        do { try bytes.withUnsafeBytes { try writeFileWhole(atPath: path, $0) } } catch {
+            throw BenchError(description: "cannot write \(path): \(error)")
+        }
+    }
+}
