@@ -7,7 +7,8 @@
 // libasound is opened when `say` or `voicebank record` opens its first device, not linked: concat-synth is one
 // executable, and loading and relocating libasound (789 symbol bindings, all at start since Debian links it with
 // -z now) cost every `render` about 0.3 ms of CPU (a C program that links it, against one that does not), though
-// only `say` plays sound. The pointers take their types from alsa-lib's own header, so a mismatch with it does not compile.
+// only `say` plays sound. The pointers take their types from alsa-lib's own header, so a mismatch with it does not
+// compile.
 struct concat_synth_alsa {
     __typeof__(snd_pcm_open) *_Nonnull snd_pcm_open;
     __typeof__(snd_pcm_set_params) *_Nonnull snd_pcm_set_params;

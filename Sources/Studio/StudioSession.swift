@@ -101,7 +101,9 @@ final class StudioSession: Sendable {
             }
             // The words the voice has a take of already are not offered, as `voicebank words --missing` lists them.
             let clips: [Clip]
-            do throws(VoicebankError) { clips = try pack.clips(voice: voice.identifier) } catch { throw .voicebank(error) }
+            do throws(VoicebankError) { clips = try pack.clips(voice: voice.identifier) } catch {
+                throw .voicebank(error)
+            }
             let recorded = Set(clips.filter { !$0.isFallback }.map(\.phraseKey))
             for kind in options.wordLists {
                 script.append(verbalizer.vocabulary(for: kind).filter { !recorded.contains(Tokenizer.phraseKey($0)) })
@@ -161,7 +163,8 @@ final class StudioSession: Sendable {
     ///   `.texts` for SSML the planner refuses, `.coverage`.
     func addText(_ bytes: [UInt8]) throws(StudioError) -> (text: Text, added: [Prompt]) {
         guard bytes.count <= Self.largestPastedText else {
-            throw .pastedText(reason: "it is \(bytes.count) bytes, more than the \(Self.largestPastedText) the studio takes")
+            throw .pastedText(
+                reason: "it is \(bytes.count) bytes, more than the \(Self.largestPastedText) the studio takes")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .pastedText(reason: "it is not UTF-8 text")

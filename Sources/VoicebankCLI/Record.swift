@@ -17,8 +17,8 @@ extension VoicebankCommand {
             abstract:
                 "Record a voice's prompts on a terminal, from an ALSA capture device, keeping each take in the pack.",
             discussion: """
-                The studio's script (the same --texts, --prompts, --words), prompt by prompt, starting at the first prompt \
-                without a take. Keys: R records, Space stops, P plays, Enter keeps the take and moves on, Backspace \
+                The studio's script (the same --texts, --prompts, --words), prompt by prompt, starting at the first \
+                prompt without a take. Keys: R records, Space stops, P plays, Enter keeps the take and moves on, Backspace \
                 discards, the left and right arrows move between prompts, q quits. A kept take is imported at once, \
                 as voicebank import imports a file: trimmed, measured, in its own transaction. While recording, \
                 standard error shows a level meter when it is a terminal. With no terminal on standard input, the \

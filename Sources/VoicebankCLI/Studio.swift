@@ -20,8 +20,8 @@ extension VoicebankCommand {
                 The prompts are what the voice's coverage of --texts says is missing, the prompt covering the most \
                 missing words first; or the lines of --prompts (one phrase a line, or piper-recording-studio's \
                 id<TAB>text) and the words of --words lists (numbers, dates, …) the voice has no take of. Texts \
-                pasted into the page add their missing words at the end. The first line on standard output is the page's address with its token; open it in a \
-                browser on this machine. Keys: R records, Space stops, P plays, Enter keeps the take and moves on, \
+                pasted into the page add their missing words at the end. The first line on standard output is the \
+                page's address with its token; open it in a browser on this machine. Keys: R records, Space stops, P plays, Enter keeps the take and moves on, \
                 Backspace discards, the arrows move between prompts. A kept take is imported at once, as \
                 voicebank import imports a file: trimmed, measured, in its own transaction. One line per request \
                 goes to standard error. It serves until stopped (Ctrl-C).

@@ -39,7 +39,7 @@ import Testing
         let targets = rows.filter { $0.hasSuffix("| met |") || $0.hasSuffix("| NOT met |") || $0.hasSuffix("| n/a |") }
         #expect(targets.count == 21, "twenty-one targets with a verdict:\n\(output)")
         // The studio kept its takes and served its page.
-        #expect(rows.contains { $0.hasPrefix("| POST /api/takes to its answer") && !$0.contains("n/a") })
+        #expect(rows.contains { $0.hasPrefix("| voice with a fallback clip, no texts |") && !$0.contains("n/a") })
         #expect(rows.contains { $0.hasPrefix("| first load |") })
         // Every Wyoming and HTTP row served its requests with no error (item 13's too).
         for clients in [1, 10, 50] {

@@ -35,7 +35,8 @@ import Voicebank
         let studio = try ServerProcess(voicebank, arguments, isAddressOnStandardOutput: true) {
             $0.hasPrefix("http://") ? String($0) : nil
         }
-        let restart = String(decoding: try JSONSerialization.data(withJSONObject: [voicebank.path] + arguments), as: UTF8.self)
+        let restart = String(
+            decoding: try JSONSerialization.data(withJSONObject: [voicebank.path] + arguments), as: UTF8.self)
         let screenshot = directory.file("studio.png")
         let pasted = "Dave says hello. Carol says goodbye."
         let sentence = "Hello Bob, good morning Carol."
@@ -62,14 +63,18 @@ import Voicebank
         #expect(answer["coverage"] as? String == coverage.standardOutput.split(separator: "\n").last.map(String.init))
         // The pasted text: its missing words at the end of the script, its words in the coverage; a reload keeps it.
         #expect((answer["added"] as? String)?.hasPrefix("Added pasted text 1: 2 new prompts at the end") == true)
-        #expect(answer["pasted_script"] as? [String] == (answer["script"] as? [String] ?? []) + ["“says”: no take", "“dave”: no take"])
+        #expect(
+            answer["pasted_script"] as? [String] == (answer["script"] as? [String] ?? []) + [
+                "“says”: no take", "“dave”: no take",
+            ])
         #expect(answer["texts"] as? [String] == [texts, "pasted text 1: “\(pasted)”"])
         let pastedFile = directory.file("pasted.txt")
         try pasted.write(toFile: pastedFile, atomically: true, encoding: .utf8)
         let both = try voicebank.run([
             "coverage", "--bank", pack, "--voice", Self.voice, "--file", texts, "--file", pastedFile,
         ])
-        #expect(answer["pasted_coverage"] as? String == both.standardOutput.split(separator: "\n").last.map(String.init))
+        #expect(
+            answer["pasted_coverage"] as? String == both.standardOutput.split(separator: "\n").last.map(String.init))
         #expect(answer["pasted_coverage"] as? String != answer["coverage"] as? String)
 
         // Killed mid-take and started again: the script is what the texts still miss, the page resumes at its first
@@ -80,7 +85,9 @@ import Voicebank
         #expect(restarted["position"] as? String == "1 of 2")
         #expect((restarted["resumed"] as? String)?.hasPrefix("Prompt 1 of 2: “the”, no take yet.") == true)
         let stillCovered = try voicebank.run(["coverage", "--bank", pack, "--voice", Self.voice, "--file", texts])
-        #expect(restarted["coverage"] as? String == stillCovered.standardOutput.split(separator: "\n").last.map(String.init))
+        #expect(
+            restarted["coverage"] as? String == stillCovered.standardOutput.split(separator: "\n").last.map(String.init)
+        )
 
         // Exactly the kept takes: one of prompt 1, two of prompt 2; prompt 3's was removed, the last take never sent,
         // and nothing of the take being recorded when the studio was killed.

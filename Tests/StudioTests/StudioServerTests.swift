@@ -301,7 +301,9 @@ import Voicebank
         #expect(ids == (1...script.count).map(String.init))
     }
 
-    @Test("a text pasted into the page: its missing words are prompts at the end, its coverage is shown, a reload keeps it")
+    @Test(
+        "a text pasted into the page: its missing words are prompts at the end, its coverage is shown, a reload keeps it"
+    )
     func pastedText() throws {
         let studio = try studio()
         let pasted = "Dave says hello. Carol says goodbye."
@@ -385,7 +387,9 @@ import Voicebank
             "render", "--bank", pack, "--voice", Self.voice, "-o", reference, sentence,
         ])
         try #require(rendered.status == 0, "\(rendered.standardError)")
-        let frames = { (path: String) throws -> String in try Binary(path: "/usr/bin/soxi").run(["-s", path]).standardOutput }
+        let frames = { (path: String) throws -> String in
+            try Binary(path: "/usr/bin/soxi").run(["-s", path]).standardOutput
+        }
         #expect(try frames(wav) == frames(reference) && "\(render["frameCount"] as? Int ?? 0)\n" == (try frames(wav)))
         let picture = try curl(["-b", cookies, "\(studio.base)/renders/2.svg"])
         #expect(picture.status == 200 && picture.body.contains("<svg"))
@@ -409,15 +413,24 @@ import Voicebank
     @Test(
         "voicebank studio refuses what it cannot serve, with the status and a message that says so",
         arguments: [
-            (["--voice", "org.concatsynth.en"], 64, "Nothing to record: give --texts FILE, --prompts FILE or --words KIND."),
+            (
+                ["--voice", "org.concatsynth.en"], 64,
+                "Nothing to record: give --texts FILE, --prompts FILE or --words KIND."
+            ),
             (["--voice", "org.concatsynth.en", "--prompts", "P", "--listen", "0.0.0.0:0"], 64, "add --allow-remote"),
             (["--voice", "org.concatsynth.en", "--prompts", "P", "--listen", "nowhere"], 64, #"invalid HTTP address"#),
             (["--voice", "com.example.nobody", "--prompts", "P"], 1, "com.example.nobody"),
             (["--prompts", "P"], 1, "several voices"),
             (["--voice", "org.concatsynth.en", "--texts", "COVERED"], 1, "covers every word of"),
             (["--voice", "org.concatsynth.en", "--prompts", "MISSING"], 1, "cannot read"),
-            (["--voice", "org.concatsynth.en", "--words", "numbers"], 1, "has a take of every word of --words numbers"),
-            (["--voice", "org.concatsynth.en", "--words", "weekdays"], 64, "The value 'weekdays' is invalid for '--words"),
+            (
+                ["--voice", "org.concatsynth.en", "--words", "numbers"], 1,
+                "has a take of every word of --words numbers"
+            ),
+            (
+                ["--voice", "org.concatsynth.en", "--words", "weekdays"], 64,
+                "The value 'weekdays' is invalid for '--words"
+            ),
         ])
     func refusedToStart(arguments: [String], status: Int32, message: String) throws {
         let prompts = directory.file("p.txt")

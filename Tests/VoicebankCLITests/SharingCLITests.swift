@@ -282,6 +282,8 @@ import Testing
             "voice": [
                 "fallback_mode", "median_f0_hz", "median_loudness_lufs", "fallback_variant", "fallback_pitch",
                 "fallback_pitch_range", "fallback_words_per_minute", "fallback_pitch_shift",
+                "selection_position_weight", "selection_pitch_weight", "selection_energy_weight",
+                "selection_spectrum_weight",
             ],
             "clip": [
                 "f0_hz", "is_f0_measured", "position", "contour", "first_f0_hz", "last_f0_hz", "first_energy_db",

@@ -186,7 +186,9 @@ def session(url, microphone, screenshot, pasted, sentence, listened, server, res
             page.wait_for_status("Recording")
             time.sleep(1)
             os.kill(int(server), signal.SIGKILL)
-            restarted = subprocess.Popen(json.loads(restart), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            restarted = subprocess.Popen(
+                json.loads(restart), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+            )
             try:
                 driver.get(restarted.stdout.readline().strip())
                 resumed_again = page.wait_for_status("Prompt ")
