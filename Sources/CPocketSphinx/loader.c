@@ -22,7 +22,6 @@ CHECKED(ps_start_utt);
 CHECKED(ps_process_raw);
 CHECKED(ps_end_utt);
 CHECKED(ps_get_hyp);
-CHECKED(ps_get_n_frames);
 
 static char load_error[512];
 static char last_error[1024];
@@ -62,14 +61,14 @@ const struct concat_synth_pocketsphinx *concat_synth_pocketsphinx_load(void) {
         (void **)&pocketsphinx.ps_set_jsgf_string, (void **)&pocketsphinx.ps_set_lm_file,
         (void **)&pocketsphinx.ps_set_search, (void **)&pocketsphinx.ps_start_utt,
         (void **)&pocketsphinx.ps_process_raw, (void **)&pocketsphinx.ps_end_utt, (void **)&pocketsphinx.ps_get_hyp,
-        (void **)&pocketsphinx.ps_get_n_frames, (void **)&pocketsphinx.ckd_free, (void **)&set_callback,
-        (void **)&set_log_file,
+        (void **)&pocketsphinx.ckd_free, (void **)&set_callback, (void **)&set_log_file,
     };
     const char *names[] = {
         "ps_args", "cmd_ln_parse_r", "cmd_ln_free_r", "ps_init", "ps_free", "ps_lookup_word", "ps_set_jsgf_string",
         "ps_set_lm_file", "ps_set_search", "ps_start_utt", "ps_process_raw", "ps_end_utt", "ps_get_hyp",
-        "ps_get_n_frames", "ckd_free", "err_set_callback", "err_set_logfp",
+        "ckd_free", "err_set_callback", "err_set_logfp",
     };
+    _Static_assert(sizeof slots / sizeof slots[0] == sizeof names / sizeof names[0], "a slot for each name");
     for (size_t index = 0; index < sizeof names / sizeof names[0]; index++) {
         *slots[index] = dlsym(library, names[index]);
         if (*slots[index] == NULL) {

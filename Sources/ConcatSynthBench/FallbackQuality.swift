@@ -93,7 +93,7 @@ struct FallbackQualityBench {
                     cells.append("n/a")
                     continue
                 }
-                let heard = try recognizer.hear(samples, sampleRate: RenderFormat.sampleRate).words
+                let heard = try recognizer.hear(samples, sampleRate: RenderFormat.sampleRate)
                 let errors = WordErrors(reference: sentence.reference, hypothesis: heard)
                 totals[column] = totals[column] + errors
                 cells.append("\(errors.errorCount)")

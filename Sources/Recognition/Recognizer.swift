@@ -38,23 +38,6 @@ public struct RecognitionModel: Equatable, Sendable {
     }
 }
 
-/// What the recogniser heard in some audio.
-public struct Hearing: Equatable, Sendable {
-    /// The words, without silences and noises; none when nothing fitted.
-    public var words: [String]
-    /// How well the audio fits them: pocketsphinx's path score, a log-likelihood in its units (log base 1.0001, so
-    /// 10,000 is a factor of e), higher is better. Only scores of the same audio compare.
-    public var score: Int
-    /// The audio's length in the recogniser's 10 ms frames.
-    public var frameCount: Int
-
-    public init(words: [String], score: Int, frameCount: Int) {
-        self.words = words
-        self.score = score
-        self.frameCount = frameCount
-    }
-}
-
 /// An offline speech recogniser (pocketsphinx, through Debian's C library): the words heard in audio, either among
 /// the phrases of a grammar ("did this take say its phrase?") or free-form, with the model's language model (for
 /// word error rates).
@@ -66,7 +49,7 @@ public struct Hearing: Equatable, Sendable {
 /// ```swift
 /// let recognizer = try Recognizer()
 /// let heard = try recognizer.hear(samples, sampleRate: 22_050, grammar: ["east", "west", "good morning"])
-/// heard.words   // ["west"]
+/// // ["west"]
 /// ```
 public final class Recognizer: @unchecked Sendable {
     /// The rate the model was trained at; audio is converted to it.
@@ -140,9 +123,9 @@ public final class Recognizer: @unchecked Sendable {
         }
     }
 
-    /// What is heard in `samples`, which must be one of `phrases` (or nothing, when no phrase fits): the
+    /// The words heard in `samples`, which must be one of `phrases` (or nothing, when no phrase fits): the
     /// recogniser picks the phrase that sounds most like the audio. Phrases with a word not in the dictionary
-    /// (`unknownWords(in:)`) are left out. A grammar of one phrase gives how well the audio fits that phrase.
+    /// (`unknownWords(in:)`) are left out.
     ///
     /// - Parameters:
     ///   - samples: mono audio, full scale ±1.
@@ -151,7 +134,7 @@ public final class Recognizer: @unchecked Sendable {
     /// - Throws: `RecognitionError.noKnownPhrase` when no phrase is left, `.unsupportedSampleRate`, `.audio` (the
     ///   conversion), `.failed`.
     public func hear(_ samples: [Float], sampleRate: Int, grammar phrases: [String]) throws(RecognitionError)
-        -> Hearing
+        -> [String]
     {
         let pcm = try Self.modelPCM(samples, sampleRate: sampleRate)
         return try Self.lock.withLock { _ throws(RecognitionError) in
@@ -177,11 +160,11 @@ public final class Recognizer: @unchecked Sendable {
         }
     }
 
-    /// What is heard in `samples`, free-form: any words of the dictionary, as the language model finds them
+    /// The words heard in `samples`, free-form: any words of the dictionary, as the language model finds them
     /// likely. For word error rates; the first call loads the language model.
     ///
     /// - Throws: `RecognitionError.unsupportedSampleRate`, `.audio` (the conversion), `.failed`.
-    public func hear(_ samples: [Float], sampleRate: Int) throws(RecognitionError) -> Hearing {
+    public func hear(_ samples: [Float], sampleRate: Int) throws(RecognitionError) -> [String] {
         let pcm = try Self.modelPCM(samples, sampleRate: sampleRate)
         return try Self.lock.withLock { _ throws(RecognitionError) in
             if !hasLanguageModel {
@@ -230,8 +213,8 @@ public final class Recognizer: @unchecked Sendable {
     /// Enough for any phrase of a few words with two or three pronunciations each.
     private static let largestPronunciationCount = 256
 
-    /// One utterance through the search named `search`: its best hypothesis, without fillers and silences.
-    private func decodeLocked(_ pcm: [Int16], search: String) throws(RecognitionError) -> Hearing {
+    /// One utterance through the search named `search`: its best hypothesis's words, without fillers and silences.
+    private func decodeLocked(_ pcm: [Int16], search: String) throws(RecognitionError) -> [String] {
         concat_synth_pocketsphinx_clear_error()
         guard library.pointee.ps_set_search(decoder, search) == 0 else { throw Self.failure("ps_set_search") }
         guard library.pointee.ps_start_utt(decoder) >= 0 else { throw Self.failure("ps_start_utt") }
@@ -242,14 +225,8 @@ public final class Recognizer: @unchecked Sendable {
         let ended = library.pointee.ps_end_utt(decoder)
         guard processed >= 0 else { throw Self.failure("ps_process_raw") }
         guard ended >= 0 else { throw Self.failure("ps_end_utt") }
-        var score: Int32 = 0
-        let frameCount = Int(library.pointee.ps_get_n_frames(decoder))
-        guard let hypothesis = library.pointee.ps_get_hyp(decoder, &score) else {
-            return Hearing(words: [], score: Int(Int32.min), frameCount: frameCount)
-        }
-        return Hearing(
-            words: String(cString: hypothesis).split(separator: " ").map(String.init), score: Int(score),
-            frameCount: frameCount)
+        guard let hypothesis = library.pointee.ps_get_hyp(decoder, nil) else { return [] }
+        return String(cString: hypothesis).split(separator: " ").map(String.init)
     }
 
     /// `samples` as the model hears them: 16 kHz, 16-bit, with `paddingSeconds` of silence at each end.

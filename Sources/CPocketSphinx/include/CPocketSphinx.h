@@ -31,7 +31,6 @@ struct concat_synth_pocketsphinx {
         ps_decoder_t *_Nonnull ps, int16 const *_Nullable data, size_t n_samples, int no_search, int full_utt);
     int (*_Nonnull ps_end_utt)(ps_decoder_t *_Nonnull ps);
     char const *_Nullable (*_Nonnull ps_get_hyp)(ps_decoder_t *_Nonnull ps, int32 *_Nullable out_best_score);
-    int (*_Nonnull ps_get_n_frames)(ps_decoder_t *_Nonnull ps);
     __typeof__(ckd_free) *_Nonnull ckd_free;
 };
 

@@ -54,7 +54,7 @@ public struct WordChecker: Sendable {
         guard !key.isEmpty else { return .uncheckable(unknownWords: []) }
         let unknown = recognizer.unknownWords(in: key)
         guard unknown.isEmpty else { return .uncheckable(unknownWords: unknown) }
-        let heard = try recognizer.hear(samples, sampleRate: sampleRate, grammar: [key] + phrases).words
+        let heard = try recognizer.hear(samples, sampleRate: sampleRate, grammar: [key] + phrases)
         guard !heard.isEmpty else { return .differs(heard: heard) }
         switch recognizer.phoneDistance(heard.joined(separator: " "), key) {
         // The phrase itself, or a homophone of it among the voice's ("u" for "you"), as far as anyone can hear.
