@@ -204,26 +204,9 @@ import Voicebank
 final class Recorder {
     let process: Process
     private let input = Pipe()
-    private let collected = Collected()
+    private let collected = CollectedOutput()
     /// How many bytes of the output the waits have gone past.
     private var searchedFrom = 0
-
-    final class Collected: @unchecked Sendable {
-        private let lock = NSLock()
-        private var bytes = Data()
-
-        func append(_ data: Data) {
-            lock.lock()
-            bytes.append(data)
-            lock.unlock()
-        }
-
-        var text: String {
-            lock.lock()
-            defer { lock.unlock() }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-    }
 
     init(_ binary: Binary, _ arguments: [String], environment: [String: String?]) throws {
         process = try binary.start(arguments, environment: environment)

@@ -5,26 +5,8 @@ public final class ServerProcess: Sendable {
     public let process: Process
     /// Where to reach it, as `address` found it in a line of its output.
     public let address: String
-    private let standardOutput: Collected
-    private let standardError: Collected
-
-    /// Bytes read on one thread and looked at on another.
-    private final class Collected: @unchecked Sendable {
-        private let lock = NSLock()
-        private var bytes = Data()
-
-        func append(_ data: Data) {
-            lock.lock()
-            bytes.append(data)
-            lock.unlock()
-        }
-
-        var text: String {
-            lock.lock()
-            defer { lock.unlock() }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-    }
+    private let standardOutput: CollectedOutput
+    private let standardError: CollectedOutput
 
     /// Starts `binary` with `arguments` and waits up to 10 s for `address(line)` to find its address in a line of its
     /// standard output (`isAddressOnStandardOutput`) or error.
@@ -34,7 +16,7 @@ public final class ServerProcess: Sendable {
         _ binary: Binary, _ arguments: [String], environment: [String: String?] = [:],
         isAddressOnStandardOutput: Bool = false, address: (Substring) -> String?
     ) throws {
-        let (output, error) = (Collected(), Collected())
+        let (output, error) = (CollectedOutput(), CollectedOutput())
         (standardOutput, standardError) = (output, error)
         process = try binary.start(arguments, environment: environment)
         let (outputPipe, errorPipe) = (Pipe(), Pipe())
