@@ -84,18 +84,24 @@ struct ImportBench {
         defer { output.deallocate() }
         let ratio = Double(RenderFormat.sampleRate) / Double(Self.sourceRate)
         let start = now()
-        for source in sources {
-            let status = source.withUnsafeBufferPointer { input in
-                var data = SRC_DATA(
-                    data_in: input.baseAddress, data_out: output.baseAddress, input_frames: input.count,
-                    output_frames: output.count, input_frames_used: 0, output_frames_gen: 0, end_of_input: 1,
-                    src_ratio: ratio)
-                return src_simple(&data, Int32(SRC_SINC_BEST_QUALITY), 1)
-            }
-            guard status == 0 else {
-                throw BenchError(description: "libsamplerate: \(String(cString: src_strerror(status)))")
-            }
-        }
+        for source in sources { try convertWithLibsamplerate(source, ratio: ratio, into: output) }
         return now() - start
+    }
+}
+
+/// libsamplerate's `src_simple` with the import's converter (`SRC_SINC_BEST_QUALITY`), nothing of ours around it: the
+/// anchor the import and studio items measure against. `output` holds at least `samples.count × ratio` frames.
+func convertWithLibsamplerate(
+    _ samples: [Float], ratio: Double, into output: UnsafeMutableBufferPointer<Float>
+) throws {
+    let status = samples.withUnsafeBufferPointer { input in
+        var data = SRC_DATA(
+            data_in: input.baseAddress, data_out: output.baseAddress, input_frames: input.count,
+            output_frames: output.count, input_frames_used: 0, output_frames_gen: 0, end_of_input: 1,
+            src_ratio: ratio)
+        return src_simple(&data, Int32(SRC_SINC_BEST_QUALITY), 1)
+    }
+    guard status == 0 else {
+        throw BenchError(description: "libsamplerate: \(String(cString: src_strerror(status)))")
     }
 }

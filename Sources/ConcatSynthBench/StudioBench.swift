@@ -1,5 +1,4 @@
 import AudioIO
-import CSampleRate
 import SpeechCore
 
 #if canImport(Glibc)
@@ -178,16 +177,7 @@ struct StudioBench {
         let output = UnsafeMutableBufferPointer<Float>.allocate(capacity: Int(Double(samples.count) * ratio) + 64)
         defer { output.deallocate() }
         let start = now()
-        let status = samples.withUnsafeBufferPointer { input in
-            var data = SRC_DATA(
-                data_in: input.baseAddress, data_out: output.baseAddress, input_frames: input.count,
-                output_frames: output.count, input_frames_used: 0, output_frames_gen: 0, end_of_input: 1,
-                src_ratio: ratio)
-            return src_simple(&data, Int32(SRC_SINC_BEST_QUALITY), 1)
-        }
-        guard status == 0 else {
-            throw BenchError(description: "libsamplerate: \(String(cString: src_strerror(status)))")
-        }
+        try convertWithLibsamplerate(samples, ratio: ratio, into: output)
         return now() - start
     }
 
