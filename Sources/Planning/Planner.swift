@@ -50,7 +50,7 @@ public struct Planner<Lookup: PhraseLookup> {
     /// Plans every fallback as the fallback clip, whatever the voice's mode: for a plan made only to find the words
     /// that fall back (coverage, `--strict`'s first pass), which then speaks nothing.
     public var plansFallbacksAsClips = false
-    /// Holds every phrase until its sentence ends, so that each gets its place (`PlanSegment.selection`) even with one
+    /// Holds every phrase until its place is known, so that each gets its place (`PlanSegment.selection`) even with one
     /// take: for coverage, which lists the places no take was recorded for.
     public var placesEveryPhrase = false
 
@@ -106,8 +106,8 @@ public final class PlanStream<Lookup: PhraseLookup> {
     private var isPastWarningLimit = false
     /// How often each phrase (by its first take) has been spoken so far, for take rotation.
     private var occurrences: [ClipTake: Int] = [:]
-    /// The segments from the first phrase of the current sentence with a choice of takes on, held until the sentence
-    /// ends (or `selectionWindowPhrases` phrases wait) so that their takes are chosen together.
+    /// The segments from the first phrase with a choice of takes whose take is not chosen yet on, held until the
+    /// sentence ends or `selectionLookahead` phrases follow it, so that their takes are chosen together.
     private var held: [HeldSegment] = []
     private var heldPhraseCount = 0
     /// Whether words have been spoken in the current sentence, so that the next phrase is not its first.
@@ -227,9 +227,11 @@ public final class PlanStream<Lookup: PhraseLookup> {
         return count % takes.count
     }
 
-    /// The most phrases held for one choice: a sentence longer than this (or text with no sentence ends) is chosen a
-    /// window at a time, so that first audio and memory stay bounded.
-    static var selectionWindowPhrases: Int { 64 }
+    /// How many phrases after a phrase are planned before its take is chosen, when its sentence has not ended by
+    /// then: fixed-lag Viterbi. A take's cost reaches the phrases after it only through the joins, each through the
+    /// next, so looking further ahead rarely changes a choice, and first audio waits for these few phrases instead of
+    /// the whole sentence. It also bounds what is held for a long sentence, or text with no sentence ends.
+    static var selectionLookahead: Int { 3 }
 
     /// Places a phrase whose take is yet to be chosen from `takes`; its last word is followed by `punctuation`.
     private func placePhrase(_ segment: PlanSegment, takes: [ClipTake], punctuation: Token.Punctuation?) {
@@ -242,7 +244,14 @@ public final class PlanStream<Lookup: PhraseLookup> {
         held.append(
             HeldSegment(segment: segment, choice: .init(takes: takes, punctuation: punctuation, isFirst: isFirst)))
         heldPhraseCount += 1
-        if heldPhraseCount >= Self.selectionWindowPhrases { chooseTakes(endsSentence: false) }
+        if heldPhraseCount > Self.selectionLookahead { chooseTakes(placing: heldPhraseCount - Self.selectionLookahead) }
+    }
+
+    /// Notes punctuation after the last phrase placed, when its take is yet to be chosen: a text run that begins with
+    /// it (`</say-as>?`) ends the words of the run before.
+    private func follow(with punctuation: Token.Punctuation) {
+        guard let last = held.lastIndex(where: { $0.choice != nil }) else { return }
+        held[last].choice!.punctuation = max(held[last].choice!.punctuation ?? punctuation, punctuation)
     }
 
     /// Places a segment after those held, or on the timeline when none is.
@@ -267,14 +276,16 @@ public final class PlanStream<Lookup: PhraseLookup> {
     /// Where a sentence ends (or a paragraph starts or ends, or the request ends): its held takes are chosen, its
     /// last phrase as the last, and the next phrase is a sentence's first.
     private func endSentence() {
-        chooseTakes(endsSentence: true)
+        chooseTakes(placing: nil)
         hasSpokenInSentence = false
     }
 
-    /// Chooses the takes of the held phrases and places them with what came between them. Unless the sentence ends
-    /// here, the last held phrase (and what follows it) stays held: whether it ends the sentence is not known yet.
-    private func chooseTakes(endsSentence: Bool) {
+    /// Chooses the takes of the held phrases over the cheapest path through all of them, and places the first
+    /// `placing` phrases with what came between them; `nil` places them all, as the sentence ends here. The rest stay
+    /// held: the path may change as more phrases come, and whether the last ends the sentence is not known yet.
+    private func chooseTakes(placing: Int?) {
         guard !held.isEmpty else { return }
+        let endsSentence = placing == nil
         let lastSpoken = held.lastIndex { $0.segment.isClip }
         var phrases: [TakeSelector.Phrase] = []
         var phraseIndices: [Int] = []
@@ -297,8 +308,9 @@ public final class PlanStream<Lookup: PhraseLookup> {
         if planner.takeChoice == .best {
             chosen = TakeSelector.choose(phrases, after: lastPlacedTake, weights: weights)
         } else {
+            // Only the phrases placed now: rotation counts each choice, and a held phrase is chosen when placed.
             var previous = lastPlacedTake
-            chosen = phrases.map { phrase in
+            chosen = phrases.prefix(placing ?? phrases.count).map { phrase in
                 let index = choose(from: phrase.takes)
                 let selection = TakeSelector.selection(
                     of: phrase.takes[index], for: phrase, after: previous, weights: weights)
@@ -306,7 +318,7 @@ public final class PlanStream<Lookup: PhraseLookup> {
                 return (index, selection)
             }
         }
-        let kept = endsSentence ? held.endIndex : phraseIndices[phraseIndices.count - 1]
+        let kept = placing.map { phraseIndices[$0] } ?? held.endIndex
         for (number, index) in phraseIndices.enumerated() where index < kept {
             let take = phrases[number].takes[chosen[number].index]
             if phrases[number].hasTaggedTake && !phrases[number].hasTakeForPlace {
@@ -319,10 +331,10 @@ public final class PlanStream<Lookup: PhraseLookup> {
             held[index].segment.frameCount = take.frameCount
             held[index].segment.selection = chosen[number].selection
         }
-        let placing = held[..<kept]
+        let placed = held[..<kept]
         held.removeFirst(kept)
         heldPhraseCount = held.count { $0.choice != nil }
-        for segment in placing { commit(segment.segment) }
+        for segment in placed { commit(segment.segment) }
     }
 
     private func lookup(_ index: Int) -> RememberedLookup<Lookup> {
@@ -442,6 +454,10 @@ public final class PlanStream<Lookup: PhraseLookup> {
                 guard cursor.readMoreText() else {
                     text = cursor
                     return false
+                }
+                if let punctuation = cursor.punctuationAfterPlaced {
+                    follow(with: punctuation)
+                    cursor.punctuationAfterPlaced = nil
                 }
             case .none where isEmpty:
                 try appendUnmatched(of: &cursor)
@@ -773,6 +789,10 @@ private struct TextCursor {
         isContinued = next.isContinued
     }
 
+    /// Punctuation that a piece of text began with when no word of it was left to follow: it follows the phrase
+    /// placed last, which the planner takes it to (`PlanStream.follow(with:)`).
+    var punctuationAfterPlaced: Token.Punctuation?
+
     /// Reads about `windowBytes` more of the run's text into tokens; `false` when it is all read.
     ///
     /// Cuts where `PlainTextStream.isCut` allows, as a long text read a piece at a time is cut.
@@ -788,6 +808,15 @@ private struct TextCursor {
         }
         let start = utf8.index(utf8.startIndex, offsetBy: position)
         let piece = String(decoding: utf8[start..<index], as: UTF8.self)
+        if let punctuation = Tokenizer.leadingPunctuation(in: piece) {
+            if head < window.count {
+                window[window.count - 1].follow(with: punctuation)
+            } else if !unmatched.isEmpty {
+                unmatched[unmatched.count - 1].follow(with: punctuation)
+            } else {
+                punctuationAfterPlaced = punctuation
+            }
+        }
         window += Tokenizer.tokens(in: piece, utf16Offset: utf16Offset).map { $0.inRequest(of: run) }
         utf16Offset += piece.utf16.count
         position = end
@@ -803,6 +832,11 @@ private struct TextCursor {
 }
 
 extension Token {
+    /// Notes punctuation after the token, the strongest of all that follow it.
+    fileprivate mutating func follow(with punctuation: Punctuation) {
+        punctuationAfter = max(punctuationAfter ?? punctuation, punctuation)
+    }
+
     /// The token with its source range in the request rather than in `run`'s text.
     fileprivate func inRequest(of run: TextRun) -> Token {
         Token(text, kind, sourceRange: run.sourceRange(forTextRange: sourceRange), punctuationAfter: punctuationAfter)

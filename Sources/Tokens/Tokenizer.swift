@@ -293,6 +293,24 @@ extension Tokenizer {
         return tokens
     }
 
+    /// The strongest punctuation before the first token of `text` (`nil` for none): it follows the words before
+    /// `text` where `text` goes on from them, as after `</say-as>?` or in the next piece of a long text.
+    public static func leadingPunctuation(in text: String) -> Token.Punctuation? {
+        var strongest: Token.Punctuation?
+        for scalar in text.unicodeScalars {
+            let (normalized, characterClass) = classify(scalar)
+            guard characterClass == .separator || characterClass == .apostrophe || characterClass == .mark else {
+                break
+            }
+            if let punctuation = Token.Punctuation.of(scalar)
+                ?? normalized.unicodeScalars.first.flatMap(Token.Punctuation.of)
+            {
+                strongest = max(strongest ?? punctuation, punctuation)
+            }
+        }
+        return strongest
+    }
+
     /// Tokens with every run of digits read digit by digit (`say-as digits`, `telephone`):
     /// `"call 911"` → `call`, `9`, `1`, `1`.
     public static func digitTokens(in text: String, utf16Offset: Int = 0) -> [Token] {

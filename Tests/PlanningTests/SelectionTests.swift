@@ -157,13 +157,49 @@ private func edges(first: Double?, last: Double?) -> TakeEdges {
         #expect(try plan("York and Leeds", choice: .rotate).segments.last { $0.take != nil }?.selection?.place == .final)
     }
 
-    @Test("a sentence longer than the window is chosen a window at a time, its last phrase still final")
+    @Test("a long sentence is chosen a few phrases at a time, its last phrase still final")
     func longSentence() throws {
-        let phraseCount = PlanStream<DictionaryLookup>.selectionWindowPhrases * 3 + 5
+        let phraseCount = PlanStream<DictionaryLookup>.selectionLookahead * 20 + 5
         let request = Array(repeating: "Leeds", count: phraseCount).joined(separator: " ") + "."
         let chosen = try clips(request)
         #expect(chosen.count == phraseCount)
         #expect(chosen == [11] + Array(repeating: 12, count: phraseCount - 2) + [13])
+    }
+
+    @Test("a phrase's take is chosen once the few phrases after it are planned, not at the sentence's end")
+    func firstPhraseBeforeTheSentenceEnds() throws {
+        let words = Array(repeating: "York and Leeds and", count: 50).joined(separator: " ") + " York."
+        var remaining = Array(words.utf8)[...]
+        let text = PlainTextStream(source: "test input", start: [], pieceBytes: 16) {
+            defer { remaining = remaining.dropFirst(16) }
+            return Array(remaining.prefix(16))
+        }
+        let voice = VoiceSettings(identifier: "com.example.ann", primaryLanguages: ["en-GB"])
+        let planner = Planner(voices: [PlannerVoice(voice: voice, lookup: Self.stations, fallbacks: [take(99)])])
+        let stream = planner.stream(text, context: SpeechContext(), isLenient: false)
+        var segments: [TimedSegment] = []
+        while segments.last?.segment.take == nil, let next = try stream.nextSegment() { segments.append(next) }
+        #expect(segments.last?.segment.take?.clipID == 21)
+        // What was read: the first phrase, the lookahead after it, and the longest phrase the matcher may try.
+        #expect(words.utf8.count - remaining.count < 200)
+        while let next = try stream.nextSegment() { segments.append(next) }
+        #expect(segments.compactMap { $0.segment.take?.clipID }.last == 23)
+    }
+
+    @Test("punctuation after an element's end, or at the start of a text's next piece, follows the phrase before")
+    func punctuationAfterAnElement() throws {
+        #expect(try clips("<speak><s>Calling at <sub alias=\"York\">YRK</sub>?</s></speak>") == [41, 24])
+        #expect(try clips("<speak><s>Calling at York<break time=\"200ms\"/>?</s></speak>") == [41, 24])
+        #expect(try clips("<speak><s>Calling at York <mark name=\"m\"/>?</s> Leeds</speak>") == [41, 24, 13])
+        let voice = VoiceSettings(identifier: "com.example.ann", primaryLanguages: ["en-GB"])
+        let planner = Planner(voices: [PlannerVoice(voice: voice, lookup: Self.stations, fallbacks: [take(99)])])
+        for windowBytes in 1...4 {
+            let events = try SSMLReader().events("Leeds and York ?")
+            let plan = try PlanStream(planner: planner, warnings: [], textWindowBytes: windowBytes) {
+                try events.next()
+            }.collect()
+            #expect(plan.segments.compactMap { $0.take?.clipID } == [11, 31, 24], "window of \(windowBytes) bytes")
+        }
     }
 
     @Test("a phrase with thousands of takes is weighed on its cheapest few")
