@@ -78,9 +78,8 @@ struct RateBench {
             for _ in 0..<inProcessRuns {
                 times.append(
                     try seconds {
-                        let rate = request.text.contains("rate=") ? 4 : 4 * normalRate
                         let renderer = try synthesizer.renderer(
-                            for: SpeechRequest(request.text, prosody: Prosody(rate: rate)))
+                            for: request.speech(atSpeed: 4, normalRate: normalRate))
                         _ = try renderer.render(into: pull)
                     })
             }

@@ -33,7 +33,7 @@ struct TakesBench {
             var row = [request.name]
             for speed in Self.speeds {
                 for (index, synthesizer) in synthesizers.enumerated() {
-                    let speech = SpeechRequest(request.text, prosody: Prosody(rate: speed * normalRate))
+                    let speech = request.speech(atSpeed: speed, normalRate: normalRate)
                     var first = Samples()
                     for round in 0..<(runs + 3) {
                         let start = now()

@@ -46,6 +46,13 @@ struct Request {
     var espeakVoice: String { isJapanese ? "ja" : "en-us" }
     var isSSML: Bool { text.first == "<" }
 
+    /// The request at `speed` times its own speed, on a voice whose normal rate is `normalRate`. VoiceOver's
+    /// requests carry the rate VoiceOver means as normal (`rate="400%"`, normal on a voice whose normal rate is
+    /// 400 %), which a rate around them multiplies; the others speak at the voice's normal rate.
+    func speech(atSpeed speed: Double, normalRate: Double) -> SpeechRequest {
+        SpeechRequest(text, prosody: Prosody(rate: text.contains("rate=") ? speed : speed * normalRate))
+    }
+
     static let sentence = Request(name: "six-word sentence", text: "Good morning, double tap to open.", file: nil)
 
     /// Every `.ssml` file of the fixtures folder, by name, then the six-word sentence.
