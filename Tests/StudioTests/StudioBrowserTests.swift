@@ -205,6 +205,9 @@ import Voicebank
                 == "Heard “london” in take 2 of “york.”, not its phrase. Record it again? It stays in the pack unless you discard it."
         )
         #expect(answer["actions"] as? Bool == true)
+        let takes = try #require(answer["takes"] as? [String])
+        #expect(takes.count == 2 && takes[0].hasPrefix("Take 1 (medial): "), "\(takes)")
+        #expect(takes[1].hasPrefix("Take 2 (final): ") && takes[1].contains(", heard as “london”"), "\(takes)")
         #expect(answer["again_label"] as? String == "Record “york.” again")
         #expect((answer["redo"] as? String)?.hasPrefix("Recording “york.”") == true)
         #expect((answer["redone"] as? String)?.contains("It replaces the take redone.") == true, "\(answer)")

@@ -170,7 +170,8 @@ function renderTakes(prompt) {
     const number = position + 1;
     item.append(
       `Take ${number}${take.position ? ` (${take.position})` : ''}: ${formatSeconds(take.seconds)} ` +
-        `(${formatSeconds(take.recordedSeconds)} recorded at ${take.sampleRate} Hz) `,
+        `(${formatSeconds(take.recordedSeconds)} recorded at ${take.sampleRate} Hz)` +
+        (take.hearing?.heard?.length ? `, heard as ${quoted(take.hearing.heard.join(' '))} ` : ' '),
     );
     item.append(
       button(`Play`, `Play take ${number} of ${quoted(prompt.text)}`, () => playKept(prompt, take, number)),
@@ -478,6 +479,11 @@ async function followHearing(take, prompt, number) {
 }
 
 function showHearing(hearing, take, prompt, number) {
+  // The take in the list says what was heard too, as it does after a reload.
+  for (const each of studio.prompts) {
+    for (const kept of each.takes) if (kept.id === take.id) kept.hearing = hearing;
+  }
+  render();
   if (hearing.status === 'skipped') {
     if (studio.hasSaidSkipped) return;
     studio.hasSaidSkipped = true;

@@ -278,6 +278,7 @@ def positions(url, microphone, screenshot, take_seconds):
             kept_final = page.keep()
             final_hearing = page.wait_for_hearing("Heard “")
             actions = driver.find_element(By.ID, "hearing-actions").is_displayed()
+            takes = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#takes li")]
             again_label = driver.find_element(By.ID, "hearing-again").get_attribute("aria-label")
             driver.save_screenshot(screenshot)
             # A: the last kept take recorded again; once kept, the new take replaces it.
@@ -305,6 +306,7 @@ def positions(url, microphone, screenshot, take_seconds):
                 "kept_final": kept_final,
                 "final_hearing": final_hearing,
                 "actions": actions,
+                "takes": takes,
                 "again_label": again_label,
                 "redo": redo,
                 "redone": redone,
