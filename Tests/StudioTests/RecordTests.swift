@@ -280,9 +280,11 @@ final class Recorder {
         try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
-    /// Waits up to 10 s for it to say `text` after what the last wait found.
+    /// Waits up to 30 s for it to say `text` after what the last wait found: a keep into the default pack, whose
+    /// fallback voice is chosen again at each import, takes 3–6 s in a debug build on its own, and more on a machine
+    /// busy with other builds.
     func wait(for text: String) throws {
-        for _ in 0..<200 {
+        for _ in 0..<600 {
             let said = output.utf8
             let rest = String(decoding: said.dropFirst(searchedFrom), as: UTF8.self)
             if let found = rest.range(of: text) {

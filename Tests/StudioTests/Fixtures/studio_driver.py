@@ -68,7 +68,7 @@ class Page:
     def press(self, key):
         ActionChains(self.driver).send_keys(key).perform()
 
-    def wait_for_status(self, start, seconds=20):
+    def wait_for_status(self, start, seconds=40):
         """Waits until the live region's text starts with `start`, and keeps it."""
         try:
             WebDriverWait(self.driver, seconds, poll_frequency=0.05).until(lambda _: self.status().startswith(start))
