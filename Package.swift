@@ -138,7 +138,7 @@ let package = Package(
             name: "Studio",
             dependencies: [
                 "HTTPService", "ConcatSynth", "Voicebank", "VoicebankAuthoring", "AudioIO", "SpeechCore", "Tokens",
-                "Playback", "Verbalization", "Picture", .product(name: "NIOCore", package: "swift-nio"),
+                "Playback", "Verbalization", "Picture", "Recognition", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [

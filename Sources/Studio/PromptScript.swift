@@ -1,21 +1,67 @@
 import AudioIO
 import ConcatSynth
+import SpeechCore
 import Tokens
 import Voicebank
 
-/// A phrase to record.
+/// A phrase to record, and the place in a sentence its take is for.
 public struct Prompt: Equatable, Sendable {
     /// The prompt's id in its script: a prompt file's own id, else a number from 1.
     public var id: String
-    /// The phrase as the page shows it and the pack stores it.
+    /// The phrase as the pack stores it.
     public var text: String
     /// The takes of the prompt are the voice's clips with this phrase key.
     public var phraseKey: String
+    /// The place the take is recorded for, which the kept take is tagged with; `nil` for a take of no particular
+    /// place. A prompt with a position is done once a take of the phrase with that position is in the pack.
+    public var position: TakePosition?
 
-    public init(id: String, text: String) {
+    public init(id: String, text: String, position: TakePosition? = nil) {
         self.id = id
         self.text = text
+        self.position = position
         phraseKey = Tokenizer.phraseKey(text)
+    }
+
+    /// The text as the reader is shown it: ended by the punctuation of its place, which makes a reader's voice do
+    /// what the place asks (`York.` falls, `York?` asks, `York,` goes on, `York …` starts a sentence). Without a
+    /// position, the text as it is.
+    public var readText: String {
+        guard let position else { return text }
+        var stem = Substring(text)
+        while let last = stem.last, last.isWhitespace || ".,;:!?…".contains(last) { stem = stem.dropLast() }
+        switch position {
+        case .initial: return String(stem) + " …"
+        case .medial: return String(stem) + ","
+        case .final: return String(stem) + "."
+        case .question: return String(stem) + "?"
+        }
+    }
+
+    /// How to say it, for the page and `voicebank record`: `say it as the end of a sentence`; `nil` without a position.
+    public var howToSay: String? {
+        switch position {
+        case .initial: "say it as the start of a sentence that goes on"
+        case .medial: "say it in the middle of a sentence, going on"
+        case .final: "say it as the end of a sentence"
+        case .question: "say it as the end of a question"
+        case nil: nil
+        }
+    }
+
+    /// The prompt's phrase key and position: two prompts of one phrase for two places are two prompts.
+    var key: String { "\(position?.rawValue ?? "")\t\(phraseKey)" }
+}
+
+extension TakePosition {
+    /// The letter of the file name prefix that tags a take so (`e` for final): `filePrefix`'s, the other way.
+    var prefixLetter: Character {
+        switch self {
+        case .initial: "s"
+        case .medial: "m"
+        case .final: "e"
+        case .question: "q"
+        }
     }
 }
 
@@ -30,20 +76,26 @@ public struct PromptScript: Equatable, Sendable {
         self.warnings = warnings
     }
 
-    /// Adds prompts for the phrases whose phrase key no prompt has yet, in their order, numbered with the first
-    /// numbers no prompt has as its id; a phrase without words is left out.
+    /// Adds prompts for the phrases whose phrase key no prompt has yet for that position, in their order, numbered
+    /// with the first numbers no prompt has as its id; a phrase without words is left out.
     ///
     /// - Returns: the prompts added.
     @discardableResult
     public mutating func append(_ phrases: [String]) -> [Prompt] {
-        var keys = Set(prompts.map(\.phraseKey))
+        append(phrases.map { (text: $0, position: nil) })
+    }
+
+    /// Adds prompts for phrases at places, as `append(_: [String])` adds phrases.
+    @discardableResult
+    public mutating func append(_ phrases: [(text: String, position: TakePosition?)]) -> [Prompt] {
+        var keys = Set(prompts.map(\.key))
         var ids = Set(prompts.map(\.id))
         var number = 1
         var added: [Prompt] = []
-        for phrase in phrases {
+        for (phrase, position) in phrases {
             while ids.contains("\(number)") { number += 1 }
-            let prompt = Prompt(id: "\(number)", text: phrase)
-            guard !prompt.phraseKey.isEmpty, keys.insert(prompt.phraseKey).inserted else { continue }
+            let prompt = Prompt(id: "\(number)", text: phrase, position: position)
+            guard !prompt.phraseKey.isEmpty, keys.insert(prompt.key).inserted else { continue }
             ids.insert(prompt.id)
             added.append(prompt)
         }
@@ -53,12 +105,14 @@ public struct PromptScript: Equatable, Sendable {
 
     // MARK: A prompt file
 
-    /// Reads a prompt file: one phrase a line, or piper-recording-studio's `id<TAB>text` lines. Blank lines are
-    /// skipped; a line without an id is numbered by its line. A phrase whose phrase key an earlier line has already is
-    /// left out with a warning: both would be takes of one phrase.
+    /// Reads a prompt file: one phrase a line, or piper-recording-studio's `id<TAB>text` lines, or `id<TAB>text<TAB>
+    /// position` lines. Blank lines are skipped; a line without an id is numbered by its line. A position is the third
+    /// column (`initial`, `medial`, `final`, `question`, or empty for none), else the prefix of the phrase that tags a
+    /// file name (`e.York` is a final take of "York": `s.`, `m.`, `e.`, `q.`). A phrase an earlier line has already for
+    /// the same position is left out with a warning: both would be takes of one prompt.
     ///
-    /// - Throws: `StudioError.unreadableFile`; `.promptLine` for an empty id, an id given twice or a phrase with no
-    ///   words; `.noPrompts` for a file with no phrase.
+    /// - Throws: `StudioError.unreadableFile`; `.promptLine` for an empty id, an id given twice, a phrase with no
+    ///   words, a position that is none of those or more than three columns; `.noPrompts` for a file with no phrase.
     public static func read(path: String) throws(StudioError) -> PromptScript {
         let bytes: [UInt8]
         do throws(FileError) { bytes = try readFile(atPath: path) } catch {
@@ -80,32 +134,68 @@ public struct PromptScript: Equatable, Sendable {
             if number == 1, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
             guard !line.allSatisfy(\.isWhitespace) else { continue }
             var id = "\(number)"
-            var phrase = String(line).trimmingSpaces
-            if let tab = line.firstIndex(of: "\t") {
-                id = String(line[..<tab]).trimmingSpaces
-                phrase = String(line[line.index(after: tab)...]).trimmingSpaces
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map {
+                String($0).trimmingSpaces
+            }
+            guard columns.count <= 3 else {
+                throw .promptLine(
+                    path: path, line: number,
+                    reason:
+                        "it has \(columns.count) tab-separated columns; expected text, id<TAB>text or id<TAB>text<TAB>position"
+                )
+            }
+            var phrase = columns.count == 1 ? columns[0] : columns[1]
+            var position: TakePosition?
+            if columns.count > 1 {
+                id = columns[0]
                 guard !id.isEmpty else {
                     throw .promptLine(path: path, line: number, reason: "the id before the tab is empty")
                 }
             }
+            if columns.count == 3 {
+                if !columns[2].isEmpty {
+                    guard let named = TakePosition(rawValue: columns[2].lowercased()) else {
+                        throw .promptLine(
+                            path: path, line: number,
+                            reason:
+                                "the position \"\(columns[2])\" is not one; expected \(TakePosition.accepted), or nothing for none"
+                        )
+                    }
+                    position = named
+                }
+            } else if let prefixed = Self.positionPrefix(of: phrase) {
+                position = prefixed.position
+                phrase = prefixed.phrase
+            }
             if let earlier = lineOfID[id] {
                 throw .promptLine(path: path, line: number, reason: "the id \"\(id)\" is line \(earlier)'s already")
             }
-            let prompt = Prompt(id: id, text: phrase)
+            let prompt = Prompt(id: id, text: phrase, position: position)
             guard !prompt.phraseKey.isEmpty else {
                 throw .promptLine(path: path, line: number, reason: "the phrase \"\(phrase)\" has no words")
             }
-            if let earlier = lineOfKey[prompt.phraseKey] {
+            if let earlier = lineOfKey[prompt.key] {
+                let place = position.map { " for a \($0) take" } ?? ""
                 script.warnings.append(
-                    "\(path) line \(number): \"\(phrase)\" is the phrase of line \(earlier) already; left out")
+                    "\(path) line \(number): \"\(phrase)\" is the phrase of line \(earlier) already\(place); left out")
                 continue
             }
             lineOfID[id] = number
-            lineOfKey[prompt.phraseKey] = number
+            lineOfKey[prompt.key] = number
             script.prompts.append(prompt)
         }
         guard !script.prompts.isEmpty else { throw .noPrompts(reason: "\(path) has no phrase") }
         return script
+    }
+
+    /// The position a phrase's prefix tags it with, as a file name's (`e.York` → final, `York`): a letter of
+    /// `TakePosition.filePrefix` and a dot, then the phrase.
+    static func positionPrefix(of phrase: String) -> (position: TakePosition, phrase: String)? {
+        guard phrase.count > 2, let first = phrase.first, let position = TakePosition.filePrefix(first),
+            phrase.dropFirst().first == "."
+        else { return nil }
+        let rest = String(phrase.dropFirst(2)).trimmingSpaces
+        return rest.isEmpty ? nil : (position, rest)
     }
 
     // MARK: What coverage says is missing
@@ -114,7 +204,8 @@ public struct PromptScript: Equatable, Sendable {
     /// cover as many of the words of the texts that fall back as N prompts can (chosen greedily: each prompt is the one
     /// that covers the most of the words still falling back, then the more frequent, then the shorter, then the
     /// first in the texts). A run is a prompt of its own when it has at most `longestRun` words, a phrase to say in one
-    /// breath; a prompt stops being offered once what it would cover is covered. Numbered from 1.
+    /// breath; a prompt stops being offered once what it would cover is covered. After them, a prompt for each phrase
+    /// the texts speak at a place it has no take for (`missingPositions`), most uses first. Numbered from 1.
     ///
     /// With texts "Bob says hello. Bob says goodbye." and a pack with "hello" and "goodbye", the one prompt is
     /// `bob says`: it covers four words, where `bob` or `says` would cover two.
@@ -158,7 +249,9 @@ public struct PromptScript: Equatable, Sendable {
             cover.cover(best.windows, length: best.length)
             prompts.append(Prompt(id: "\(prompts.count + 1)", text: best.text))
         }
-        return PromptScript(prompts: prompts)
+        var script = PromptScript(prompts: prompts)
+        script.append(report.missingPositions.map { (text: $0.phrase, position: Optional($0.position)) })
+        return script
     }
 
     private struct Candidate {

@@ -1,6 +1,7 @@
 import AudioIO
 import ConcatSynth
 import HTTPService
+import SpeechCore
 import Synchronization
 import Tokens
 import Verbalization
@@ -26,6 +27,8 @@ final class StudioSession: Sendable {
     let folder: TemporaryFolder
     /// The last sentences rendered for the page's Listen panel.
     let renders = Mutex(StudioRenders())
+    /// Listens to each take kept, behind keep.
+    let listener: TakeListener
 
     /// A text whose coverage the page shows: a `--texts` file, named by its path, or a text pasted into the page.
     struct Text: Sendable {
@@ -38,7 +41,8 @@ final class StudioSession: Sendable {
         var script: PromptScript
         var texts: [Text]
         private(set) var promptsByID: [String: Prompt] = [:]
-        private(set) var promptIDByKey: [String: String] = [:]
+        /// The prompts of each phrase key, one for each position the script has it for.
+        private(set) var promptsByPhraseKey: [String: [Prompt]] = [:]
 
         init(script: PromptScript, texts: [Text]) {
             self.script = script
@@ -49,8 +53,7 @@ final class StudioSession: Sendable {
         /// Brings the look-ups up to date with the script.
         mutating func index() {
             promptsByID = Dictionary(script.prompts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            promptIDByKey = Dictionary(
-                script.prompts.map { ($0.phraseKey, $0.id) }, uniquingKeysWith: { first, _ in first })
+            promptsByPhraseKey = Dictionary(grouping: script.prompts, by: \.phraseKey)
         }
     }
 
@@ -63,6 +66,7 @@ final class StudioSession: Sendable {
         self.folder = folder
         self.pack = Mutex(pack)
         contents = Mutex(Contents(script: script, texts: texts))
+        listener = TakeListener(voice: voice.identifier, languages: voice.primaryLanguages)
     }
 
     /// The prompts as they are now.
@@ -179,7 +183,7 @@ final class StudioSession: Sendable {
         let pasted = Text(name: name, text: text, isPasted: true)
         let report = try Self.coverage(of: [pasted], bank: packPath, voice: voice.identifier)
         guard report.tokenCount > 0 else { throw .pastedText(reason: "it has no words") }
-        let missing = PromptScript.missing(from: report).prompts.map(\.text)
+        let missing = PromptScript.missing(from: report).prompts.map { (text: $0.text, position: $0.position) }
         let added = contents.withLock { contents in
             contents.texts.append(pasted)
             let added = contents.script.append(missing)
@@ -211,19 +215,22 @@ final class StudioSession: Sendable {
         do throws(ConcatSynthError) {
             let report = try CoverageAnalyzer(bank: packPath, voice: voice.identifier)
                 .analyze(texts.map { ($0.name, $0.text) })
-            return .init(summary: report.summary, tokens: report.tokenCount, coveredTokens: report.coveredTokenCount)
+            return .init(report)
         } catch {
             throw .coverage(error)
         }
     }
 
-    /// The takes of each prompt, by prompt id, in the order they were kept.
+    /// The takes of each prompt, by prompt id, in the order they were kept: every take of its phrase, whatever its
+    /// position (`PromptState.isDone` tells whether one has the prompt's).
     private func takesByPrompt() throws(StudioError) -> [String: [StudioState.Take]] {
         let clips = try withPack { (pack) throws(VoicebankError) in try pack.clips(voice: voice.identifier) }
-        let promptIDByKey = contents.withLock { $0.promptIDByKey }
+        let promptsByPhraseKey = contents.withLock { $0.promptsByPhraseKey }
         var takes: [String: [StudioState.Take]] = [:]
         for clip in clips where !clip.isFallback {
-            if let id = promptIDByKey[clip.phraseKey] { takes[id, default: []].append(StudioState.Take(clip)) }
+            for prompt in promptsByPhraseKey[clip.phraseKey] ?? [] {
+                takes[prompt.id, default: []].append(StudioState.Take(clip, hearing: listener.hearing(take: clip.id)))
+            }
         }
         return takes
     }
@@ -234,9 +241,9 @@ final class StudioSession: Sendable {
         return prompt
     }
 
-    /// The prompt whose takes have this phrase key, if the script has one.
-    private func promptID(phraseKey: String) -> String? {
-        contents.withLock { $0.promptIDByKey[phraseKey] }
+    /// The prompts whose takes have this phrase key: none when the script has no prompt of it.
+    private func prompts(phraseKey: String) -> [Prompt] {
+        contents.withLock { $0.promptsByPhraseKey[phraseKey] ?? [] }
     }
 
     /// A take of one of the script's prompts.
@@ -246,7 +253,7 @@ final class StudioSession: Sendable {
         guard let id = Int(text) else { throw .unknownTake(id: text) }
         do throws(StudioError) {
             let clip = try withPack { (pack) throws(VoicebankError) in try pack.clip(id: id) }
-            guard clip.voice == voice.identifier, !clip.isFallback, promptID(phraseKey: clip.phraseKey) != nil else {
+            guard clip.voice == voice.identifier, !clip.isFallback, !prompts(phraseKey: clip.phraseKey).isEmpty else {
                 throw StudioError.unknownTake(id: text)
             }
             return clip
@@ -263,12 +270,13 @@ final class StudioSession: Sendable {
 
     // MARK: What the page changes
 
-    /// Imports a take as a clip of the prompt's phrase, in its own transaction, through the import `voicebank import`
-    /// runs: the samples are written as a Float32 WAV file at their own rate and imported from it, so the take is
-    /// converted, trimmed and measured as any imported file is, and its original samples are kept.
+    /// Imports a take as a clip of the prompt's phrase, tagged with `position`, in its own transaction, through the
+    /// import `voicebank import` runs: the samples are written as a Float32 WAV file at their own rate and imported
+    /// from it, so the take is converted, trimmed and measured as any imported file is, and its original samples are
+    /// kept.
     ///
     /// - Throws: `StudioError.sameTake`, `.audio` (the file could not be written), `.voicebank`.
-    func keep(_ upload: TakeUpload, prompt: Prompt) throws(StudioError) -> Clip {
+    func keep(_ upload: TakeUpload, prompt: Prompt, position: TakePosition?) throws(StudioError) -> Clip {
         let path = folder.newPath(extension: "wav")
         defer { unlink(path) }
         do throws(AudioIOError) {
@@ -278,7 +286,9 @@ final class StudioSession: Sendable {
         } catch {
             throw .audio(error)
         }
-        let request = ImportRequest(path: path, phrase: prompt.text, sourceName: Self.sourceName(prompt.text))
+        let request = ImportRequest(
+            path: path, phrase: prompt.text, sourceName: Self.sourceName(prompt.text, position: position),
+            position: position)
         let report = try withPack { (pack) throws(VoicebankError) in
             try pack.importFiles([request], into: voice.identifier, parallelism: 1)
         }
@@ -288,18 +298,42 @@ final class StudioSession: Sendable {
         return report.imported[0]
     }
 
-    /// Removes a take from the pack.
+    /// Listens to a kept take behind keep (`TakeListener`): `done` is told what was heard, on the listener's thread.
+    /// The grammar is the take's phrase, the voice's other phrases and the script's.
     ///
-    /// - Throws: `StudioError.unknownTake`, `.voicebank`.
-    func discard(takeID: String) throws(StudioError) -> (take: Clip, prompt: Prompt) {
-        let clip = try take(id: takeID)
-        _ = try withPack { (pack) throws(VoicebankError) in try pack.removeClips(ids: [clip.id]) }
-        return (clip, try prompt(id: promptID(phraseKey: clip.phraseKey)!))
+    /// - Parameter name: the take as sentences name it: `take 2 of “York.”`.
+    /// - Throws: `StudioError.voicebank` when the take cannot be read.
+    func listen(to take: Clip, name: String, done: @escaping @Sendable (TakeHearing) -> Void) throws(StudioError) {
+        guard listener.hearsLanguage else {
+            listener.listen(take: take.id, name: name, samples: [], sampleRate: 0, phrase: "", grammar: [], done: done)
+            return
+        }
+        let (samples, clips) = try withPack { (pack) throws(VoicebankError) in
+            (try pack.renderReadyPCM(clipID: take.id), try pack.clips(voice: voice.identifier))
+        }
+        var seen = Set<String>()
+        let grammar = (clips.filter { !$0.isFallback }.map(\.phraseKey) + script.prompts.map(\.phraseKey)).filter {
+            seen.insert($0).inserted
+        }
+        listener.listen(
+            take: take.id, name: name, samples: samples, sampleRate: RenderFormat.sampleRate, phrase: take.phrase,
+            grammar: grammar, done: done)
     }
 
-    /// A prompt's state after a change.
-    func promptState(_ prompt: Prompt) throws(StudioError) -> StudioState.PromptState {
-        StudioState.PromptState(prompt, takes: try takesByPrompt()[prompt.id] ?? [])
+    /// Removes a take from the pack.
+    ///
+    /// - Returns: the take, and the prompts of its phrase.
+    /// - Throws: `StudioError.unknownTake`, `.voicebank`.
+    func discard(takeID: String) throws(StudioError) -> (take: Clip, prompts: [Prompt]) {
+        let clip = try take(id: takeID)
+        _ = try withPack { (pack) throws(VoicebankError) in try pack.removeClips(ids: [clip.id]) }
+        return (clip, prompts(phraseKey: clip.phraseKey))
+    }
+
+    /// The state of each prompt of a phrase after a change, in the script's order.
+    func promptStates(phraseKey: String) throws(StudioError) -> [StudioState.PromptState] {
+        let takes = try takesByPrompt()
+        return prompts(phraseKey: phraseKey).map { StudioState.PromptState($0, takes: takes[$0.id] ?? []) }
     }
 
     private func withPack<T: Sendable>(_ body: (VoicePack) throws(VoicebankError) -> T) throws(StudioError) -> T {
@@ -311,14 +345,16 @@ final class StudioSession: Sendable {
     }
 
     /// The name a take is stored under, as if it were imported from a file named after its phrase
-    /// (`double_tap_to_open.wav`), so that `voicebank export` writes it so.
-    static func sourceName(_ phrase: String) -> String {
+    /// (`double_tap_to_open.wav`), with the prefix of its position (`e.york.wav`), so that `voicebank export` writes it
+    /// so.
+    static func sourceName(_ phrase: String, position: TakePosition? = nil) -> String {
         let name = String(
             phrase.unicodeScalars.prefix(60).compactMap { scalar -> Character? in
                 if scalar.properties.isAlphabetic || scalar.properties.numericType != nil { return Character(scalar) }
                 return scalar == " " || scalar == "-" ? "_" : nil
             })
-        return (name.isEmpty ? "take" : name) + ".wav"
+        let prefix = position.map { "\($0.prefixLetter)." } ?? ""
+        return prefix + (name.isEmpty ? "take" : name) + ".wav"
     }
 }
 
@@ -334,28 +370,46 @@ struct StudioState: Encodable, Sendable {
     }
     struct Take: Encodable, Sendable {
         var id: Int
+        /// The place it was recorded for: `initial`, `medial`, `final`, `question`; absent for none.
+        var position: TakePosition?
         /// How long it plays, trimmed.
         var seconds: Double
         /// How long the recording was, and its rate.
         var recordedSeconds: Double
         var sampleRate: Int
+        /// What listening to it found, for a take this studio kept.
+        var hearing: TakeHearing?
 
-        init(_ clip: Clip) {
+        init(_ clip: Clip, hearing: TakeHearing? = nil) {
             id = clip.id
+            position = clip.position
             seconds = clip.durationSeconds
             recordedSeconds = Double(clip.source.frameCount) / Double(clip.source.sampleRate)
             sampleRate = clip.source.sampleRate
+            self.hearing = hearing
         }
     }
     struct PromptState: Encodable, Sendable {
         var id: String
         var text: String
+        /// The place its take is for; absent for a take of no particular place.
+        var position: TakePosition?
+        /// The text as the reader is shown it, with the punctuation of its place (`York.`), and how to say it.
+        var readText: String
+        var howToSay: String?
+        /// Every take of its phrase, whatever its position.
         var takes: [Take]
+        /// It has a take: one with its position, for a prompt with a position.
+        var isDone: Bool
 
         init(_ prompt: Prompt, takes: [Take]) {
             id = prompt.id
             text = prompt.text
+            position = prompt.position
+            readText = prompt.readText
+            howToSay = prompt.howToSay
             self.takes = takes
+            isDone = takes.contains { prompt.position == nil || $0.position == prompt.position }
         }
     }
     struct TextState: Encodable, Sendable {
@@ -379,6 +433,18 @@ struct StudioState: Encodable, Sendable {
         var summary: String
         var tokens: Int
         var coveredTokens: Int
+        /// The places the texts speak phrases at that have no take for them, as `voicebank coverage` lists them
+        /// (`no final take of "york": 2 uses`), most uses first, and the uses in all.
+        var missingPositions: [String]
+        var missingPositionUses: Int
+
+        init(_ report: CoverageReport) {
+            summary = report.summary
+            tokens = report.tokenCount
+            coveredTokens = report.coveredTokenCount
+            missingPositions = report.missingPositions.map(\.description)
+            missingPositionUses = report.missingPositions.reduce(0) { $0 + $1.count }
+        }
     }
 
     var voice: VoiceState

@@ -11,9 +11,10 @@ import Voicebank
 /// | `GET /?token=T` | the page |
 /// | `GET /studio.js`, `/studio.css`, `/recorder.js` | the page's files |
 /// | `GET /api/state` | every prompt with its takes, and the coverage of the texts |
-/// | `POST /api/takes?prompt=ID` | keeps a take: raw samples, `X-Sample-Rate`, `X-Sample-Format: f32le` |
+/// | `POST /api/takes?prompt=ID[&position=P]` | keeps a take: raw samples, `X-Sample-Rate`, `X-Sample-Format: f32le` |
 /// | `DELETE /api/takes/ID` | discards a take |
 /// | `GET /api/takes/ID/audio` | a take as it plays: trimmed, 22050 Hz, f32le |
+/// | `GET /api/takes/ID/hearing` | what listening to a kept take found, once the listener got to it |
 /// | `POST /api/texts` | adds a pasted text (`text/plain`): its coverage is shown, its missing words are prompts |
 /// | `POST /api/listen` | renders a sentence (`text/plain`) with the pack as it stands |
 /// | `GET /renders/ID.wav`, `/renders/ID.svg` | a render's audio and picture, for the page's audio and image |
@@ -68,21 +69,31 @@ final class StudioSite: HTTPSite {
             guard let promptID = request.queryParameters["prompt"] else {
                 throw .invalid("the request names no prompt; expected POST /api/takes?prompt=ID")
             }
+            // The prompt's own position unless the page says another; `none` for a take of no particular place.
+            let position = try Self.position(request.queryParameters["position"])
             let headers = request.head.headers
             let (type, format, rate) = (
                 headers.first(name: "content-type"), headers.first(name: "x-sample-format"),
                 headers.first(name: "x-sample-rate")
             )
-            return job { [session, body = request.body] () throws(StudioError) in
+            return job { [session, log, body = request.body] () throws(StudioError) in
                 let prompt = try session.prompt(id: promptID)
                 let upload = try TakeUpload(contentType: type, sampleFormat: format, sampleRate: rate, body: body)
-                let take = try session.keep(upload, prompt: prompt)
+                let take = try session.keep(upload, prompt: prompt, position: position ?? prompt.position)
+                let prompts = try session.promptStates(phraseKey: prompt.phraseKey)
+                let number = prompts.first { $0.id == prompt.id }?.takes.count ?? 0
+                try session.listen(to: take, name: "take \(number) of “\(prompt.readText)”") { hearing in
+                    log(
+                        "listened to take #\(take.id) \"\(take.phrase)\" in \(hearing.milliseconds ?? 0) ms: \(hearing.status.rawValue)\(hearing.heard.map { ", heard \"\($0.joined(separator: " "))\"" } ?? "")"
+                    )
+                }
                 let change = StudioChange(
-                    take: .init(take), prompt: try session.promptState(prompt), coverage: try session.coverage())
+                    take: .init(take, hearing: session.listener.hearing(take: take.id)), prompts: prompts,
+                    coverage: try session.coverage())
                 return StudioAnswer(
                     status: .created, body: encodeJSON(change),
                     summary:
-                        "kept take #\(take.id) of prompt \(prompt.id) \"\(prompt.text)\": \(take.source.sampleRate) Hz, \(Self.seconds(change.take.recordedSeconds)) s recorded, \(Self.seconds(change.take.seconds)) s kept"
+                        "kept take #\(take.id) of prompt \(prompt.id) \"\(prompt.text)\"\(take.position.map { " (\($0))" } ?? ""): \(take.source.sampleRate) Hz, \(Self.seconds(change.take.recordedSeconds)) s recorded, \(Self.seconds(change.take.seconds)) s kept"
                 )
             }
         case (.POST, "/api/texts"):
@@ -131,13 +142,22 @@ final class StudioSite: HTTPSite {
             }
         case (.DELETE, _) where parts.count == 3 && parts[0] == "api" && parts[1] == "takes":
             return job { [session, id = parts[2]] () throws(StudioError) in
-                let (take, prompt) = try session.discard(takeID: id)
+                let (take, prompts) = try session.discard(takeID: id)
                 let change = StudioChange(
-                    take: .init(take), prompt: try session.promptState(prompt), coverage: try session.coverage())
+                    take: .init(take), prompts: try session.promptStates(phraseKey: take.phraseKey),
+                    coverage: try session.coverage())
                 return StudioAnswer(
                     body: encodeJSON(change),
-                    summary: "discarded take #\(take.id) of prompt \(prompt.id) \"\(prompt.text)\"")
+                    summary:
+                        "discarded take #\(take.id) of prompt \(prompts.map(\.id).joined(separator: ", ")) \"\(take.phrase)\""
+                )
             }
+        case (.GET, _) where parts.count == 4 && parts[0] == "api" && parts[1] == "takes" && parts[3] == "hearing":
+            // Not a job: it reads no pack, and a page asks it again and again while the listener works.
+            guard let id = Int(parts[2]), let hearing = session.listener.hearing(take: id) else {
+                throw apiError(for: StudioError.unknownTake(id: parts[2]))
+            }
+            return .body(.ok, encodeJSON(hearing), contentType: "application/json", headers: Self.headers)
         case (.GET, _) where parts.count == 4 && parts[0] == "api" && parts[1] == "takes" && parts[3] == "audio":
             return job { [session, id = parts[2]] () throws(StudioError) in
                 let samples = try session.audio(takeID: id)
@@ -162,7 +182,7 @@ final class StudioSite: HTTPSite {
             throw APIError(
                 status: .notFound, type: "not_found_error",
                 message:
-                    "no endpoint \(method) \(path); expected GET /, GET /api/state, POST /api/takes?prompt=ID, DELETE /api/takes/ID, GET /api/takes/ID/audio, POST /api/texts, POST /api/listen or GET /renders/ID.wav and .svg"
+                    "no endpoint \(method) \(path); expected GET /, GET /api/state, POST /api/takes?prompt=ID, DELETE /api/takes/ID, GET /api/takes/ID/audio, GET /api/takes/ID/hearing, POST /api/texts, POST /api/listen or GET /renders/ID.wav and .svg"
             )
         }
     }
@@ -231,6 +251,17 @@ final class StudioSite: HTTPSite {
         ("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
     ]
 
+    /// The position a take is kept with, from the `position` query parameter: `nil` when it is absent (the prompt's
+    /// own), `.some(nil)` for `none`.
+    static func position(_ parameter: String?) throws(APIError) -> TakePosition?? {
+        guard let parameter else { return nil }
+        if parameter == "none" { return .some(nil) }
+        guard let position = TakePosition(rawValue: parameter) else {
+            throw .invalid("the position \"\(parameter)\" is not one; expected \(TakePosition.accepted) or none")
+        }
+        return position
+    }
+
     /// `1.23`.
     static func seconds(_ value: Double) -> String {
         let hundredths = Int((value * 100).rounded())
@@ -247,10 +278,11 @@ struct StudioAnswer: Sendable {
     var summary: String
 }
 
-/// A take kept or discarded: the take, its prompt as it is now, and the coverage of the texts.
+/// A take kept or discarded: the take, the prompts of its phrase as they are now (one for each position the script has
+/// it for), and the coverage of the texts.
 struct StudioChange: Encodable, Sendable {
     var take: StudioState.Take
-    var prompt: StudioState.PromptState
+    var prompts: [StudioState.PromptState]
     var coverage: StudioState.Coverage?
 }
 

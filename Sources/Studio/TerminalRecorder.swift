@@ -8,6 +8,8 @@ import Voicebank
 /// A key of `voicebank record`, whatever it was typed as: a key on a terminal, a line from a script.
 public enum RecorderKey: Equatable, Sendable {
     case record, stop, play, keep, discard, previous, next, quit
+    /// The next position for the take to keep: none, initial, medial, final, question, round again.
+    case position
 }
 
 /// What the keys are called where the person types them, for the recorder's sentences ("Press Space to stop.").
@@ -17,12 +19,14 @@ public struct RecorderKeyNames: Sendable {
     public var play: String
     public var keep: String
     public var discard: String
+    public var position: String
 
     /// Keys on a terminal.
     public static let terminal = RecorderKeyNames(
-        record: "R", stop: "Space", play: "P", keep: "Enter", discard: "Backspace")
-    /// Lines from a script: `r`, `s`, `p`, `k` (or an empty line), `d`.
-    public static let lines = RecorderKeyNames(record: "r", stop: "s", play: "p", keep: "k", discard: "d")
+        record: "R", stop: "Space", play: "P", keep: "Enter", discard: "Backspace", position: "O")
+    /// Lines from a script: `r`, `s`, `p`, `k` (or an empty line), `d`, `o`.
+    public static let lines = RecorderKeyNames(
+        record: "r", stop: "s", play: "p", keep: "k", discard: "d", position: "o")
 }
 
 /// What the recorder says, from any of its threads.
@@ -70,9 +74,14 @@ public final class TerminalRecorder {
     private var index = 0
     private var capture: Capture?
     private var pending: (samples: [Float], sampleRate: Int)?
+    /// The position the next take of the prompt is kept with, when the person chose one other than the prompt's
+    /// (`.some(nil)`: no particular place).
+    private var chosenPosition: TakePosition??
     private var player: Player?
     /// The quietest RMS heard in the lead-ins of the takes: the room's noise.
     private var noiseFloor: Float?
+    /// Whether it said that the voice's language is not checked by listening.
+    private var hasSaidSkipped = false
 
     private init(
         session: StudioSession, captureDevice: String, playbackDevice: String, keys: RecorderKeyNames,
@@ -88,8 +97,8 @@ public final class TerminalRecorder {
         warnings = session.script.warnings
         trimThresholdDecibels = session.voice.trimming?.thresholdDecibels
         prompts = try session.state().prompts
-        // Where the recording stopped: the first prompt without a take.
-        index = prompts.firstIndex { $0.takes.isEmpty } ?? 0
+        // Where the recording stopped: the first prompt without a take (for its position).
+        index = prompts.firstIndex { !$0.isDone } ?? 0
     }
 
     /// Opens the pack for writing, makes the script, and checks that the capture device opens.
@@ -124,7 +133,7 @@ public final class TerminalRecorder {
     /// Does what `key` asks; `false` once the recorder has quit.
     public func handle(_ key: RecorderKey) -> Bool {
         if key != .play { stopPlaying() }
-        if capture != nil && ![.stop, .discard, .quit].contains(key) {
+        if capture != nil && ![.stop, .discard, .quit, .position].contains(key) {
             say("Recording: press \(keys.stop) to stop first.")
             return true
         }
@@ -137,6 +146,7 @@ public final class TerminalRecorder {
             case .discard: try discard()
             case .previous: move(to: index - 1)
             case .next: move(to: index + 1)
+            case .position: choosePosition()
             case .quit:
                 quit()
                 return false
@@ -157,7 +167,7 @@ public final class TerminalRecorder {
             throw .device(error)
         }
         pending = nil
-        say("Recording \(quoted(current.text)). Press \(keys.stop) to stop.")
+        say("Recording \(quoted(current.readText)). Press \(keys.stop) to stop.")
         capture = Capture(device: device, checks: checks, output: output)
     }
 
@@ -234,16 +244,58 @@ public final class TerminalRecorder {
             return
         }
         let prompt = try session.prompt(id: current.id)
+        let position = chosenPosition ?? prompt.position
         let take = try session.keep(
-            TakeUpload(samples: pending.samples, sampleRate: pending.sampleRate), prompt: prompt)
+            TakeUpload(samples: pending.samples, sampleRate: pending.sampleRate), prompt: prompt, position: position)
         self.pending = nil
-        prompts[index] = try session.promptState(prompt)
+        chosenPosition = nil
+        update(try session.promptStates(phraseKey: prompt.phraseKey))
+        let name = "take \(prompts[index].takes.count) of \(quoted(prompt.readText))"
         let coverage = try session.coverage()
         let kept =
-            "Kept take \(prompts[index].takes.count) of \(quoted(prompt.text)): \(seconds(take.durationSeconds)) after trimming."
-            + (coverage.map { " Your texts: \($0.summary)." } ?? "")
+            "Kept \(name)\(position.map { " as \(article($0)) \($0) take" } ?? ""): \(seconds(take.durationSeconds)) after trimming."
+            + (coverage.map { " Your texts: \($0.summary)\(Self.positions($0))." } ?? "")
+        let number = index + 1
         if index + 1 < prompts.count { index += 1 }
         say("\(kept) \(describePrompt())")
+        // Behind keep: the line comes when the recogniser is done, whatever is being done then. A voice it does not
+        // hear is said once.
+        if !session.listener.hearsLanguage {
+            if hasSaidSkipped { return }
+            hasSaidSkipped = true
+        }
+        try session.listen(to: take, name: name) { [output] hearing in
+            guard let message = hearing.message else { return }
+            let again =
+                [.differs, .close].contains(hearing.status)
+                ? " To record it again, go back to prompt \(number)." : ""
+            output(.line(message + again))
+        }
+    }
+
+    /// The prompts of one phrase as they are after a change.
+    private func update(_ states: [StudioState.PromptState]) {
+        for state in states {
+            if let changed = prompts.firstIndex(where: { $0.id == state.id }) { prompts[changed] = state }
+        }
+    }
+
+    /// The next position for the take to keep, round from the prompt's own.
+    private func choosePosition() {
+        let choices: [TakePosition?] = [nil] + TakePosition.allCases.map { Optional($0) }
+        let now = chosenPosition ?? current.position
+        let next = choices[(choices.firstIndex(of: now)! + 1) % choices.count]
+        chosenPosition = next
+        say(
+            "The take of \(quoted(current.text)) will be kept as \(next.map { "\(article($0)) \($0) take" } ?? "a take of no particular place")\(next == current.position ? ", as the prompt asks" : ""). \(keys.position) chooses another."
+        )
+    }
+
+    /// `; 2 uses at places no take is for` after the coverage, when the texts have such places.
+    private static func positions(_ coverage: StudioState.Coverage) -> String {
+        coverage.missingPositionUses == 0
+            ? ""
+            : "; \(coverage.missingPositionUses) use\(coverage.missingPositionUses == 1 ? "" : "s") at places no take is for"
     }
 
     private func discard() throws(StudioError) {
@@ -257,12 +309,12 @@ public final class TerminalRecorder {
             say("Take discarded; nothing was kept. Press \(keys.record) to record again.")
         } else if let take = prompt.takes.last {
             let number = prompt.takes.count
-            let (_, removedFrom) = try session.discard(takeID: "\(take.id)")
-            prompts[index] = try session.promptState(removedFrom)
+            let (removed, _) = try session.discard(takeID: "\(take.id)")
+            update(try session.promptStates(phraseKey: removed.phraseKey))
             let coverage = try session.coverage()
             say(
-                "Removed take \(number) of \(quoted(prompt.text)) from the pack."
-                    + (coverage.map { " Your texts: \($0.summary)." } ?? ""))
+                "Removed take \(number) of \(quoted(prompt.readText)) from the pack."
+                    + (coverage.map { " Your texts: \($0.summary)\(Self.positions($0))." } ?? ""))
         } else {
             say("\(quoted(prompt.text)) has no take to discard.")
         }
@@ -275,6 +327,7 @@ public final class TerminalRecorder {
         }
         let dropped = pending != nil
         pending = nil
+        chosenPosition = nil
         index = newIndex
         say((dropped ? "The take that was not kept is discarded. " : "") + describePrompt())
     }
@@ -285,7 +338,7 @@ public final class TerminalRecorder {
             _ = capture.finish()
         }
         stopPlaying()
-        let taken = prompts.count { !$0.takes.isEmpty }
+        let taken = prompts.count(where: \.isDone)
         say(
             (pending == nil ? "" : "The take that was not kept is discarded. ")
                 + "\(taken) of \(prompts.count) prompts have a take in \(packPath).")
@@ -297,11 +350,16 @@ public final class TerminalRecorder {
 
     private var current: StudioState.PromptState { prompts[index] }
 
+    /// `Prompt 2 of 5: “York.” (final: say it as the end of a sentence), no final take yet. Press R to record.`
     private func describePrompt() -> String {
-        let count = current.takes.count
-        let takes = count == 0 ? "no take yet" : count == 1 ? "1 take" : "\(count) takes"
+        let prompt = current
+        let place = prompt.position.map { " \($0)" } ?? ""
+        let count = prompt.takes.count { prompt.position == nil || $0.position == prompt.position }
+        let takes = count == 0 ? "no\(place) take yet" : count == 1 ? "1\(place) take" : "\(count)\(place) takes"
+        var how = ""
+        if let position = prompt.position, let howToSay = prompt.howToSay { how = " (\(position): \(howToSay))" }
         return
-            "Prompt \(index + 1) of \(prompts.count): \(quoted(current.text)), \(takes). Press \(keys.record) to record."
+            "Prompt \(index + 1) of \(prompts.count): \(quoted(prompt.readText))\(how), \(takes). Press \(keys.record) to record."
     }
 
     private func say(_ line: String) { output(.line(line)) }
@@ -313,6 +371,9 @@ public final class TerminalRecorder {
 }
 
 private func quoted(_ text: String) -> String { "“\(text)”" }
+
+/// `an` before `initial`, `a` before the others.
+private func article(_ position: TakePosition) -> String { position == .initial ? "an" : "a" }
 
 /// `1.23 s`.
 private func seconds(_ value: Double) -> String { "\(StudioSite.seconds(value)) s" }

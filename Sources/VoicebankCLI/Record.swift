@@ -19,11 +19,13 @@ extension VoicebankCommand {
             discussion: """
                 The studio's script (the same --texts, --prompts, --words), prompt by prompt, starting at the first \
                 prompt without a take. Keys: R records, Space stops, P plays, Enter keeps the take and moves on, Backspace \
-                discards, the left and right arrows move between prompts, q quits. A kept take is imported at once, \
-                as voicebank import imports a file: trimmed, measured, in its own transaction. While recording, \
+                discards, the left and right arrows move between prompts, O chooses the position the take is kept with \
+                (none, initial, medial, final, question; the prompt's own by default), q quits. A kept take is imported at once, \
+                as voicebank import imports a file: trimmed, measured, in its own transaction, then listened to (English \
+                voices): a line says when the recogniser heard other words. While recording, \
                 standard error shows a level meter when it is a terminal. With no terminal on standard input, the \
                 keys are read as lines: r, s (stop), p, k or an empty line (keep), d (discard), b and n (back, next), \
-                q; the end of the input quits.
+                o (position), q; the end of the input quits.
                 Example: voicebank record --bank my.sqlite --texts requests.txt --device default
                 """)
 
@@ -135,18 +137,19 @@ private final class Keyboard {
             case "d": return .discard
             case "b": return .previous
             case "n": return .next
+            case "o": return .position
             case "q": return .quit
             default:
                 display.show(
                     .line(
-                        "unknown key \"\(line)\": expected r (record), s (stop), p (play), k or an empty line (keep), d (discard), b (back), n (next) or q (quit)"
+                        "unknown key \"\(line)\": expected r (record), s (stop), p (play), k or an empty line (keep), d (discard), b (back), n (next), o (position) or q (quit)"
                     ))
             }
         }
         return .quit
     }
 
-    /// A key pressed: the page's keys (R, Space, P, Enter, Backspace, the arrows), the letters of the lines, q, and
+    /// A key pressed: the page's keys (R, Space, P, Enter, Backspace, the arrows, O), the letters of the lines, q, and
     /// Ctrl-D for quit. Other keys do nothing.
     private func nextKey() -> RecorderKey {
         while let byte = readByte() {
@@ -158,6 +161,7 @@ private final class Keyboard {
             case 0x7F, 0x08, UInt8(ascii: "d"), UInt8(ascii: "D"): return .discard
             case UInt8(ascii: "b"), UInt8(ascii: "B"): return .previous
             case UInt8(ascii: "n"), UInt8(ascii: "N"): return .next
+            case UInt8(ascii: "o"), UInt8(ascii: "O"): return .position
             case UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x04: return .quit
             case 0x1B:
                 // An arrow is ESC [ A…D (or ESC O A…D); ESC alone, or another sequence, does nothing.

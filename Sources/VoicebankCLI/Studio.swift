@@ -18,13 +18,17 @@ extension VoicebankCommand {
                 "Record a voice's prompts in the browser: a page served by this process keeps each take in the pack.",
             discussion: """
                 The prompts are what the voice's coverage of --texts says is missing, the prompt covering the most \
-                missing words first; or the lines of --prompts (one phrase a line, or piper-recording-studio's \
-                id<TAB>text) and the words of --words lists (numbers, dates, …) the voice has no take of. Texts \
-                pasted into the page add their missing words at the end. The first line on standard output is the \
-                page's address with its token; open it in a browser on this machine. Keys: R records, Space stops, P plays, Enter keeps the take and moves on, \
-                Backspace discards, the arrows move between prompts. A kept take is imported at once, as \
-                voicebank import imports a file: trimmed, measured, in its own transaction. One line per request \
-                goes to standard error. It serves until stopped (Ctrl-C).
+                missing words first, then a prompt for each place (final, question, …) the texts speak a phrase at \
+                that has no take for it; or the lines of --prompts (one phrase a line, or piper-recording-studio's \
+                id<TAB>text, a position as a prefix, e.York, or a third column) and the words of --words lists \
+                (numbers, dates, …) the voice has no take of. Texts pasted into the page add their missing words at \
+                the end. The first line on standard output is the page's address with its token; open it in a \
+                browser on this machine. Keys: R records, Space stops, P plays, Enter keeps the take and moves on, \
+                Backspace discards, the arrows move between prompts, S skips to the next prompt without a take, A \
+                redoes the last kept take, O chooses the take's position. A kept take is imported at once, as \
+                voicebank import imports a file: trimmed, measured, tagged with its position, in its own \
+                transaction; then an English voice's take is listened to and the page says if other words were \
+                heard. One line per request goes to standard error. It serves until stopped (Ctrl-C).
                 Example: voicebank studio --bank my.sqlite --texts requests.txt
                 """)
 
@@ -94,7 +98,8 @@ struct ScriptOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The prompts to record instead: one phrase a line, or id<TAB>text lines.", valueName: "file"),
+            "The prompts to record instead: one phrase a line, or id<TAB>text lines; a position as e.York or a third column.",
+            valueName: "file"),
         completion: .file())
     var prompts: String?
 

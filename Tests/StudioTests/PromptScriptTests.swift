@@ -1,3 +1,4 @@
+import SpeechCore
 import TestSupport
 import Testing
 
@@ -5,8 +6,9 @@ import Testing
 @testable import Studio
 
 @Suite struct PromptScriptTests {
-    /// A report whose inputs fall back on `runs` (each a fallback piece between covered ones).
-    func report(_ inputs: [[String]]) -> CoverageReport {
+    /// A report whose inputs fall back on `runs` (each a fallback piece between covered ones), and speak phrases at
+    /// places they have no take for.
+    func report(_ inputs: [[String]], missingPositions: [CoverageReport.MissingPosition] = []) -> CoverageReport {
         CoverageReport(
             voice: "com.example.ann",
             inputs: inputs.enumerated().map { index, runs in
@@ -18,7 +20,8 @@ import Testing
                             CoverageReport.Piece(text: $0, isFallback: true, voice: "com.example.ann"),
                         ]
                     })
-            }, fallbackPhrases: [], fallbackWords: [], missingPositions: [], tokenCount: 0, coveredTokenCount: 0,
+            }, fallbackPhrases: [], fallbackWords: [], missingPositions: missingPositions, tokenCount: 0,
+            coveredTokenCount: 0,
             warnings: [])
     }
 
@@ -84,5 +87,69 @@ import Testing
         #expect(added.map(\.text) == ["Carol", "the weather"])
         #expect(added.map(\.id) == ["1", "3"])
         #expect(script.prompts.map(\.id) == ["2", "rec_1", "1", "3"])
+    }
+}
+
+@Suite struct PromptPositionTests {
+    @Test("the places the texts need come after the missing phrases, most uses first, each read with its punctuation")
+    func missingPositions() {
+        let report = PromptScriptTests().report(
+            [["carol"]],
+            missingPositions: [
+                .init(phrase: "york", position: .final, count: 3),
+                .init(phrase: "leeds", position: .question, count: 2),
+                .init(phrase: "York", position: .medial, count: 1),
+                .init(phrase: "carol", position: .initial, count: 1),
+            ])
+        let script = PromptScript.missing(from: report)
+        #expect(script.prompts.map(\.id) == ["1", "2", "3", "4", "5"])
+        #expect(script.prompts.map(\.text) == ["carol", "york", "leeds", "York", "carol"])
+        #expect(script.prompts.map(\.position) == [nil, .final, .question, .medial, .initial])
+        #expect(script.prompts.map(\.readText) == ["carol", "york.", "leeds?", "York,", "carol …"])
+        #expect(script.prompts[1].howToSay == "say it as the end of a sentence")
+        #expect(script.prompts[0].howToSay == nil)
+    }
+
+    @Test("a prompt's punctuation is its place's, whatever the phrase ended with")
+    func readText() {
+        #expect(Prompt(id: "1", text: "Good morning!", position: .question).readText == "Good morning?")
+        #expect(Prompt(id: "1", text: "Double tap to open. ", position: .medial).readText == "Double tap to open,")
+        #expect(Prompt(id: "1", text: "Good morning!").readText == "Good morning!")
+    }
+
+    @Test("a prompt file's positions: a file name's prefix, or a third column; one phrase at two places is two prompts")
+    func promptFile() throws {
+        let script = try PromptScript.parse(
+            "e.York\nq.Leeds\nrec_3\tLondon\tmedial\nrec_4\te.g. this\t\nYork\nrec_6\tYork\tFINAL\n", path: "p.txt")
+        #expect(script.prompts.map(\.id) == ["1", "2", "rec_3", "rec_4", "5"])
+        #expect(script.prompts.map(\.text) == ["York", "Leeds", "London", "e.g. this", "York"])
+        #expect(script.prompts.map(\.position) == [.final, .question, .medial, nil, nil])
+        #expect(
+            script.warnings == [#"p.txt line 6: "York" is the phrase of line 1 already for a final take; left out"#])
+    }
+
+    @Test(
+        "a position a prompt file cannot have names its line and what it accepts",
+        arguments: [
+            (
+                "1\tYork\tlast\n",
+                #"p.txt line 1: the position "last" is not one; expected initial, medial, final, question, or nothing for none"#
+            ),
+            ("1\tYork\tfinal\tloud\n", "p.txt line 1: it has 4 tab-separated columns; expected text, id<TAB>text"),
+        ])
+    func badPosition(text: String, message: String) {
+        #expect {
+            try PromptScript.parse(text, path: "p.txt")
+        } throws: { error in
+            "\(error)".hasPrefix(message)
+        }
+    }
+
+    @Test("appended phrases at places: a phrase the script has for another place is a new prompt")
+    func append() {
+        var script = PromptScript(prompts: [Prompt(id: "1", text: "York")])
+        let added = script.append([("york", .final), ("York", nil), ("york.", .final), ("Leeds", .question)])
+        #expect(added.map(\.id) == ["2", "3"])
+        #expect(added.map(\.readText) == ["york.", "Leeds?"])
     }
 }

@@ -6,7 +6,7 @@ import Voicebank
 /// The studio's page in a real browser: Debian's headless Chromium, driven through Selenium by
 /// Fixtures/studio_driver.py, records from Chromium's fake microphone, which plays a WAV file sox makes here.
 ///
-/// `CONCAT_SYNTH_STUDIO_SCREENSHOT=PATH` keeps the screenshot the driver takes mid-session at PATH: docs/studio.png
+/// `CONCAT_SYNTH_STUDIO_SCREENSHOT=PATH` keeps the screenshot the driver takes in `positions` at PATH: docs/studio.png
 /// is made so.
 @Suite struct StudioBrowserTests {
     let directory = TemporaryDirectory("studio-browser")
@@ -129,6 +129,100 @@ import Voicebank
         #expect((answer["rendered"] as? String)?.hasPrefix("Rendered “\(sentence)”, ") == true, "\(answer)")
         #expect((answer["listen_result"] as? String)?.contains("No take covers “carol”") == true, "\(answer)")
         #expect((answer["picture_alt"] as? String)?.hasPrefix("The render picture of “\(sentence)”") == true)
+
+        let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    @Test(
+        "positions in Chromium: a prompt for the final take the texts need, kept and redone, is in the pack as final; a take that says another word is heard so; the position chosen by keyboard is the take's; S skips"
+    )
+    func positions() throws {
+        // A voice with "the train to" and a medial take of "york": the texts need a final "york", and "london".
+        let pack = directory.file("positions.sqlite")
+        let voice = "com.example.ann"
+        let speech = { (text: String, name: String) throws -> String in
+            let wav = self.directory.file("\(name).wav")
+            let espeak = try Binary(path: "/usr/bin/espeak-ng").run(["-w", wav, text])
+            try #require(espeak.status == 0, "\(espeak.standardError)")
+            return wav
+        }
+        for arguments in [
+            ["create", "--bank", pack, "--voice", voice, "--name", "Ann", "--language", "en-US"],
+            [
+                "import", "--bank", pack, "--voice", voice, "--text", "the train to", "--position", "initial",
+                try speech("The train to", "train"),
+            ],
+            [
+                "import", "--bank", pack, "--voice", voice, "--text", "york", "--position", "medial",
+                try speech("York,", "york"),
+            ],
+        ] {
+            let result = try voicebank.run(arguments)
+            try #require(result.status == 0, "\(arguments): \(result.standardError)")
+        }
+        let texts = directory.file("texts.txt")
+        try "The train to York. The train to London.\n".write(toFile: texts, atomically: true, encoding: .utf8)
+        // The microphone says "London." once every few seconds (Chromium loops the file); a take is held long enough
+        // to hold it whole wherever in the loop it starts.
+        let london = try speech("London.", "london")
+        let microphone = directory.file("microphone.wav")
+        let sox = try Binary(path: "/usr/bin/sox").run([
+            london, "-r", "48000", "-b", "16", microphone, "pad", "0.3", "2",
+        ])
+        try #require(sox.status == 0, "\(sox.standardError)")
+        let seconds = { (path: String) throws -> Double in
+            try #require(
+                Double(
+                    try Binary(path: "/usr/bin/soxi").run(["-D", path]).standardOutput.trimmingCharacters(
+                        in: .whitespacesAndNewlines)))
+        }
+        let takeSeconds = try seconds(microphone) + seconds(london) + 0.5
+
+        let studio = try ServerProcess(
+            voicebank, ["studio", "--bank", pack, "--voice", voice, "--texts", texts], isAddressOnStandardOutput: true
+        ) { $0.hasPrefix("http://") ? String($0) : nil }
+        let screenshot = directory.file("positions.png")
+        let answer = try driver.run(["positions", studio.address, microphone, screenshot, "\(takeSeconds)"])
+
+        #expect(answer["console"] as? [String] == [], "the page logs no error")
+        #expect(answer["script"] as? [String] == ["“london”: no take", "“york.” (final): no take"], "\(answer)")
+        #expect(answer["positions_before"] as? String == "; 1 phrase still to record for a place (1 use)")
+        #expect(
+            answer["skipped"] as? String
+                == "Skipped “london”. Prompt 2 of 2: “york.” (final: say it as the end of a sentence), no final take yet. Press R to record."
+        )
+        #expect(answer["skipped_how"] as? String == "A final take: say it as the end of a sentence.")
+        #expect(answer["skipped_choice"] as? String == "final")
+        #expect(answer["focused"] as? String == "take-position")
+        #expect(answer["chosen"] as? String == "The take of “london” will be kept as an initial take.")
+        #expect((answer["kept_first"] as? String)?.hasPrefix("Kept take 1 of “london” as an initial take: ") == true)
+        #expect(answer["first_hearing"] as? String == "Heard take 1 of “london” as its phrase.")
+        #expect(answer["prompt_text"] as? String == "york.")
+        #expect((answer["kept_final"] as? String)?.hasPrefix("Kept take 2 of “york.” as a final take: ") == true)
+        #expect(
+            answer["final_hearing"] as? String
+                == "Heard “london” in take 2 of “york.”, not its phrase. Record it again? It stays in the pack unless you discard it."
+        )
+        #expect(answer["actions"] as? Bool == true)
+        let takes = try #require(answer["takes"] as? [String])
+        #expect(takes.count == 2 && takes[0].hasPrefix("Take 1 (medial): "), "\(takes)")
+        #expect(takes[1].hasPrefix("Take 2 (final): ") && takes[1].contains(", heard as “london”"), "\(takes)")
+        #expect(answer["again_label"] as? String == "Record “york.” again")
+        #expect((answer["redo"] as? String)?.hasPrefix("Recording “york.”") == true)
+        #expect((answer["redone"] as? String)?.contains("It replaces the take redone.") == true, "\(answer)")
+        #expect(answer["after"] as? [String] == ["“london”: 1 take", "“york.” (final): 1 take"])
+        // London ends its sentence: kept as an initial take, it still wants a final one.
+        #expect(answer["positions_after"] as? String == "; 1 phrase still to record for a place (1 use)")
+        let coverage = try voicebank.run(["coverage", "--bank", pack, "--voice", voice, "--file", texts])
+        #expect(answer["coverage"] as? String == coverage.standardOutput.split(separator: "\n").last.map(String.init))
+
+        // In the pack: the takes imported, london's initial take and the redone final take of york; listened to.
+        let clips = try VoicePack(path: pack, access: .readOnly).clips(voice: voice)
+        #expect(clips.map(\.phrase) == ["the train to", "york", "london", "york"])
+        #expect(clips.map(\.position) == [.initial, .medial, .initial, .final])
+        #expect(clips.last?.sourceName == "e.york.wav")
+        #expect(studio.log.contains("\"london\" in "), "\(studio.log)")
 
         let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))

@@ -170,7 +170,7 @@ import Voicebank
         let answer = try send(studio, prompt: "2", raw: take.raw)
         #expect(answer.status == 201, "\(answer.body)")
         let change = try json(answer.body)
-        #expect((change["prompt"] as? [String: Any])?["text"] as? String == "bob")
+        #expect((change["prompts"] as? [[String: Any]])?.map { $0["text"] as? String } == ["bob"])
         #expect((change["coverage"] as? [String: Any])?["summary"] as? String == "covered: 7 of 14 tokens (50.0 %)")
 
         let imported = directory.file("imported.sqlite")
@@ -208,6 +208,48 @@ import Voicebank
     }
 
     @Test(
+        "a take kept for a position is tagged with it, the prompt's or the page's; then listened to, behind the answer"
+    )
+    func positionAndHearing() throws {
+        let promptFile = directory.file("prompts.txt")
+        try "e.bob\nbob\n".write(toFile: promptFile, atomically: true, encoding: .utf8)
+        let studio = try studio(["--prompts", promptFile])
+        let first = try send(studio, prompt: "1", raw: try take(frequency: 300).raw)
+        #expect(first.status == 201, "\(first.body)")
+        let change = try json(first.body)
+        // Both prompts of the phrase come back: the final one is done, the one for no particular place too.
+        let prompts = try #require(change["prompts"] as? [[String: Any]])
+        #expect(prompts.map { $0["readText"] as? String } == ["bob.", "bob"])
+        #expect(prompts.map { $0["isDone"] as? Bool } == [true, true])
+        let keptTake = try #require(change["take"] as? [String: Any])
+        #expect(keptTake["position"] as? String == "final")
+        let second = try send(studio, prompt: "1&position=question", raw: try take(frequency: 400).raw)
+        #expect(second.status == 201, "\(second.body)")
+        let third = try send(studio, prompt: "1&position=none", raw: try take(frequency: 500).raw)
+        #expect(third.status == 201, "\(third.body)")
+        let kept = try clips().suffix(3)
+        #expect(kept.map(\.position) == [.final, .question, nil])
+        #expect(kept.map(\.sourceName) == ["e.bob.wav", "q.bob.wav", "bob.wav"])
+
+        // A tone is no phrase: whatever the recogniser makes of it, the page is told, once the listener is done.
+        let id = try #require(keptTake["id"] as? Int)
+        var hearing: [String: Any] = [:]
+        for _ in 0..<100 {
+            hearing = try json(try api(studio, ["\(studio.base)/api/takes/\(id)/hearing"]).body)
+            if hearing["status"] as? String != "pending" { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(hearing["status"] as? String == "differs", "\(hearing)")
+        let message = try #require(hearing["message"] as? String)
+        #expect(message.hasPrefix("Heard ") && message.contains(" in take 1 of “bob.”"), "\(hearing)")
+        #expect(message.hasSuffix("It stays in the pack unless you discard it."), "\(hearing)")
+        let logged = "listened to take #\(id) \"bob\" in "
+        for _ in 0..<50 where !studio.server.log.contains(logged) { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(studio.server.log.contains(logged), "\(studio.server.log)")
+        #expect(try api(studio, ["\(studio.base)/api/takes/999999/hearing"]).status == 404)
+    }
+
+    @Test(
         "a take the studio cannot read is refused with a clear error, and nothing is written",
         arguments: [
             (
@@ -221,6 +263,10 @@ import Voicebank
             ("2", [:], "text", 400, "not a number from -2.0 to 2.0"),
             ("2", [:], "odd", 400, "the body is 5 bytes, not a whole number of 4-byte samples"),
             ("9", [:], "raw", 404, #"no prompt "9" in this studio's script; expected the id of one of its 4 prompts"#),
+            (
+                "2&position=last", [:], "raw", 400,
+                #"the position "last" is not one; expected initial, medial, final, question or none"#
+            ),
             ("2", [:], "large", 413, "over the 33554432 this server takes"),
         ])
     func badTake(prompt: String, headers: [String: String], body: String, status: Int, message: String) throws {

@@ -15,6 +15,17 @@ const studio = {
   recording: null,
   // The take just recorded, not kept yet: {samples, sampleRate, peak}.
   pending: null,
+  // The position the person chose for the prompt's next take ('none' for no particular place); null keeps the
+  // prompt's own.
+  chosenPosition: null,
+  // The last take kept on this page, for A (redo): {takeId, promptId}; and the take a redo replaces once kept.
+  lastKept: null,
+  redoing: null,
+  // The take whose listening found other words, which the Record it again and Discard that take buttons act on:
+  // {take, promptId, number}.
+  heardTake: null,
+  // Whether the page has said that the voice's language is not checked by listening.
+  hasSaidSkipped: false,
   // The quietest block heard outside a take's kept frames (its lead-in, between takes): the room's noise.
   noiseFloor: null,
   // The level below which the pack trims a take's ends, in dBFS; null when the voice keeps clips whole.
@@ -65,8 +76,8 @@ async function api(method, path, { headers = {}, body } = {}) {
 async function load({ resume }) {
   applyState(await (await api('GET', '/api/state')).json());
   if (resume) {
-    // Where the recording stopped: the first prompt without a take.
-    const untaken = studio.prompts.findIndex((prompt) => prompt.takes.length === 0);
+    // Where the recording stopped: the first prompt without a take (for its position).
+    const untaken = studio.prompts.findIndex((prompt) => !prompt.isDone);
     studio.index = untaken === -1 ? 0 : untaken;
   }
   render();
@@ -103,13 +114,28 @@ function showTexts(texts) {
 // No coverage (undefined) without texts.
 function showCoverage(coverage) {
   element('coverage').hidden = !coverage;
-  if (coverage) element('coverage-summary').textContent = coverage.summary;
+  if (!coverage) return;
+  element('coverage-summary').textContent = coverage.summary;
+  const places = coverage.missingPositions.length;
+  element('coverage-positions').textContent =
+    places === 0
+      ? ''
+      : `; ${plural(places, 'phrase')} still to record for a place (${plural(coverage.missingPositionUses, 'use')})`;
 }
 
-function replacePrompt(prompt) {
-  const index = studio.prompts.findIndex((each) => each.id === prompt.id);
-  if (index !== -1) studio.prompts[index] = prompt;
+// After a change: the prompts of the take's phrase, one for each position the script has it for.
+function replacePrompts(prompts) {
+  for (const prompt of prompts) {
+    const index = studio.prompts.findIndex((each) => each.id === prompt.id);
+    if (index !== -1) studio.prompts[index] = prompt;
+  }
 }
+
+const plural = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+// The takes that count for a prompt: those of its position, or all of them for a prompt without one.
+const countedTakes = (prompt) => prompt.takes.filter((take) => !prompt.position || take.position === prompt.position);
+// `a final take`, `an initial take`.
+const aTake = (position) => `${position === 'initial' ? 'an' : 'a'} ${position} take`;
 
 // MARK: Drawing the page
 
@@ -117,9 +143,12 @@ function render() {
   const prompt = current();
   element('position').textContent = `${studio.index + 1} of ${studio.prompts.length}`;
   const text = element('prompt-text');
-  text.textContent = prompt.text;
+  text.textContent = prompt.readText;
   if (studio.language) text.lang = studio.language;
-  const taken = studio.prompts.filter((each) => each.takes.length > 0).length;
+  const how = prompt.howToSay ? `${aTake(prompt.position)}: ${prompt.howToSay}.` : '';
+  element('prompt-how').textContent = how.charAt(0).toUpperCase() + how.slice(1);
+  element('take-position').value = studio.chosenPosition ?? prompt.position ?? 'none';
+  const taken = studio.prompts.filter((each) => each.isDone).length;
   element('progress').textContent = `${taken} of ${studio.prompts.length} prompts have a take in the pack.`;
   renderTakes(prompt);
   renderScript();
@@ -140,8 +169,9 @@ function renderTakes(prompt) {
     const item = document.createElement('li');
     const number = position + 1;
     item.append(
-      `Take ${number}: ${formatSeconds(take.seconds)} (${formatSeconds(take.recordedSeconds)} recorded at ` +
-        `${take.sampleRate} Hz) `,
+      `Take ${number}${take.position ? ` (${take.position})` : ''}: ${formatSeconds(take.seconds)} ` +
+        `(${formatSeconds(take.recordedSeconds)} recorded at ${take.sampleRate} Hz)` +
+        (take.hearing?.heard?.length ? `, heard as ${quoted(take.hearing.heard.join(' '))} ` : ' '),
     );
     item.append(
       button(`Play`, `Play take ${number} of ${quoted(prompt.text)}`, () => playKept(prompt, take, number)),
@@ -157,8 +187,9 @@ function renderScript() {
   list.replaceChildren(
     ...studio.prompts.map((prompt, index) => {
       const item = document.createElement('li');
-      const count = prompt.takes.length;
-      const label = `${quoted(prompt.text)}: ${count === 0 ? 'no take' : count === 1 ? '1 take' : `${count} takes`}`;
+      const count = countedTakes(prompt).length;
+      const place = prompt.position ? ` (${prompt.position})` : '';
+      const label = `${quoted(prompt.readText)}${place}: ${count === 0 ? 'no take' : plural(count, 'take')}`;
       const go = button(label, null, () => moveTo(index));
       if (index === studio.index) go.setAttribute('aria-current', 'step');
       item.append(go);
@@ -280,7 +311,7 @@ async function record() {
   warn(null);
   studio.recording = { startFrame: Math.round(context.currentTime * context.sampleRate), blocks: [] };
   render();
-  announce(`Recording ${quoted(current().text)}. Press Space to stop.`);
+  announce(`Recording ${quoted(current().readText)}. Press Space to stop.`);
 }
 
 async function stop() {
@@ -374,6 +405,7 @@ async function playSamples(samples, sampleRate) {
 async function keep() {
   if (studio.recording || studio.isBusy) return;
   const prompt = current();
+  const position = studio.chosenPosition ?? prompt.position ?? 'none';
   if (!studio.pending) {
     moveTo(Math.min(studio.index + 1, studio.prompts.length - 1));
     return;
@@ -389,8 +421,9 @@ async function keep() {
   samples.forEach((sample, index) => body.setFloat32(index * 4, sample, true));
   studio.isBusy = true;
   render();
-  announce(`Keeping the take of ${quoted(prompt.text)}…`);
-  const response = await api('POST', `/api/takes?prompt=${encodeURIComponent(prompt.id)}`, {
+  announce(`Keeping the take of ${quoted(prompt.readText)}…`);
+  const query = `prompt=${encodeURIComponent(prompt.id)}&position=${position}`;
+  const response = await api('POST', `/api/takes?${query}`, {
     headers: {
       'Content-Type': 'application/octet-stream',
       'X-Sample-Rate': String(sampleRate),
@@ -398,19 +431,117 @@ async function keep() {
     },
     body: body.buffer,
   });
-  const change = await response.json();
+  let change = await response.json();
+  const take = change.take;
   studio.isBusy = false;
   studio.pending = null;
+  studio.chosenPosition = null;
   warn(null);
-  replacePrompt(change.prompt);
+  replacePrompts(change.prompts);
+  const number = change.prompts.find((each) => each.id === prompt.id).takes.length;
+  // A redo's take replaces the one redone, once it is in the pack: never neither.
+  let replaced = '';
+  if (studio.redoing && studio.redoing.promptId === prompt.id) {
+    const redone = studio.redoing;
+    studio.redoing = null;
+    change = await (await api('DELETE', `/api/takes/${redone.takeId}`)).json();
+    replacePrompts(change.prompts);
+    replaced = ' It replaces the take redone.';
+  }
+  studio.lastKept = { takeId: take.id, promptId: prompt.id };
   showCoverage(change.coverage);
   const kept =
-    `Kept take ${change.prompt.takes.length} of ${quoted(prompt.text)}: ` +
-    `${formatSeconds(change.take.seconds)} after trimming.` +
+    `Kept take ${number} of ${quoted(prompt.readText)}${position === 'none' ? '' : ` as ${aTake(position)}`}: ` +
+    `${formatSeconds(take.seconds)} after trimming.${replaced}` +
     (change.coverage ? ` Your texts: ${change.coverage.summary}.` : '');
   if (studio.index + 1 < studio.prompts.length) studio.index += 1;
   render();
   announce(`${kept} ${describePrompt()}`);
+  followHearing(take, prompt, number);
+}
+
+// What listening to a kept take found, asked for until the studio's listener has got to it: said in the region under
+// the meter (its own live region, so that it does not cut off what the status line is saying).
+async function followHearing(take, prompt, number) {
+  try {
+    for (;;) {
+      const hearing = await (await api('GET', `/api/takes/${take.id}/hearing`)).json();
+      if (hearing.status !== 'pending') {
+        showHearing(hearing, take, prompt, number);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } catch (error) {
+    element('hearing-text').textContent = `What listening heard of take ${number} is not known: ${error.message}`;
+    element('hearing-actions').hidden = true;
+  }
+}
+
+function showHearing(hearing, take, prompt, number) {
+  // The take in the list says what was heard too, as it does after a reload.
+  for (const each of studio.prompts) {
+    for (const kept of each.takes) if (kept.id === take.id) kept.hearing = hearing;
+  }
+  render();
+  if (hearing.status === 'skipped') {
+    if (studio.hasSaidSkipped) return;
+    studio.hasSaidSkipped = true;
+  }
+  const isDoubtful = hearing.status === 'differs' || hearing.status === 'close';
+  studio.heardTake = isDoubtful ? { take, promptId: prompt.id, number } : null;
+  element('hearing-text').textContent = hearing.message;
+  element('hearing-actions').hidden = !isDoubtful;
+  if (isDoubtful) {
+    element('hearing-again').setAttribute('aria-label', `Record ${quoted(prompt.readText)} again`);
+    element('hearing-discard').setAttribute('aria-label', `Discard take ${number} of ${quoted(prompt.readText)}`);
+  }
+}
+
+// The take the listening doubted: back to its prompt, recording; or removed from the pack.
+async function recordHeardAgain() {
+  const heard = studio.heardTake;
+  if (!heard) return;
+  moveTo(studio.prompts.findIndex((each) => each.id === heard.promptId));
+  await record();
+}
+
+async function discardHeard() {
+  const heard = studio.heardTake;
+  if (!heard) return;
+  const prompt = studio.prompts.find((each) => each.id === heard.promptId);
+  await discardKept(prompt, heard.take, heard.number);
+  studio.heardTake = null;
+  element('hearing-text').textContent = '';
+  element('hearing-actions').hidden = true;
+}
+
+// S: on to the next prompt after this one that has no take, round to the first.
+function skip() {
+  const count = studio.prompts.length;
+  for (let step = 1; step < count; step++) {
+    const index = (studio.index + step) % count;
+    if (!studio.prompts[index].isDone) {
+      const skipped = current();
+      moveTo(index, `Skipped ${quoted(skipped.readText)}. `);
+      return;
+    }
+  }
+  announce('Every other prompt has a take already.');
+}
+
+// A: the last take kept on this page recorded again. Its prompt, recording at once; the take it replaces stays in the
+// pack until the new one is kept.
+async function redo() {
+  const last = studio.lastKept;
+  if (studio.recording || studio.isBusy) return;
+  if (!last) {
+    announce('No take has been kept on this page yet: there is nothing to redo.');
+    return;
+  }
+  moveTo(studio.prompts.findIndex((each) => each.id === last.promptId));
+  studio.redoing = last;
+  await record();
 }
 
 async function discard() {
@@ -436,11 +567,12 @@ async function discardKept(prompt, take, number) {
   studio.isBusy = true;
   const change = await (await api('DELETE', `/api/takes/${take.id}`)).json();
   studio.isBusy = false;
-  replacePrompt(change.prompt);
+  replacePrompts(change.prompts);
+  if (studio.lastKept?.takeId === take.id) studio.lastKept = null;
   showCoverage(change.coverage);
   render();
   announce(
-    `Removed take ${number} of ${quoted(prompt.text)} from the pack.` +
+    `Removed take ${number} of ${quoted(prompt.readText)} from the pack.` +
       (change.coverage ? ` Your texts: ${change.coverage.summary}.` : ''),
   );
 }
@@ -511,21 +643,41 @@ async function listen() {
   announce(`Rendered ${described} ${playing}`);
 }
 
-function moveTo(index) {
+function moveTo(index, before = '') {
   if (studio.recording || index < 0 || index >= studio.prompts.length) return;
   const dropped = studio.pending !== null;
   studio.pending = null;
+  studio.chosenPosition = null;
+  studio.redoing = null;
   warn(null);
   studio.index = index;
   render();
-  announce((dropped ? 'The take that was not kept is discarded. ' : '') + describePrompt());
+  announce(before + (dropped ? 'The take that was not kept is discarded. ' : '') + describePrompt());
 }
 
+// `Prompt 2 of 5: “York.” (final: say it as the end of a sentence), no final take yet. Press R to record.`
 function describePrompt() {
   const prompt = current();
-  const count = prompt.takes.length;
-  const takes = count === 0 ? 'no take yet' : count === 1 ? '1 take' : `${count} takes`;
-  return `Prompt ${studio.index + 1} of ${studio.prompts.length}: ${quoted(prompt.text)}, ${takes}. Press R to record.`;
+  const place = prompt.position ? ` ${prompt.position}` : '';
+  const count = countedTakes(prompt).length;
+  const takes = count === 0 ? `no${place} take yet` : count === 1 ? `1${place} take` : `${count}${place} takes`;
+  const how = prompt.position ? ` (${prompt.position}: ${prompt.howToSay})` : '';
+  return (
+    `Prompt ${studio.index + 1} of ${studio.prompts.length}: ${quoted(prompt.readText)}${how}, ${takes}. ` +
+    'Press R to record.'
+  );
+}
+
+// The position chosen for the prompt's next take.
+function choosePosition() {
+  const prompt = current();
+  const chosen = element('take-position').value;
+  studio.chosenPosition = chosen === (prompt.position ?? 'none') ? null : chosen;
+  const as = chosen === 'none' ? 'a take of no particular place' : aTake(chosen);
+  announce(
+    `The take of ${quoted(prompt.text)} will be kept as ${as}` +
+      (studio.chosenPosition === null ? ', as the prompt asks.' : '.'),
+  );
 }
 
 // MARK: Keys
@@ -540,10 +692,18 @@ const keys = {
   ArrowUp: () => moveTo(studio.index - 1),
   ArrowRight: () => moveTo(studio.index + 1),
   ArrowDown: () => moveTo(studio.index + 1),
+  s: skip,
+  a: redo,
+  o: () => element('take-position').focus(),
 };
 
 document.addEventListener('keydown', (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  // The arrows choose among the positions; Escape gives the keys back to the studio.
+  if (event.target instanceof HTMLSelectElement) {
+    if (event.key === 'Escape') event.target.blur();
+    return;
+  }
   // Typing a text is not pressing the studio's keys.
   if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) return;
   // Enter and Space on a focused button press that button, as everywhere else.
@@ -567,6 +727,11 @@ element('sentence').addEventListener('keydown', (event) => {
 });
 element('previous').addEventListener('click', () => moveTo(studio.index - 1));
 element('next').addEventListener('click', () => moveTo(studio.index + 1));
+element('skip').addEventListener('click', () => run(skip));
+element('redo').addEventListener('click', () => run(redo));
+element('hearing-again').addEventListener('click', () => run(recordHeardAgain));
+element('hearing-discard').addEventListener('click', () => run(discardHeard));
+element('take-position').addEventListener('change', () => run(choosePosition));
 // A click leaves the focus where it was, so that the keys go on working after the mouse was used.
 for (const control of document.querySelectorAll('.controls button')) {
   control.addEventListener('mousedown', (event) => event.preventDefault());

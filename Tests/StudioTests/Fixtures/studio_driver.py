@@ -3,9 +3,13 @@ Chromium's fake microphone playing a WAV file. Run by StudioBrowserTests with to
 one JSON object on standard output.
 
     studio_driver.py session URL MICROPHONE.wav SCREENSHOT.png PASTED_TEXT SENTENCE LISTENED.wav SERVER_PID RESTART
+    studio_driver.py positions URL MICROPHONE.wav SCREENSHOT.png
 
 RESTART is the command that starts the studio again, as a JSON array; the driver kills SERVER_PID mid-take with
 SIGKILL, runs RESTART, opens the address it prints, and ends it.
+
+`positions` records a script of a phrase and a phrase's final take from a microphone that says one word, with the
+position chosen by keyboard, skip, redo, and what listening to each kept take found.
 """
 
 import base64
@@ -64,7 +68,7 @@ class Page:
     def press(self, key):
         ActionChains(self.driver).send_keys(key).perform()
 
-    def wait_for_status(self, start, seconds=20):
+    def wait_for_status(self, start, seconds=40):
         """Waits until the live region's text starts with `start`, and keeps it."""
         try:
             WebDriverWait(self.driver, seconds, poll_frequency=0.05).until(lambda _: self.status().startswith(start))
@@ -92,6 +96,16 @@ class Page:
     def keep(self):
         self.press(Keys.ENTER)
         return self.wait_for_status("Kept take")
+
+    def wait_for_hearing(self, start, seconds=30):
+        """Waits until the listening's region says something starting with `start`, and returns it."""
+        try:
+            WebDriverWait(self.driver, seconds, poll_frequency=0.05).until(
+                lambda _: self.text("hearing-text").startswith(start)
+            )
+        except Exception:
+            raise SystemExit(f"the hearing never started with {start!r}: {self.text('hearing-text')!r}")
+        return self.text("hearing-text")
 
 
 def fetch(driver, element_id, base64):
@@ -224,9 +238,93 @@ def session(url, microphone, screenshot, pasted, sentence, listened, server, res
             driver.quit()
 
 
+def positions(url, microphone, screenshot, take_seconds):
+    take_seconds = float(take_seconds)
+    with tempfile.TemporaryDirectory() as profile:
+        driver = browser(microphone, profile)
+        try:
+            page = Page(driver)
+
+            def record():
+                page.press("r")
+                page.wait_for_status("Recording")
+                time.sleep(take_seconds)
+                page.press(Keys.SPACE)
+                page.wait_for_status("Stopped:")
+
+            driver.get(url)
+            first = page.wait_for_status("Prompt 1 of")
+            script = page.script()
+            positions_before = page.text("coverage-positions")
+            # S skips to the next prompt without a take, and ← comes back.
+            page.press("s")
+            skipped = page.wait_for_status("Skipped ")
+            skipped_how = page.text("prompt-how")
+            skipped_choice = driver.find_element(By.ID, "take-position").get_attribute("value")
+            page.press(Keys.ARROW_LEFT)
+            page.wait_for_status("Prompt 1 of")
+            # O goes to the position's list, whose arrows choose, and Escape gives the keys back.
+            page.press("o")
+            focused = driver.execute_script("return document.activeElement.id")
+            page.press(Keys.ARROW_DOWN)
+            chosen = page.wait_for_status("The take of ")
+            page.press(Keys.ESCAPE)
+            record()
+            kept_first = page.keep()
+            first_hearing = page.wait_for_hearing("Heard take 1 of ")
+            # The final take's prompt: the microphone says the other word.
+            prompt_text = page.text("prompt-text")
+            record()
+            kept_final = page.keep()
+            final_hearing = page.wait_for_hearing("Heard “")
+            actions = driver.find_element(By.ID, "hearing-actions").is_displayed()
+            takes = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#takes li")]
+            again_label = driver.find_element(By.ID, "hearing-again").get_attribute("aria-label")
+            driver.save_screenshot(screenshot)
+            # A: the last kept take recorded again; once kept, the new take replaces it.
+            page.press("a")
+            redo = page.wait_for_status("Recording")
+            time.sleep(take_seconds)
+            page.press(Keys.SPACE)
+            page.wait_for_status("Stopped:")
+            redone = page.keep()
+            page.wait_for_hearing("Heard “")
+            driver.refresh()
+            page.wait_for_status("Prompt ")
+            console = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+            return {
+                "first": first,
+                "script": script,
+                "skipped": skipped,
+                "skipped_how": skipped_how,
+                "skipped_choice": skipped_choice,
+                "focused": focused,
+                "chosen": chosen,
+                "kept_first": kept_first,
+                "first_hearing": first_hearing,
+                "prompt_text": prompt_text,
+                "kept_final": kept_final,
+                "final_hearing": final_hearing,
+                "actions": actions,
+                "takes": takes,
+                "again_label": again_label,
+                "redo": redo,
+                "redone": redone,
+                "positions_before": positions_before,
+                "coverage": page.text("coverage-summary"),
+                "positions_after": page.text("coverage-positions"),
+                "after": page.script(),
+                "console": console,
+            }
+        finally:
+            driver.quit()
+
+
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
     if command == "session":
         print(json.dumps(session(*arguments)))
+    elif command == "positions":
+        print(json.dumps(positions(*arguments)))
     else:
         raise SystemExit(f"unknown command {command}")
