@@ -1,5 +1,6 @@
 import AudioIO
 import ConcatSynth
+import Dispatch
 import HTTPService
 import SpeechCore
 import Synchronization
@@ -29,6 +30,10 @@ final class StudioSession: Sendable {
     let renders = Mutex(StudioRenders())
     /// Listens to each take kept, behind keep.
     let listener: TakeListener
+    /// How many times takes were kept or discarded, and after how many of those the fallback voice's settings were
+    /// last chosen: keep and discard leave that choice to `updateFallbackVoice()`, a moment after the last change.
+    private let changes = Mutex((made: 0, chosen: 0))
+    private let fallbackVoiceUpdates = DispatchQueue(label: "org.concatsynth.studio.fallback-voice")
 
     /// A text whose coverage the page shows: a `--texts` file, named by its path, or a text pasted into the page.
     struct Text: Sendable {
@@ -149,8 +154,43 @@ final class StudioSession: Sendable {
         }
     }
 
-    /// Removes the folder of the takes' files.
+    /// Chooses the fallback voice's settings from the takes as they are now, unless they were chosen after the last
+    /// change: before the page listens, a moment after the last change, and at the end.
+    ///
+    /// - Throws: `StudioError.voicebank` when espeak-ng cannot speak the voice's language any more.
+    func updateFallbackVoice() throws(StudioError) {
+        guard voice.fallbackMode == .voice else { return }
+        try withPack { (pack) throws(VoicebankError) in
+            let made = changes.withLock { $0.made }
+            guard changes.withLock({ $0.chosen }) < made else { return }
+            try pack.updateFallbackVoice(voice: voice.identifier)
+            changes.withLock { $0.chosen = made }
+        }
+    }
+
+    /// Notes that takes changed, and chooses the fallback voice's settings again once no other change has come for
+    /// `fallbackVoiceDelay`. Choosing them takes a second or two for a voice whose fallback voice is espeak-ng (it
+    /// speaks sample phrases in each variant and pitch), which each keep would otherwise wait for.
+    private func takesChanged() {
+        guard voice.fallbackMode == .voice else { return }
+        let change = changes.withLock { changes in
+            changes.made += 1
+            return changes.made
+        }
+        fallbackVoiceUpdates.asyncAfter(deadline: .now() + Self.fallbackVoiceDelay) { [self] in
+            guard changes.withLock({ $0.made == change }) else { return }
+            // A failure here changes nothing in the pack; the next Listen chooses again and reports it.
+            try? updateFallbackVoice()
+        }
+    }
+
+    /// How long after the last keep or discard the fallback voice's settings are chosen again.
+    static let fallbackVoiceDelay = DispatchTimeInterval.seconds(2)
+
+    /// Chooses the fallback voice's settings if takes changed since, and removes the folder of the takes' files.
     func close() {
+        // Nothing is lost if it fails: the settings stay as they were, until the next import or configure.
+        try? updateFallbackVoice()
         folder.remove()
     }
 
@@ -290,11 +330,12 @@ final class StudioSession: Sendable {
             path: path, phrase: prompt.text, sourceName: Self.sourceName(prompt.text, position: position),
             position: position)
         let report = try withPack { (pack) throws(VoicebankError) in
-            try pack.importFiles([request], into: voice.identifier, parallelism: 1)
+            try pack.importFiles([request], into: voice.identifier, parallelism: 1, choosesFallbackVoice: false)
         }
         if let skipped = report.skipped.first {
             throw .sameTake(clipID: skipped.existing.id, phrase: skipped.existing.phrase)
         }
+        takesChanged()
         return report.imported[0]
     }
 
@@ -326,7 +367,10 @@ final class StudioSession: Sendable {
     /// - Throws: `StudioError.unknownTake`, `.voicebank`.
     func discard(takeID: String) throws(StudioError) -> (take: Clip, prompts: [Prompt]) {
         let clip = try take(id: takeID)
-        _ = try withPack { (pack) throws(VoicebankError) in try pack.removeClips(ids: [clip.id]) }
+        _ = try withPack { (pack) throws(VoicebankError) in
+            try pack.removeClips(ids: [clip.id], choosesFallbackVoice: false)
+        }
+        takesChanged()
         return (clip, prompts(phraseKey: clip.phraseKey))
     }
 

@@ -407,6 +407,34 @@ import Voicebank
         #expect((after["prompts"] as? [Any])?.count == 6)
     }
 
+    @Test("keep does not wait for the fallback voice's settings to be chosen: they are, a moment after the last keep")
+    func fallbackVoiceAfterKeep() throws {
+        let fresh = directory.file("fresh.sqlite")
+        let take = try take(frequency: 200)
+        try voicebank.run(["create", "--bank", fresh, "--voice", Self.voice, "--name", "Fresh", "--language", "en-US"])
+        #expect(try voicebank.run(["import", "--bank", fresh, "--fallback", take.wav]).status == 0)
+        #expect(try voicebank.run(["configure", "--bank", fresh, "--fallback", "voice"]).status == 0)
+        // With no phrase to listen to, espeak-ng's own settings; with one, a narrower range (four are needed to tell
+        // the clips' spread).
+        let fallbackLine = { () throws -> String in
+            try voicebank.run(["info", "--bank", fresh]).standardOutput.split(separator: "\n")
+                .first { $0.contains("fallback: voice") }.map(String.init) ?? ""
+        }
+        #expect(try fallbackLine().contains("range 50"))
+        let promptFile = directory.file("prompts.txt")
+        try "hello\n".write(toFile: promptFile, atomically: true, encoding: .utf8)
+        let studio = try studio(["--prompts", promptFile], pack: fresh)
+        #expect(try send(studio, prompt: "1", raw: take.raw).status == 201)
+        #expect(try fallbackLine().contains("range 50"))
+        var line = ""
+        for _ in 0..<300 {
+            line = try fallbackLine()
+            if !line.contains("range 50") { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(line.contains("range 25"), "\(line)")
+    }
+
     @Test("listen: a sentence rendered with the pack as it stands, its audio and picture served to the page only")
     func listen() throws {
         let studio = try studio()

@@ -38,6 +38,15 @@ extension VoicePack {
         }
     }
 
+    /// Chooses espeak-ng's settings for a voice's fallback voice anew from its clips as they are, in one transaction,
+    /// with the voice's other measurements brought up to date: what an import or a removal does unless told not to.
+    /// A voice whose fallback mode is not `voice` has nothing to choose.
+    ///
+    /// - Throws: `VoicebankError.audio` when espeak-ng cannot speak, `.pitchMeasurement`, `.unknownVoice`.
+    public func updateFallbackVoice(voice identifier: String) throws(VoicebankError) {
+        try database.transaction { () throws(VoicebankError) in try updateMeasurements(voice: identifier) }
+    }
+
     /// Brings a voice's measurements up to date after its clips or settings changed, inside the caller's
     /// transaction: the F0 of phrase clips not measured yet, the take features of clips not measured yet (those of a
     /// pack a program that cannot measure upgraded, or whose trimming changed), the medians of F0 and loudness, and,

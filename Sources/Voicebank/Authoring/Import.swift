@@ -136,15 +136,20 @@ extension VoicePack {
     ///   - voice: the voice's identifier; `nil` for the pack's only voice.
     ///   - keepGoing: store the files that import and report the others, instead of storing nothing.
     ///   - parallelism: how many files are converted at once; the number of cores by default.
+    ///   - choosesFallbackVoice: whether a voice whose fallback voice is espeak-ng has its settings chosen anew from
+    ///     its clips (a second or two: espeak-ng speaks sample phrases in each variant and pitch). The studio, which
+    ///     keeps takes one at a time, leaves it to `updateFallbackVoice(voice:)` before it listens and at its end.
     ///   - progress: called after each file.
     /// - Throws: `VoicebankError` naming the file: `.audio` (unreadable, empty, …), `.emptyPhrase`; or a voice
     ///   error (`.unknownVoice`, `.noVoice`, `.ambiguousVoice`).
     public func importFiles(
         _ requests: [ImportRequest], into voice: String?, converter: Converter = .best, keepGoing: Bool = false,
-        parallelism: Int = ProcessorCount.online, progress: (ImportProgress) -> Void = { _ in }
+        parallelism: Int = ProcessorCount.online, choosesFallbackVoice: Bool = true,
+        progress: (ImportProgress) -> Void = { _ in }
     ) throws(VoicebankError) -> ImportReport {
         try store(
-            requests.map(\.path), into: voice, keepGoing: keepGoing, parallelism: parallelism, progress: progress
+            requests.map(\.path), into: voice, keepGoing: keepGoing, parallelism: parallelism,
+            choosesFallbackVoice: choosesFallbackVoice, progress: progress
         ) { index, conditioning in
             Result { () throws(VoicebankError) in
                 let clip: PreparedClip
@@ -212,7 +217,7 @@ extension VoicePack {
     /// Stores clips that `prepare` makes on `parallelism` threads, in order, as one transaction; `names` names them
     /// in the report and the progress.
     private func store(
-        _ names: [String], into voice: String?, keepGoing: Bool, parallelism: Int,
+        _ names: [String], into voice: String?, keepGoing: Bool, parallelism: Int, choosesFallbackVoice: Bool = true,
         progress: (ImportProgress) -> Void,
         prepare: @escaping @Sendable (Int, Conditioning) -> Result<Prepared, VoicebankError>
     ) throws(VoicebankError) -> ImportReport {
@@ -284,7 +289,9 @@ extension VoicePack {
                 try insert.bind(values + Self.measuredValues(prepared.measurement)).run()
                 report.imported.append(try self.clip(id: database.lastInsertedRowID))
             }
-            if !report.imported.isEmpty { try updateMeasurements(voice: target.identifier) }
+            if !report.imported.isEmpty {
+                try updateMeasurements(voice: target.identifier, isChoosingFallbackVoice: choosesFallbackVoice)
+            }
             return report
         }
     }

@@ -11,11 +11,14 @@ extension VoicePack {
     /// ```swift
     /// try pack.removeClips(phrases: ["Good morning"], voice: "com.example.ann")   // every take
     /// ```
-    /// - Parameter voice: the voice whose phrases are meant; `nil` for the pack's only voice. Ids are the pack's.
+    /// - Parameters:
+    ///   - voice: the voice whose phrases are meant; `nil` for the pack's only voice. Ids are the pack's.
+    ///   - choosesFallbackVoice: as for `importFiles`.
     /// - Throws: `VoicebankError.unknownClip`, `.unknownPhrase` (nothing is removed then), `.lastFallback`, a
     ///   voice error.
     public func removeClips(
-        ids: [Int] = [], phrases: [String] = [], voice: String? = nil, allowNoFallback: Bool = false
+        ids: [Int] = [], phrases: [String] = [], voice: String? = nil, allowNoFallback: Bool = false,
+        choosesFallbackVoice: Bool = true
     ) throws(VoicebankError) -> [Clip] {
         try database.transaction { () throws(VoicebankError) in
             var removing: [Clip] = []
@@ -36,7 +39,9 @@ extension VoicePack {
             let fallbackVoices = Set(removing.filter(\.isFallback).map(\.voice))
             let delete = try database.prepare("DELETE FROM clip WHERE id = ?")
             for clip in removing { try delete.bind(.integer(clip.id)).run() }
-            for voice in Set(removing.map(\.voice)).sorted() { try updateMeasurements(voice: voice) }
+            for voice in Set(removing.map(\.voice)).sorted() {
+                try updateMeasurements(voice: voice, isChoosingFallbackVoice: choosesFallbackVoice)
+            }
             if !allowNoFallback {
                 for voice in fallbackVoices.sorted() where try !clips(voice: voice).contains(where: \.isFallback) {
                     throw .lastFallback(voice: voice, path: path)
