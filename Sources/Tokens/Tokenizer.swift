@@ -98,8 +98,11 @@ public enum Tokenizer {
             switch characterClass {
             case .separator:
                 builder.finish()
-                if let punctuation = Token.Punctuation.of(scalar) ?? normalized.unicodeScalars.first.flatMap(
-                    Token.Punctuation.of)
+                // Between two digits it belongs to a number or a time (`1,000`, `3.5`, `10:45`), not to the words.
+                let isInNumber = previousClass == .digit && next.map { classify($0).1 == .digit } ?? false
+                if !isInNumber,
+                    let punctuation = Token.Punctuation.of(scalar)
+                        ?? normalized.unicodeScalars.first.flatMap(Token.Punctuation.of)
                 {
                     builder.follow(with: punctuation)
                 }

@@ -28,6 +28,18 @@ import Testing
         #expect(Tokenizer.tokens(in: text).map(\.text) == expected)
     }
 
+    @Test("punctuation follows the token before it, the strongest of a run; between two digits it is none")
+    func punctuationAfter() {
+        let tokens = Tokenizer.tokens(in: "At 10:45, then 1,000 or 3.5; why?! ok")
+        #expect(tokens.map(\.text) == ["at", "10", "45", "then", "1", "000", "or", "3", "5", "why", "ok"])
+        #expect(
+            tokens.map(\.punctuationAfter) == [
+                nil, nil, .comma, nil, nil, nil, nil, nil, .comma, .question, nil,
+            ])
+        #expect(Tokenizer.leadingPunctuation(in: " ?) and") == .question)
+        #expect(Tokenizer.leadingPunctuation(in: "and, so") == nil)
+    }
+
     @Test("classes tokens as words, numbers and characters")
     func kinds() {
         let kinds = Tokenizer.tokens(in: "MB 5 使").map(\.kind)
