@@ -10,6 +10,10 @@ public enum RecorderKey: Equatable, Sendable {
     case record, stop, play, keep, discard, previous, next, quit
     /// The next position for the take to keep: none, initial, medial, final, question, round again.
     case position
+    /// On to the next prompt that has no take.
+    case skip
+    /// The last take kept recorded again: its prompt, recording at once.
+    case redo
 }
 
 /// What the keys are called where the person types them, for the recorder's sentences ("Press Space to stop.").
@@ -20,13 +24,14 @@ public struct RecorderKeyNames: Sendable {
     public var keep: String
     public var discard: String
     public var position: String
+    public var redo: String
 
     /// Keys on a terminal.
     public static let terminal = RecorderKeyNames(
-        record: "R", stop: "Space", play: "P", keep: "Enter", discard: "Backspace", position: "O")
-    /// Lines from a script: `r`, `s`, `p`, `k` (or an empty line), `d`, `o`.
+        record: "R", stop: "Space", play: "P", keep: "Enter", discard: "Backspace", position: "O", redo: "A")
+    /// Lines from a script: `r`, `s`, `p`, `k` (or an empty line), `d`, `o`, `a`.
     public static let lines = RecorderKeyNames(
-        record: "r", stop: "s", play: "p", keep: "k", discard: "d", position: "o")
+        record: "r", stop: "s", play: "p", keep: "k", discard: "d", position: "o", redo: "a")
 }
 
 /// What the recorder says, from any of its threads.
@@ -82,6 +87,9 @@ public final class TerminalRecorder {
     private var noiseFloor: Float?
     /// Whether it said that the voice's language is not checked by listening.
     private var hasSaidSkipped = false
+    /// The last take kept here, for redo; and the take a redo replaces once its new take is kept.
+    private var lastKept: (takeID: Int, promptID: String)?
+    private var redoing: (takeID: Int, promptID: String)?
 
     private init(
         session: StudioSession, captureDevice: String, playbackDevice: String, keys: RecorderKeyNames,
@@ -147,6 +155,8 @@ public final class TerminalRecorder {
             case .previous: move(to: index - 1)
             case .next: move(to: index + 1)
             case .position: choosePosition()
+            case .skip: skip()
+            case .redo: try redo()
             case .quit:
                 quit()
                 return false
@@ -249,11 +259,19 @@ public final class TerminalRecorder {
             TakeUpload(samples: pending.samples, sampleRate: pending.sampleRate), prompt: prompt, position: position)
         self.pending = nil
         chosenPosition = nil
+        // A redo's take replaces the one redone, once it is in the pack: never neither.
+        var replaced = ""
+        if let redone = redoing, redone.promptID == prompt.id {
+            redoing = nil
+            _ = try session.discard(takeID: "\(redone.takeID)")
+            replaced = " It replaces the take redone."
+        }
+        lastKept = (take.id, prompt.id)
         update(try session.promptStates(phraseKey: prompt.phraseKey))
         let name = "take \(prompts[index].takes.count) of \(quoted(prompt.readText))"
         let coverage = try session.coverage()
         let kept =
-            "Kept \(name)\(position.map { " as \(article($0)) \($0) take" } ?? ""): \(seconds(take.durationSeconds)) after trimming."
+            "Kept \(name)\(position.map { " as \(article($0)) \($0) take" } ?? ""): \(seconds(take.durationSeconds)) after trimming.\(replaced)"
             + (coverage.map { " Your texts: \($0.summary)\(Self.positions($0))." } ?? "")
         let number = index + 1
         if index + 1 < prompts.count { index += 1 }
@@ -278,6 +296,29 @@ public final class TerminalRecorder {
         for state in states {
             if let changed = prompts.firstIndex(where: { $0.id == state.id }) { prompts[changed] = state }
         }
+    }
+
+    /// On to the next prompt after this one that has no take, round to the first.
+    private func skip() {
+        let count = prompts.count
+        for step in 1..<max(count, 1) where !prompts[(index + step) % count].isDone {
+            let skipped = current
+            move(to: (index + step) % count, saying: "Skipped \(quoted(skipped.readText)). ")
+            return
+        }
+        say("Every other prompt has a take already.")
+    }
+
+    /// The last take kept here recorded again: its prompt, recording at once. The take it replaces stays in the pack
+    /// until the new one is kept.
+    private func redo() throws(StudioError) {
+        guard let last = lastKept, let promptIndex = prompts.firstIndex(where: { $0.id == last.promptID }) else {
+            say("No take has been kept here yet: there is nothing to redo.")
+            return
+        }
+        move(to: promptIndex)
+        redoing = last
+        try record()
     }
 
     /// The next position for the take to keep, round from the prompt's own.
@@ -320,7 +361,7 @@ public final class TerminalRecorder {
         }
     }
 
-    private func move(to newIndex: Int) {
+    private func move(to newIndex: Int, saying prefix: String = "") {
         guard prompts.indices.contains(newIndex) else {
             say(newIndex < 0 ? "This is the first prompt." : "This is the last prompt.")
             return
@@ -328,8 +369,9 @@ public final class TerminalRecorder {
         let dropped = pending != nil
         pending = nil
         chosenPosition = nil
+        redoing = nil
         index = newIndex
-        say((dropped ? "The take that was not kept is discarded. " : "") + describePrompt())
+        say(prefix + (dropped ? "The take that was not kept is discarded. " : "") + describePrompt())
     }
 
     private func quit() {

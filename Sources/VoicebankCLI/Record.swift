@@ -19,13 +19,14 @@ extension VoicebankCommand {
             discussion: """
                 The studio's script (the same --texts, --prompts, --words), prompt by prompt, starting at the first \
                 prompt without a take. Keys: R records, Space stops, P plays, Enter keeps the take and moves on, Backspace \
-                discards, the left and right arrows move between prompts, O chooses the position the take is kept with \
-                (none, initial, medial, final, question; the prompt's own by default), q quits. A kept take is imported at once, \
+                discards, the left and right arrows move between prompts, S skips to the next prompt without a take, A \
+                records the last kept take again (it replaces that take once kept), O chooses the position the take \
+                is kept with (none, initial, medial, final, question; the prompt's own by default), q quits. A kept take is imported at once, \
                 as voicebank import imports a file: trimmed, measured, in its own transaction, then listened to (English \
                 voices): a line says when the recogniser heard other words. While recording, \
                 standard error shows a level meter when it is a terminal. With no terminal on standard input, the \
                 keys are read as lines: r, s (stop), p, k or an empty line (keep), d (discard), b and n (back, next), \
-                o (position), q; the end of the input quits.
+                o (position), skip, a (redo), q; the end of the input quits.
                 Example: voicebank record --bank my.sqlite --texts requests.txt --device default
                 """)
 
@@ -138,24 +139,28 @@ private final class Keyboard {
             case "b": return .previous
             case "n": return .next
             case "o": return .position
+            case "skip": return .skip
+            case "a": return .redo
             case "q": return .quit
             default:
                 display.show(
                     .line(
-                        "unknown key \"\(line)\": expected r (record), s (stop), p (play), k or an empty line (keep), d (discard), b (back), n (next), o (position) or q (quit)"
+                        "unknown key \"\(line)\": expected r (record), s (stop), p (play), k or an empty line (keep), d (discard), b (back), n (next), o (position), skip, a (redo) or q (quit)"
                     ))
             }
         }
         return .quit
     }
 
-    /// A key pressed: the page's keys (R, Space, P, Enter, Backspace, the arrows, O), the letters of the lines, q, and
-    /// Ctrl-D for quit. Other keys do nothing.
+    /// A key pressed: the page's keys (R, Space, P, Enter, Backspace, the arrows, O, S, A), the letters of the lines
+    /// but s, which skips as on the page, q, and Ctrl-D for quit. Other keys do nothing.
     private func nextKey() -> RecorderKey {
         while let byte = readByte() {
             switch byte {
             case UInt8(ascii: "r"), UInt8(ascii: "R"): return .record
-            case UInt8(ascii: " "), UInt8(ascii: "s"), UInt8(ascii: "S"): return .stop
+            case UInt8(ascii: " "): return .stop
+            case UInt8(ascii: "s"), UInt8(ascii: "S"): return .skip
+            case UInt8(ascii: "a"), UInt8(ascii: "A"): return .redo
             case UInt8(ascii: "p"), UInt8(ascii: "P"): return .play
             case UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "k"), UInt8(ascii: "K"): return .keep
             case 0x7F, 0x08, UInt8(ascii: "d"), UInt8(ascii: "D"): return .discard

@@ -239,6 +239,44 @@ import Voicebank
         #expect(takes.map(\.sourceName) == ["e.York.wav", "Leeds.wav"])
     }
 
+    @Test("skip moves on to the next prompt without a take; a (redo) records the last kept take again and replaces it")
+    func skipAndRedo() throws {
+        let speech = try microphone(1, saying: "bob")
+        // Held for different lengths, so that the two takes of the device's one file are not the same audio.
+        func hold(_ more: Double = 0) { Thread.sleep(forTimeInterval: 0.5 + speech.seconds + 0.6 + more) }
+        let before = try VoicePack(path: pack, access: .readOnly).clips(voice: Self.voice)
+        let recorder = try record(device: "mic1")
+        try recorder.wait(for: "Prompt 1 of 4: “bob says the weather is fine”, no take yet.")
+        try recorder.send("a")
+        try recorder.wait(for: "No take has been kept here yet: there is nothing to redo.")
+        try recorder.send("skip")
+        try recorder.wait(for: "Skipped “bob says the weather is fine”. Prompt 2 of 4: “bob”, no take yet.")
+        try recorder.send("r")
+        try recorder.wait(for: "Recording “bob”.")
+        hold()
+        try recorder.send("s")
+        try recorder.wait(for: "Stopped: a take of ")
+        try recorder.send("k")
+        try recorder.wait(for: "Kept take 1 of “bob”: ")
+        try recorder.wait(for: "Prompt 3 of 4: “the”, no take yet.")
+        let first = try #require(try VoicePack(path: pack, access: .readOnly).clips(voice: Self.voice).last)
+        try recorder.send("a")
+        try recorder.wait(for: "Prompt 2 of 4: “bob”, 1 take.")
+        try recorder.wait(for: "Recording “bob”.")
+        hold(0.4)
+        try recorder.send("s")
+        try recorder.wait(for: "Stopped: a take of ")
+        try recorder.send("k")
+        try recorder.wait(for: "It replaces the take redone.")
+        try recorder.send("q")
+        #expect(try recorder.exitStatus() == 0, "\(recorder.output)")
+        #expect(!recorder.output.contains("error"), "\(recorder.output)")
+
+        let takes = try VoicePack(path: pack, access: .readOnly).clips(voice: Self.voice).dropFirst(before.count)
+        #expect(takes.map(\.phrase) == ["bob"])
+        #expect(takes.first?.id != first.id)
+    }
+
     @Test("a capture device ALSA does not know is a one-line error naming it, and the pack is left as it was")
     func unknownDevice() throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: pack))
