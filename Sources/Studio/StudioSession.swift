@@ -339,6 +339,30 @@ final class StudioSession: Sendable {
         return report.imported[0]
     }
 
+    /// What `voicebank verify` would say of a take's loudness were it kept: more than `VerifyLimits.loudnessToleranceLU`
+    /// from the voice's median clip loudness stands out when spoken. Measured on what would play (trimmed as the voice
+    /// trims), at the take's own rate, before anything is converted or stored.
+    ///
+    /// - Throws: `StudioError.audio` when the meter fails, `.voicebank`.
+    func loudnessCheck(_ upload: TakeUpload) throws(StudioError) -> TakeLoudness {
+        let median = try withPack { (pack) throws(VoicebankError) in
+            try pack.voices().first { $0.identifier == voice.identifier }?.medianLoudnessLUFS
+        }
+        let trimming = voice.trimming.map { trimming in
+            var scaled = trimming
+            scaled.padFrames = trimming.padFrames * upload.sampleRate / RenderFormat.sampleRate
+            return scaled
+        }
+        let played = upload.samples[ClipConditioning.playedRange(upload.samples, trimming: trimming)]
+        let loudness: Double?
+        do throws(AudioIOError) {
+            loudness = try Loudness(Array(played), sampleRate: upload.sampleRate, measuringTruePeak: false).clipLUFS
+        } catch {
+            throw .audio(error)
+        }
+        return TakeLoudness(loudnessLUFS: loudness, voiceMedianLUFS: median)
+    }
+
     /// Listens to a kept take behind keep (`TakeListener`): `done` is told what was heard, on the listener's thread.
     /// The grammar is the take's phrase, the voice's other phrases and the script's.
     ///
@@ -498,4 +522,40 @@ struct StudioState: Encodable, Sendable {
     var coverage: Coverage?
     var maximumTakeBytes: Int
     var takeChecks: TakeChecks
+}
+
+/// A take's loudness against its voice's median clip loudness, and what to tell the person of it.
+struct TakeLoudness: Encodable, Sendable, Equatable {
+    var loudnessLUFS: Double?
+    /// `nil` while the voice has no phrase clip measured.
+    var voiceMedianLUFS: Double?
+
+    /// A sentence when the take stands out from the voice's other clips, as `voicebank verify` would report it.
+    var message: String? {
+        guard let loudnessLUFS, let voiceMedianLUFS else { return nil }
+        let difference = loudnessLUFS - voiceMedianLUFS
+        guard abs(difference) > VerifyLimits.loudnessToleranceLU else { return nil }
+        let (louder, advice) =
+            difference > 0
+            ? ("louder", "speak more softly or a little further from the microphone")
+            : ("quieter", "speak up or come closer to the microphone")
+        return "It is \(Self.decibels(abs(difference))) LU \(louder) than the voice's other takes "
+            + "(\(Self.decibels(loudnessLUFS)) against \(Self.decibels(voiceMedianLUFS)) LUFS), which stands out when "
+            + "spoken: \(advice), and record it again."
+    }
+
+    private enum CodingKeys: String, CodingKey { case loudnessLUFS, voiceMedianLUFS, message }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(loudnessLUFS, forKey: .loudnessLUFS)
+        try container.encodeIfPresent(voiceMedianLUFS, forKey: .voiceMedianLUFS)
+        try container.encodeIfPresent(message, forKey: .message)
+    }
+
+    /// One decimal: `7.2`, `-15.3`.
+    private static func decibels(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10)"
+    }
 }

@@ -12,6 +12,7 @@ import Voicebank
 /// | `GET /studio.js`, `/studio.css`, `/recorder.js` | the page's files |
 /// | `GET /api/state` | every prompt with its takes, and the coverage of the texts |
 /// | `POST /api/takes?prompt=ID[&position=P]` | keeps a take: raw samples, `X-Sample-Rate`, `X-Sample-Format: f32le` |
+/// | `POST /api/takes/check` | what keeping a take would be told of its loudness, the same body; nothing is kept |
 /// | `DELETE /api/takes/ID` | discards a take |
 /// | `GET /api/takes/ID/audio` | a take as it plays: trimmed, 22050 Hz, f32le |
 /// | `GET /api/takes/ID/hearing` | what listening to a kept take found, once the listener got to it |
@@ -96,6 +97,21 @@ final class StudioSite: HTTPSite {
                         "kept take #\(take.id) of prompt \(prompt.id) \"\(prompt.text)\"\(take.position.map { " (\($0))" } ?? ""): \(take.source.sampleRate) Hz, \(Self.seconds(change.take.recordedSeconds)) s recorded, \(Self.seconds(change.take.seconds)) s kept"
                 )
             }
+        case (.POST, "/api/takes/check"):
+            let headers = request.head.headers
+            let (type, format, rate) = (
+                headers.first(name: "content-type"), headers.first(name: "x-sample-format"),
+                headers.first(name: "x-sample-rate")
+            )
+            return job { [session, body = request.body] () throws(StudioError) in
+                let upload = try TakeUpload(contentType: type, sampleFormat: format, sampleRate: rate, body: body)
+                let check = try session.loudnessCheck(upload)
+                return StudioAnswer(
+                    body: encodeJSON(check),
+                    summary:
+                        "checked a take of \(Self.seconds(Double(upload.samples.count) / Double(upload.sampleRate))) s: \(check.message == nil ? "fine" : "stands out")"
+                )
+            }
         case (.POST, "/api/texts"):
             let type = request.head.headers.first(name: "content-type")
             guard type?.split(separator: ";").first.map({ String($0).trimmingSpaces.lowercased() }) == "text/plain"
@@ -172,11 +188,12 @@ final class StudioSite: HTTPSite {
                     summary: "take #\(id), \(samples.count) frames")
             }
         case (_, _)
-        where ["/", "/api/state", "/api/takes", "/api/texts", "/api/listen"].contains(path) || Self.files[path] != nil:
+        where ["/", "/api/state", "/api/takes", "/api/takes/check", "/api/texts", "/api/listen"].contains(path)
+            || Self.files[path] != nil:
             throw APIError(
                 status: .methodNotAllowed, type: "invalid_request_error",
                 message:
-                    "\(method) is not a method of \(path); expected \(["/api/takes", "/api/texts", "/api/listen"].contains(path) ? "POST" : "GET")"
+                    "\(method) is not a method of \(path); expected \(["/api/takes", "/api/takes/check", "/api/texts", "/api/listen"].contains(path) ? "POST" : "GET")"
             )
         default:
             throw APIError(

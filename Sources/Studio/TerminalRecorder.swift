@@ -211,9 +211,18 @@ public final class TerminalRecorder {
         let rms = Float((squares / Double(cut.count)).squareRoot())
         pending = (Array(cut), Self.sampleRate)
         let floor = noiseFloor.map { "; noise floor \(TakeChecks.decibels(TakeChecks.level($0)))" } ?? ""
-        let hints = checks.hints(
+        var hints = checks.hints(
             peakDecibels: TakeChecks.level(peak), noiseFloorDecibels: noiseFloor.map(TakeChecks.level),
             trimThresholdDecibels: trimThresholdDecibels)
+        do throws(StudioError) {
+            if let message = try session.loudnessCheck(TakeUpload(samples: Array(cut), sampleRate: Self.sampleRate))
+                .message
+            {
+                hints.append(message)
+            }
+        } catch {
+            hints.append("Its loudness could not be measured: \(error).")
+        }
         say(
             ([
                 "Stopped: a take of \(seconds(Double(cut.count) / Double(Self.sampleRate))), peak \(TakeChecks.decibels(TakeChecks.level(peak))), RMS \(TakeChecks.decibels(TakeChecks.level(rms)))\(floor)."

@@ -134,6 +134,35 @@ import Voicebank
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
 
+    @Test("a take far quieter than the voice's other takes is said to be, before Enter, as voicebank verify would")
+    func loudness() throws {
+        let pack = directory.file("loudness.sqlite")
+        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: pack)
+        let prompts = directory.file("prompts.txt")
+        try "hello there\n".write(toFile: prompts, atomically: true, encoding: .utf8)
+        let speech = directory.file("hello.wav")
+        let espeak = try Binary(path: "/usr/bin/espeak-ng").run(["-w", speech, "Hello there."])
+        try #require(espeak.status == 0, "\(espeak.standardError)")
+        // 30 dB down: well under the default voice's median of about -14 LUFS, and looped by Chromium.
+        let microphone = directory.file("microphone.wav")
+        let sox = try Binary(path: "/usr/bin/sox").run([
+            speech, "-r", "48000", "-b", "16", microphone, "vol", "-30", "dB", "pad", "0.3", "1",
+        ])
+        try #require(sox.status == 0, "\(sox.standardError)")
+        let studio = try ServerProcess(
+            voicebank, ["studio", "--bank", pack, "--voice", StudioServerTests.voice, "--prompts", prompts],
+            isAddressOnStandardOutput: true
+        ) { $0.hasPrefix("http://") ? String($0) : nil }
+        let answer = try driver.run(["loudness", studio.address, microphone, "3.5"])
+        let said = try #require(answer["said"] as? String)
+        #expect(said.hasPrefix("It is ") && said.contains(" LU quieter than the voice's other takes"), "\(answer)")
+        #expect((answer["warning"] as? String)?.contains(said) == true, "\(answer)")
+        #expect(studio.log.contains("checked a take of "), "\(studio.log)")
+        // Nothing was kept: the check reads the pack only.
+        let clips = try VoicePack(path: pack, access: .readOnly).clips(voice: StudioServerTests.voice)
+        #expect(!clips.contains { $0.phrase == "hello there" })
+    }
+
     @Test(
         "positions in Chromium: a prompt for the final take the texts need, kept and redone, is in the pack as final; a take that says another word is heard so; the position chosen by keyboard is the take's; S skips"
     )

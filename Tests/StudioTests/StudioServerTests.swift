@@ -435,6 +435,34 @@ import Voicebank
         #expect(line.contains("range 25"), "\(line)")
     }
 
+    @Test("check: a take's loudness against the voice's median, as verify would say it; nothing is kept")
+    func loudnessCheck() throws {
+        let studio = try studio()
+        let before = try clips()
+        let check = { (raw: String) throws -> [String: Any] in
+            let answer = try api(
+                studio,
+                [
+                    "-H", "Content-Type: application/octet-stream", "-H", "X-Sample-Rate: 48000", "-H",
+                    "X-Sample-Format: f32le", "--data-binary", "@\(raw)", "\(studio.base)/api/takes/check",
+                ])
+            #expect(answer.status == 200, "\(answer.body)")
+            return try json(answer.body)
+        }
+        // A tone at -6 dBFS is within 6 LU of the default English voice's median; at -46 dBFS it is far quieter.
+        let fine = try check(try take(frequency: 300).raw)
+        let median = try #require(fine["voiceMedianLUFS"] as? Double)
+        let level = try #require(fine["loudnessLUFS"] as? Double)
+        #expect(abs(level - median) < 6 && fine["message"] == nil, "\(fine)")
+        let quiet = directory.file("quiet.raw")
+        let samples = try take(frequency: 300).samples.map { $0 * 0.01 }
+        try Data(samples.flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) })
+            .write(to: URL(fileURLWithPath: quiet))
+        let message = try #require(try check(quiet)["message"] as? String)
+        #expect(message.hasPrefix("It is ") && message.contains(" LU quieter than the voice's other takes"), "\(message)")
+        #expect(try clips() == before)
+    }
+
     @Test("listen: a sentence rendered with the pack as it stands, its audio and picture served to the page only")
     func listen() throws {
         let studio = try studio()

@@ -364,6 +364,7 @@ async function stop() {
     `Stopped: a take of ${formatSeconds(samples.length / rate)}, peak ${formatDecibels(level)}.${hint} ` +
       'P plays it, Enter keeps it, Backspace discards it.',
   );
+  checkLoudness(studio.pending);
 }
 
 async function play() {
@@ -402,6 +403,35 @@ async function playSamples(samples, sampleRate) {
   source.start();
 }
 
+// A take as the studio's API takes it: raw Float32 samples, little-endian whatever the machine, as the header says.
+function takeRequest({ samples, sampleRate }) {
+  const body = new DataView(new ArrayBuffer(samples.length * 4));
+  samples.forEach((sample, index) => body.setFloat32(index * 4, sample, true));
+  return {
+    headers: {
+      'Content-Type': 'application/octet-stream',
+      'X-Sample-Rate': String(sampleRate),
+      'X-Sample-Format': 'f32le',
+    },
+    body: body.buffer,
+  };
+}
+
+// What voicebank verify would say of the take's loudness were it kept (against the voice's other takes), said once the
+// studio has measured it, while the take still waits to be kept.
+async function checkLoudness(pending) {
+  let check;
+  try {
+    check = await (await api('POST', '/api/takes/check', takeRequest(pending))).json();
+  } catch (error) {
+    check = { message: `Its loudness could not be checked: ${error.message}.` };
+  }
+  if (studio.pending !== pending || !check.message) return;
+  const warning = element('warning');
+  warn(warning.hidden ? check.message : `${warning.textContent} ${check.message}`);
+  announce(check.message);
+}
+
 async function keep() {
   if (studio.recording || studio.isBusy) return;
   const prompt = current();
@@ -416,21 +446,11 @@ async function keep() {
     announce(`The take is too long to keep: the studio takes at most ${formatSeconds(most)} at ${sampleRate} Hz.`);
     return;
   }
-  // Little-endian whatever the machine, as the header says.
-  const body = new DataView(new ArrayBuffer(samples.length * 4));
-  samples.forEach((sample, index) => body.setFloat32(index * 4, sample, true));
   studio.isBusy = true;
   render();
   announce(`Keeping the take of ${quoted(prompt.readText)}…`);
   const query = `prompt=${encodeURIComponent(prompt.id)}&position=${position}`;
-  const response = await api('POST', `/api/takes?${query}`, {
-    headers: {
-      'Content-Type': 'application/octet-stream',
-      'X-Sample-Rate': String(sampleRate),
-      'X-Sample-Format': 'f32le',
-    },
-    body: body.buffer,
-  });
+  const response = await api('POST', `/api/takes?${query}`, takeRequest(studio.pending));
   let change = await response.json();
   const take = change.take;
   studio.isBusy = false;

@@ -320,11 +320,32 @@ def positions(url, microphone, screenshot, take_seconds):
             driver.quit()
 
 
+def loudness(url, microphone, take_seconds):
+    """Records one take and waits for what the studio says of its loudness against the voice's other takes."""
+    with tempfile.TemporaryDirectory() as profile:
+        driver = browser(microphone, profile)
+        try:
+            page = Page(driver)
+            driver.get(url)
+            page.wait_for_status("Prompt 1 of")
+            page.press("r")
+            page.wait_for_status("Recording")
+            time.sleep(float(take_seconds))
+            page.press(Keys.SPACE)
+            stopped = page.wait_for_status("Stopped:")
+            said = page.wait_for_status("It is ")
+            return {"stopped": stopped, "said": said, "warning": page.text("warning")}
+        finally:
+            driver.quit()
+
+
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
     if command == "session":
         print(json.dumps(session(*arguments)))
     elif command == "positions":
         print(json.dumps(positions(*arguments)))
+    elif command == "loudness":
+        print(json.dumps(loudness(*arguments)))
     else:
         raise SystemExit(f"unknown command {command}")
