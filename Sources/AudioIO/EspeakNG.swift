@@ -15,9 +15,12 @@ import Synchronization
 /// never loads it.
 ///
 /// The same text with the same settings gives the same samples, whatever was spoken before: espeak-ng carries state
-/// from one synthesis to the next that no call resets (the phase of its pitch flutter, a static in its wave
-/// generator, and the C library's `rand()` for breath noise), so each synthesis after the first of a load unloads
-/// and loads the library again (about 8 ms) and seeds `rand()`.
+/// from one synthesis to the next that no call resets (the phase of its pitch flutter, a static inside a function of
+/// its wave generator, and the C library's `rand()` for breath noise), so every synthesis runs on a library freshly
+/// loaded and given its voice and parameters, and seeds `rand()`. Making one fresh (unload, load, initialise, set the
+/// voice: 10–20 ms) is kept off the request's path: right after each synthesis a thread of its own makes the next
+/// one, with the voice and parameters just used. A synthesis waits for it only when it comes before that is done
+/// (two back to back), and makes one itself when it asks for another voice or other parameters.
 ///
 /// ```swift
 /// let samples = try EspeakNG.shared.synthesize("sunny with a high of", language: "en-US")
@@ -28,10 +31,21 @@ public final class EspeakNG: Sendable {
 
     private struct State {
         var library: UnsafePointer<concat_synth_espeak>?
-        /// Whether the library as loaded has synthesized, and so no longer starts from its initial state.
-        var hasSynthesized = false
+        /// The voice and parameters the library as loaded was given, if any.
+        var preparation: Preparation?
+        /// Whether the library as loaded has done more than be given its voice and parameters (a synthesis, or a
+        /// listing of voices after them), and so no longer starts from the state a synthesis must start from.
+        var isUsed = false
         /// Each language asked for and the espeak-ng voice that speaks it (`nil`: none does).
         var voices: [String: String?] = [:]
+    }
+
+    /// What a synthesis sets before it speaks: the voice by name (`gmw/en-US+f3`) and espeak-ng's parameters.
+    private struct Preparation: Equatable, Sendable {
+        var voiceName: String
+        var wordsPerMinute: Int
+        var pitch: Int
+        var pitchRange: Int
     }
 
     private let state = Mutex(State())
@@ -67,25 +81,24 @@ public final class EspeakNG: Sendable {
     ) throws(AudioIOError) -> [Float] {
         try withoutActuallyEscaping(isCancelled) { (isCancelled) throws(AudioIOError) -> [Float] in
             let collector = SampleCollector(isCancelled: isCancelled)
-            try state.withLock { (state) throws(AudioIOError) -> Void in
-                if state.hasSynthesized { try Self.unload(&state) }
-                let espeak = try Self.load(&state)
+            let preparation = try state.withLock { (state) throws(AudioIOError) -> Preparation in
+                var espeak = try Self.load(&state)
                 guard let identifier = try Self.voice(forLanguage: language, espeak, &state) else {
                     throw .espeakLanguage(language: language)
                 }
-                let name = variant.isEmpty ? identifier : "\(identifier)+\(variant)"
-                try Self.check(espeak.pointee.espeak_SetVoiceByName(name), "espeak_SetVoiceByName(\"\(name)\")")
-                // Set at every call: a voice brings its own defaults, and the last caller may have asked for others.
-                for (parameter, value) in [
-                    (espeakRATE, wordsPerMinute), (espeakPITCH, pitch), (espeakRANGE, pitchRange), (espeakVOLUME, 100),
-                ] {
-                    try Self.check(
-                        espeak.pointee.espeak_SetParameter(parameter, Int32(value), 0),
-                        "espeak_SetParameter(\(parameter.rawValue), \(value))")
+                let preparation = Preparation(
+                    voiceName: variant.isEmpty ? identifier : "\(identifier)+\(variant)",
+                    wordsPerMinute: wordsPerMinute, pitch: pitch, pitchRange: pitchRange)
+                // A library given other settings is made afresh rather than given these on top: only one given
+                // exactly these and nothing else is known to speak as a fresh one does.
+                if state.isUsed || (state.preparation.map { $0 != preparation } ?? false) {
+                    try Self.unload(&state)
+                    espeak = try Self.load(&state)
                 }
+                if state.preparation == nil { try Self.prepare(espeak, preparation, &state) }
                 let context = Unmanaged.passUnretained(collector).toOpaque()
                 srand(Self.noiseSeed)
-                state.hasSynthesized = true
+                state.isUsed = true
                 // The size counts the terminating NUL, as espeak-ng's own programs pass it.
                 let size = text.utf8.count + 1
                 let status = text.withCString { text in
@@ -93,7 +106,9 @@ public final class EspeakNG: Sendable {
                         text, size, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, context)
                 }
                 try Self.check(status, "espeak_Synth")
+                return preparation
             }
+            startThread { [self] in makeFresh(preparation) }
             return collector.samples
         }
     }
@@ -119,11 +134,48 @@ public final class EspeakNG: Sendable {
         return espeak
     }
 
+    /// Makes the library fresh for the next synthesis, given `preparation`, unless it already is: what each synthesis
+    /// starts on a thread of its own once it is done, so that the next one finds the library ready.
+    private func makeFresh(_ preparation: Preparation) {
+        state.withLock { (state) -> Void in
+            guard state.library == nil || state.isUsed || state.preparation == nil else { return }
+            do throws(AudioIOError) {
+                if state.isUsed { try Self.unload(&state) }
+                try Self.prepare(try Self.load(&state), preparation, &state)
+            } catch {
+                // Left unloaded: the next synthesis loads the library itself, and reports what fails then.
+                try? Self.unload(&state)
+            }
+        }
+    }
+
+    /// Gives a fresh library the voice and parameters of a synthesis.
+    private static func prepare(
+        _ espeak: UnsafePointer<concat_synth_espeak>, _ preparation: Preparation, _ state: inout State
+    ) throws(AudioIOError) {
+        // Used until every call has succeeded: a voice half set is no fresh start.
+        state.isUsed = true
+        let name = preparation.voiceName
+        try check(espeak.pointee.espeak_SetVoiceByName(name), "espeak_SetVoiceByName(\"\(name)\")")
+        // Set every time: a voice brings its own defaults.
+        for (parameter, value) in [
+            (espeakRATE, preparation.wordsPerMinute), (espeakPITCH, preparation.pitch),
+            (espeakRANGE, preparation.pitchRange), (espeakVOLUME, 100),
+        ] {
+            try check(
+                espeak.pointee.espeak_SetParameter(parameter, Int32(value), 0),
+                "espeak_SetParameter(\(parameter.rawValue), \(value))")
+        }
+        state.isUsed = false
+        state.preparation = preparation
+    }
+
     /// Terminates espeak-ng and unloads its library, so that the next `load` starts it afresh.
     private static func unload(_ state: inout State) throws(AudioIOError) {
         guard let espeak = state.library else { return }
         state.library = nil
-        state.hasSynthesized = false
+        state.preparation = nil
+        state.isUsed = false
         try check(espeak.pointee.espeak_Terminate(), "espeak_Terminate")
         guard concat_synth_espeak_unload() == 0 else {
             throw .espeakUnavailable(reason: "dlclose of libespeak-ng.so.1 failed: \(String(cString: dlerror()))")
@@ -144,6 +196,9 @@ public final class EspeakNG: Sendable {
         let tag = language.lowercased()
         if let known = state.voices[tag] { return known }
         var found: String?
+        // Listing voices reads espeak-ng's voice files into its own state; on a library already given its voice,
+        // the next synthesis makes a fresh one rather than find out whether that matters.
+        if state.preparation != nil { state.isUsed = true }
         tag.withCString { tag in
             var specification = espeak_VOICE()
             specification.languages = tag

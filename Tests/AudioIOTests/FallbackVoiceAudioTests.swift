@@ -19,6 +19,27 @@ import Testing
         #expect(try EspeakNG.shared.hasVoice(forLanguage: "ja-JP"))
     }
 
+    @Test("the same words give the same samples whatever was spoken before, at once or after a pause")
+    func sameSamplesAfterOthers() throws {
+        let text = "zebra crossing ahead"
+        let alone = try EspeakNG.shared.synthesize(text, language: "en-US", pitch: 40)
+        // Other words at other settings, then the same words back to back: the library is made fresh at once.
+        _ = try EspeakNG.shared.synthesize("the weather today", language: "en-US", variant: "f3", pitch: 80)
+        let afterOthers = try EspeakNG.shared.synthesize(text, language: "en-US", pitch: 40)
+        // Other words at the same settings, then a pause long enough for the next library to be made fresh aside.
+        _ = try EspeakNG.shared.synthesize("double tap to open", language: "en-US", pitch: 40)
+        usleep(300_000)
+        let afterPause = try EspeakNG.shared.synthesize(text, language: "en-US", pitch: 40)
+        // A language listed on the library made fresh for these settings.
+        usleep(300_000)
+        #expect(try EspeakNG.shared.hasVoice(forLanguage: "de-DE"))
+        let afterListing = try EspeakNG.shared.synthesize(text, language: "en-US", pitch: 40)
+        #expect(alone.count > 11_025)
+        #expect(afterOthers == alone)
+        #expect(afterPause == alone)
+        #expect(afterListing == alone)
+    }
+
     @Test("a language espeak-ng lacks is an error naming it")
     func unknownLanguage() throws {
         #expect(try !EspeakNG.shared.hasVoice(forLanguage: "tlh"))
