@@ -18,9 +18,10 @@ import Synchronization
 /// from one synthesis to the next that no call resets (the phase of its pitch flutter, a static inside a function of
 /// its wave generator, and the C library's `rand()` for breath noise), so every synthesis runs on a library freshly
 /// loaded and given its voice and parameters, and seeds `rand()`. Making one fresh (unload, load, initialise, set the
-/// voice: 10–20 ms) is kept off the request's path: right after each synthesis a thread of its own makes the next
-/// one, with the voice and parameters just used. A synthesis waits for it only when it comes before that is done
-/// (two back to back), and makes one itself when it asks for another voice or other parameters.
+/// voice: 10–20 ms) is kept off the request's path: once the caller has dealt with a synthesis's samples, `makeFresh()`
+/// makes the next one on a thread of its own, with the voice and parameters just used. A synthesis waits for it only
+/// when it comes before that is done (two back to back), and makes one itself when none was asked for or when it
+/// asks for another voice or other parameters.
 ///
 /// ```swift
 /// let samples = try EspeakNG.shared.synthesize("sunny with a high of", language: "en-US")
@@ -38,6 +39,8 @@ public final class EspeakNG: Sendable {
         var isUsed = false
         /// Each language asked for and the espeak-ng voice that speaks it (`nil`: none does).
         var voices: [String: String?] = [:]
+        /// The voice and parameters of the last synthesis: what `makeFresh()` gives the next library.
+        var lastPreparation: Preparation?
     }
 
     /// What a synthesis sets before it speaks: the voice by name (`gmw/en-US+f3`) and espeak-ng's parameters.
@@ -81,7 +84,7 @@ public final class EspeakNG: Sendable {
     ) throws(AudioIOError) -> [Float] {
         try withoutActuallyEscaping(isCancelled) { (isCancelled) throws(AudioIOError) -> [Float] in
             let collector = SampleCollector(isCancelled: isCancelled)
-            let preparation = try state.withLock { (state) throws(AudioIOError) -> Preparation in
+            try state.withLock { (state) throws(AudioIOError) -> Void in
                 var espeak = try Self.load(&state)
                 guard let identifier = try Self.voice(forLanguage: language, espeak, &state) else {
                     throw .espeakLanguage(language: language)
@@ -96,6 +99,7 @@ public final class EspeakNG: Sendable {
                     espeak = try Self.load(&state)
                 }
                 if state.preparation == nil { try Self.prepare(espeak, preparation, &state) }
+                state.lastPreparation = preparation
                 let context = Unmanaged.passUnretained(collector).toOpaque()
                 srand(Self.noiseSeed)
                 state.isUsed = true
@@ -106,9 +110,7 @@ public final class EspeakNG: Sendable {
                         text, size, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, context)
                 }
                 try Self.check(status, "espeak_Synth")
-                return preparation
             }
-            startThread { [self] in makeFresh(preparation) }
             return collector.samples
         }
     }
@@ -134,17 +136,29 @@ public final class EspeakNG: Sendable {
         return espeak
     }
 
-    /// Makes the library fresh for the next synthesis, given `preparation`, unless it already is: what each synthesis
-    /// starts on a thread of its own once it is done, so that the next one finds the library ready.
-    private func makeFresh(_ preparation: Preparation) {
-        state.withLock { (state) -> Void in
-            guard state.library == nil || state.isUsed || state.preparation == nil else { return }
-            do throws(AudioIOError) {
-                if state.isUsed { try Self.unload(&state) }
-                try Self.prepare(try Self.load(&state), preparation, &state)
-            } catch {
-                // Left unloaded: the next synthesis loads the library itself, and reports what fails then.
-                try? Self.unload(&state)
+    /// Makes libespeak-ng fresh for the next synthesis, given the voice and parameters of the last, on a thread of its
+    /// own: call it once a synthesis's samples are dealt with, so that the work (10–20 ms) neither delays them nor
+    /// takes the processor from what is done with them. Does nothing before the first synthesis, or when the library
+    /// is fresh already.
+    ///
+    /// ```swift
+    /// let samples = try EspeakNG.shared.synthesize("zebra crossing", language: "en-US")
+    /// play(samples)
+    /// EspeakNG.shared.makeFresh()
+    /// ```
+    public func makeFresh() {
+        startThread { [self] in
+            state.withLock { (state) -> Void in
+                guard let preparation = state.lastPreparation,
+                    state.library == nil || state.isUsed || state.preparation == nil
+                else { return }
+                do throws(AudioIOError) {
+                    if state.isUsed { try Self.unload(&state) }
+                    try Self.prepare(try Self.load(&state), preparation, &state)
+                } catch {
+                    // Left unloaded: the next synthesis loads the library itself, and reports what fails then.
+                    try? Self.unload(&state)
+                }
             }
         }
     }

@@ -33,6 +33,8 @@ public final class FallbackVoice: FallbackSpeaker {
     public func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech
     {
         if let refusal { throw refusal }
+        // The next run's library is made fresh once this one is measured, not while it is.
+        defer { EspeakNG.shared.makeFresh() }
         do throws(AudioIOError) {
             let synthesized = try EspeakNG.shared.synthesize(
                 words, language: language, variant: settings.variant, pitch: settings.pitch,
