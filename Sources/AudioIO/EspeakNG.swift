@@ -15,9 +15,13 @@ import Synchronization
 /// never loads it.
 ///
 /// The same text with the same settings gives the same samples, whatever was spoken before: espeak-ng carries state
-/// from one synthesis to the next that no call resets (the phase of its pitch flutter, a static in its wave
-/// generator, and the C library's `rand()` for breath noise), so each synthesis after the first of a load unloads
-/// and loads the library again (about 8 ms) and seeds `rand()`.
+/// from one synthesis to the next that no call resets (the phase of its pitch flutter, a static inside a function of
+/// its wave generator, and the C library's `rand()` for breath noise), so every synthesis runs on a library freshly
+/// loaded and given its voice and parameters, and seeds `rand()`. Making one fresh (unload, load, initialise, set the
+/// voice: 10–20 ms) is kept off the request's path: once the caller has dealt with a synthesis's samples, `makeFresh()`
+/// makes the next one on a thread of its own, with the voice and parameters just used. A synthesis waits for it only
+/// when it comes before that is done (two back to back), and makes one itself when none was asked for or when it
+/// asks for another voice or other parameters.
 ///
 /// ```swift
 /// let samples = try EspeakNG.shared.synthesize("sunny with a high of", language: "en-US")
@@ -28,10 +32,23 @@ public final class EspeakNG: Sendable {
 
     private struct State {
         var library: UnsafePointer<concat_synth_espeak>?
-        /// Whether the library as loaded has synthesized, and so no longer starts from its initial state.
-        var hasSynthesized = false
+        /// The voice and parameters the library as loaded was given, if any.
+        var preparation: Preparation?
+        /// Whether the library as loaded has done more than be given its voice and parameters (a synthesis, or a
+        /// listing of voices after them), and so no longer starts from the state a synthesis must start from.
+        var isUsed = false
         /// Each language asked for and the espeak-ng voice that speaks it (`nil`: none does).
         var voices: [String: String?] = [:]
+        /// The voice and parameters of the last synthesis: what `makeFresh()` gives the next library.
+        var lastPreparation: Preparation?
+    }
+
+    /// What a synthesis sets before it speaks: the voice by name (`gmw/en-US+f3`) and espeak-ng's parameters.
+    private struct Preparation: Equatable, Sendable {
+        var voiceName: String
+        var wordsPerMinute: Int
+        var pitch: Int
+        var pitchRange: Int
     }
 
     private let state = Mutex(State())
@@ -68,24 +85,24 @@ public final class EspeakNG: Sendable {
         try withoutActuallyEscaping(isCancelled) { (isCancelled) throws(AudioIOError) -> [Float] in
             let collector = SampleCollector(isCancelled: isCancelled)
             try state.withLock { (state) throws(AudioIOError) -> Void in
-                if state.hasSynthesized { try Self.unload(&state) }
-                let espeak = try Self.load(&state)
+                var espeak = try Self.load(&state)
                 guard let identifier = try Self.voice(forLanguage: language, espeak, &state) else {
                     throw .espeakLanguage(language: language)
                 }
-                let name = variant.isEmpty ? identifier : "\(identifier)+\(variant)"
-                try Self.check(espeak.pointee.espeak_SetVoiceByName(name), "espeak_SetVoiceByName(\"\(name)\")")
-                // Set at every call: a voice brings its own defaults, and the last caller may have asked for others.
-                for (parameter, value) in [
-                    (espeakRATE, wordsPerMinute), (espeakPITCH, pitch), (espeakRANGE, pitchRange), (espeakVOLUME, 100),
-                ] {
-                    try Self.check(
-                        espeak.pointee.espeak_SetParameter(parameter, Int32(value), 0),
-                        "espeak_SetParameter(\(parameter.rawValue), \(value))")
+                let preparation = Preparation(
+                    voiceName: variant.isEmpty ? identifier : "\(identifier)+\(variant)",
+                    wordsPerMinute: wordsPerMinute, pitch: pitch, pitchRange: pitchRange)
+                // A library given other settings is made afresh rather than given these on top: only one given
+                // exactly these and nothing else is known to speak as a fresh one does.
+                if state.isUsed || (state.preparation.map { $0 != preparation } ?? false) {
+                    try Self.unload(&state)
+                    espeak = try Self.load(&state)
                 }
+                if state.preparation == nil { try Self.prepare(espeak, preparation, &state) }
+                state.lastPreparation = preparation
                 let context = Unmanaged.passUnretained(collector).toOpaque()
                 srand(Self.noiseSeed)
-                state.hasSynthesized = true
+                state.isUsed = true
                 // The size counts the terminating NUL, as espeak-ng's own programs pass it.
                 let size = text.utf8.count + 1
                 let status = text.withCString { text in
@@ -119,11 +136,60 @@ public final class EspeakNG: Sendable {
         return espeak
     }
 
+    /// Makes libespeak-ng fresh for the next synthesis, given the voice and parameters of the last, on a thread of its
+    /// own: call it once a synthesis's samples are dealt with, so that the work (10–20 ms) neither delays them nor
+    /// takes the processor from what is done with them. Does nothing before the first synthesis, or when the library
+    /// is fresh already.
+    ///
+    /// ```swift
+    /// let samples = try EspeakNG.shared.synthesize("zebra crossing", language: "en-US")
+    /// play(samples)
+    /// EspeakNG.shared.makeFresh()
+    /// ```
+    public func makeFresh() {
+        startThread { [self] in
+            state.withLock { (state) -> Void in
+                guard let preparation = state.lastPreparation,
+                    state.library == nil || state.isUsed || state.preparation == nil
+                else { return }
+                do throws(AudioIOError) {
+                    if state.isUsed { try Self.unload(&state) }
+                    try Self.prepare(try Self.load(&state), preparation, &state)
+                } catch {
+                    // Left unloaded: the next synthesis loads the library itself, and reports what fails then.
+                    try? Self.unload(&state)
+                }
+            }
+        }
+    }
+
+    /// Gives a fresh library the voice and parameters of a synthesis.
+    private static func prepare(
+        _ espeak: UnsafePointer<concat_synth_espeak>, _ preparation: Preparation, _ state: inout State
+    ) throws(AudioIOError) {
+        // Used until every call has succeeded: a voice half set is no fresh start.
+        state.isUsed = true
+        let name = preparation.voiceName
+        try check(espeak.pointee.espeak_SetVoiceByName(name), "espeak_SetVoiceByName(\"\(name)\")")
+        // Set every time: a voice brings its own defaults.
+        for (parameter, value) in [
+            (espeakRATE, preparation.wordsPerMinute), (espeakPITCH, preparation.pitch),
+            (espeakRANGE, preparation.pitchRange), (espeakVOLUME, 100),
+        ] {
+            try check(
+                espeak.pointee.espeak_SetParameter(parameter, Int32(value), 0),
+                "espeak_SetParameter(\(parameter.rawValue), \(value))")
+        }
+        state.isUsed = false
+        state.preparation = preparation
+    }
+
     /// Terminates espeak-ng and unloads its library, so that the next `load` starts it afresh.
     private static func unload(_ state: inout State) throws(AudioIOError) {
         guard let espeak = state.library else { return }
         state.library = nil
-        state.hasSynthesized = false
+        state.preparation = nil
+        state.isUsed = false
         try check(espeak.pointee.espeak_Terminate(), "espeak_Terminate")
         guard concat_synth_espeak_unload() == 0 else {
             throw .espeakUnavailable(reason: "dlclose of libespeak-ng.so.1 failed: \(String(cString: dlerror()))")
@@ -144,6 +210,9 @@ public final class EspeakNG: Sendable {
         let tag = language.lowercased()
         if let known = state.voices[tag] { return known }
         var found: String?
+        // Listing voices reads espeak-ng's voice files into its own state; on a library already given its voice,
+        // the next synthesis makes a fresh one rather than find out whether that matters.
+        if state.preparation != nil { state.isUsed = true }
         tag.withCString { tag in
             var specification = espeak_VOICE()
             specification.languages = tag

@@ -1,6 +1,7 @@
 import AudioIO
 import CEspeakNG
 import ConcatSynth
+import Rendering
 import SpeechCore
 
 #if canImport(Glibc)
@@ -14,13 +15,18 @@ import SpeechCore
 /// of the same text through its library, measured in the same run.
 ///
 /// Ours is timed as a screen reader's voice is used: the synthesizer open, from the request to the first filled
-/// 512-frame pull; the fallback voice synthesizes each uncovered run whole (and reloads libespeak-ng before each
-/// synthesis, for identical output every time). espeak-ng's is timed in a helper process of its own
+/// 512-frame pull, each request `pauseSeconds` after the last as a listener's messages come; the fallback voice
+/// synthesizes each uncovered run whole, on a libespeak-ng made fresh after the last synthesis (for identical output
+/// every time), which the pause leaves time for. The same requests back to back show what waiting for that costs.
+/// espeak-ng's is timed in a helper process of its own
 /// (`EspeakFirstAudio`), since its callback and state are the process's: from `espeak_Synth` to the first samples
 /// its callback receives, libespeak-ng initialised once, with the 50 ms buffers the fallback voice asks for.
 struct FallbackFirstAudioBench {
     var runs: Int
     var work: WorkDirectory
+
+    /// How long after the last request each is made: longer than making libespeak-ng fresh takes (10–20 ms).
+    static let pauseSeconds = 0.1
 
     /// Requests whose first words no clip of the default English voice covers.
     static let requests = [
@@ -35,7 +41,10 @@ struct FallbackFirstAudioBench {
         var table = Table(
             "12. First audio of a request that starts with uncovered words: default pack (`voice` mode) against espeak-ng's library (ms, median (min–max) of \(runs) runs)",
             columns: [
-                "request", "first uncovered run", "concat-synth", "… of which espeak-ng speaks the run whole",
+                "request", "first uncovered run",
+                "concat-synth, \(Int(Self.pauseSeconds * 1_000)) ms after the last request",
+                "… of which the fallback voice makes the whole run", "… of which espeak-ng speaks it",
+                "concat-synth, back to back",
                 "espeak-ng's own first audio", "ratio (≤ 2)",
             ])
         table.printHeader()
@@ -45,32 +54,48 @@ struct FallbackFirstAudioBench {
             guard let run = plan.fallbacks.first?.fallback?.words, plan.fallbacks.first?.frame == 0 else {
                 throw BenchError(description: "\"\(text)\" does not start with words the default pack does not cover")
             }
-            var ours = Samples()
-            for round in 0..<(runs + 3) {
-                let start = now()
-                let renderer = try synthesizer.renderer(for: SpeechRequest(text))
-                var pulled = try renderer.render(into: buffer)
-                while pulled.frameCount == 0 && !pulled.isComplete { pulled = try renderer.render(into: buffer) }
-                if round >= 3 { ours.append(now() - start) }
-            }
-            // The part of ours spent in espeak-ng: the whole run, as the fallback voice asks for it (reloading the
-            // library first).
-            var whole = Samples()
-            let settings = synthesizer.voice.fallbackVoice
-            for round in 0..<(runs + 3) {
-                let elapsed = try seconds {
-                    _ = try EspeakNG.shared.synthesize(
-                        run, language: synthesizer.voice.language, variant: settings.variant, pitch: settings.pitch,
-                        pitchRange: settings.pitchRange, wordsPerMinute: settings.wordsPerMinute)
+            func firstAudio(pause: Double) throws -> Samples {
+                var times = Samples()
+                for round in 0..<(runs + 3) {
+                    if pause > 0 { usleep(UInt32(pause * 1e6)) }
+                    let start = now()
+                    let renderer = try synthesizer.renderer(for: SpeechRequest(text))
+                    var pulled = try renderer.render(into: buffer)
+                    while pulled.frameCount == 0 && !pulled.isComplete { pulled = try renderer.render(into: buffer) }
+                    if round >= 3 { times.append(now() - start) }
                 }
-                if round >= 3 { whole.append(elapsed) }
+                return times
+            }
+            let ours = try firstAudio(pause: Self.pauseSeconds)
+            let backToBack = try firstAudio(pause: 0)
+            // Where ours goes: the fallback voice making the whole run (espeak-ng, trimming, loudness), and of that
+            // espeak-ng speaking it, each after the same pause, the library made fresh after each.
+            let settings = synthesizer.voice.fallbackVoice
+            let fallbackVoice = FallbackVoice(language: synthesizer.voice.language, settings: settings)
+            func afterPauses(_ body: () throws -> Void) throws -> Samples {
+                var times = Samples()
+                for round in 0..<(runs + 3) {
+                    usleep(UInt32(Self.pauseSeconds * 1e6))
+                    let elapsed = try seconds(body)
+                    // As the fallback voice does once it has measured a run (a no-op after it).
+                    EspeakNG.shared.makeFresh()
+                    if round >= 3 { times.append(elapsed) }
+                }
+                return times
+            }
+            let made = try afterPauses { _ = try fallbackVoice.speak(run, cancellation: Cancellation()) }
+            let whole = try afterPauses {
+                _ = try EspeakNG.shared.synthesize(
+                    run, language: synthesizer.voice.language, variant: settings.variant, pitch: settings.pitch,
+                    pitchRange: settings.pitchRange, wordsPerMinute: settings.wordsPerMinute)
             }
             let theirs = try EspeakFirstAudio.measure(text, runs: runs, work: work)
             let ratio = ours.median / theirs.median
             worst = max(worst ?? ratio, ratio)
             table.add([
-                text, "\"\(run)\"", Unit.milliseconds.summary(ours), Unit.milliseconds.summary(whole),
-                Unit.milliseconds.summary(theirs),
+                text, "\"\(run)\"", Unit.milliseconds.summary(ours), Unit.milliseconds.summary(made),
+                Unit.milliseconds.summary(whole),
+                Unit.milliseconds.summary(backToBack), Unit.milliseconds.summary(theirs),
                 "\(decimal(ratio, places: 2))x",
             ])
         }

@@ -6,7 +6,9 @@ import SpeechCore
 /// loudness (`FallbackVoiceSettings`).
 ///
 /// Each run is synthesized whole, trimmed of its silent ends as an import trims a clip (`Trimming.standard`) and
-/// measured, so that it plays at the voice's loudness like a clip under a loudness target. espeak-ng is loaded when
+/// measured, so that it plays at the voice's loudness like a clip under a loudness target. Whole, though espeak-ng
+/// hands over its first 50 ms far sooner (docs/benchmarks.md, item 12): the timeline places a segment of known length,
+/// and the gain is capped by the run's true peak, which is known only at its end. espeak-ng is loaded when
 /// the first run is spoken; a language it does not have is found then, and later runs are refused at once with the
 /// same reason.
 ///
@@ -31,6 +33,8 @@ public final class FallbackVoice: FallbackSpeaker {
     public func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech
     {
         if let refusal { throw refusal }
+        // The next run's library is made fresh once this one is measured, not while it is.
+        defer { EspeakNG.shared.makeFresh() }
         do throws(AudioIOError) {
             let synthesized = try EspeakNG.shared.synthesize(
                 words, language: language, variant: settings.variant, pitch: settings.pitch,

@@ -66,22 +66,3 @@ final class ConditionLock: @unchecked Sendable {
 
     func broadcast() { pthread_cond_broadcast(condition) }
 }
-
-/// Starts `body` on a new thread of its own.
-func startThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box: Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    var thread = pthread_t()
-    let result = pthread_create(
-        &thread, nil,
-        { pointer in
-            let box = Unmanaged<Box>.fromOpaque(pointer!).takeRetainedValue()
-            box.body()
-            return nil
-        }, box)
-    precondition(result == 0, "pthread_create failed: \(result)")
-    pthread_detach(thread)
-}

@@ -19,6 +19,41 @@ import Testing
         #expect(try EspeakNG.shared.hasVoice(forLanguage: "ja-JP"))
     }
 
+    @Test("the same words give the same samples whatever was spoken before, at once or after a pause")
+    func sameSamplesAfterOthers() throws {
+        let text = "zebra crossing ahead"
+        let alone = try EspeakNG.shared.synthesize(text, language: "en-US", pitch: 40)
+        // Other words at other settings, then the same words at once: the synthesis makes the library fresh itself.
+        _ = try EspeakNG.shared.synthesize("the weather today", language: "en-US", variant: "f3", pitch: 80)
+        let afterOthers = try EspeakNG.shared.synthesize(text, language: "en-US", pitch: 40)
+        // Other words at the same settings, made fresh aside during a pause long enough for it.
+        _ = try EspeakNG.shared.synthesize("double tap to open", language: "en-US", pitch: 40)
+        EspeakNG.shared.makeFresh()
+        usleep(300_000)
+        let afterPause = try EspeakNG.shared.synthesize(text, language: "en-US", pitch: 40)
+        // Made fresh aside at other settings than the next synthesis asks for.
+        EspeakNG.shared.makeFresh()
+        _ = try EspeakNG.shared.synthesize("the weather today", language: "en-US", pitch: 60)
+        EspeakNG.shared.makeFresh()
+        usleep(300_000)
+        let afterOtherPreparation = try EspeakNG.shared.synthesize(text, language: "en-US", pitch: 40)
+        // A language listed on a library made fresh aside.
+        EspeakNG.shared.makeFresh()
+        usleep(300_000)
+        #expect(try EspeakNG.shared.hasVoice(forLanguage: "de-DE"))
+        let afterListing = try EspeakNG.shared.synthesize(text, language: "en-US", pitch: 40)
+        // Asked for twice at once, back to back with the next synthesis.
+        EspeakNG.shared.makeFresh()
+        EspeakNG.shared.makeFresh()
+        let racing = try EspeakNG.shared.synthesize(text, language: "en-US", pitch: 40)
+        #expect(alone.count > 11_025)
+        #expect(afterOthers == alone)
+        #expect(afterPause == alone)
+        #expect(afterOtherPreparation == alone)
+        #expect(afterListing == alone)
+        #expect(racing == alone)
+    }
+
     @Test("a language espeak-ng lacks is an error naming it")
     func unknownLanguage() throws {
         #expect(try !EspeakNG.shared.hasVoice(forLanguage: "tlh"))
