@@ -6,9 +6,10 @@ import SpeechCore
 /// loudness (`FallbackVoiceSettings`).
 ///
 /// Each run is synthesized whole, trimmed of its silent ends as an import trims a clip (`Trimming.standard`) and
-/// measured, so that it plays at the voice's loudness like a clip under a loudness target. Whole, though espeak-ng
-/// hands over its first 50 ms far sooner (docs/benchmarks.md, item 12): the timeline places a segment of known length,
-/// and the gain is capped by the run's true peak, which is known only at its end. espeak-ng is loaded when
+/// measured, so that it plays at the voice's loudness like a clip under a loudness target, its peaks limited under the
+/// voice's true-peak ceiling where a gain alone would pass it (`PeakLimiter`). Whole, though espeak-ng hands over its
+/// first 50 ms far sooner (docs/benchmarks.md, item 12): the timeline places a segment of known length, and the
+/// limiter looks at the whole run. espeak-ng is loaded when
 /// the first run is spoken; a language it does not have is found then, and later runs are refused at once with the
 /// same reason.
 ///
@@ -40,13 +41,11 @@ public final class FallbackVoice: FallbackSpeaker {
                 words, language: language, variant: settings.variant, pitch: settings.pitch,
                 pitchRange: settings.pitchRange, wordsPerMinute: settings.wordsPerMinute,
                 isCancelled: { cancellation.isCancelled })
-            let samples = Array(synthesized[ClipConditioning.playedRange(synthesized, trimming: .standard)])
+            var samples = Array(synthesized[ClipConditioning.playedRange(synthesized, trimming: .standard)])
             var level = 0.0
             if let target = settings.loudnessLUFS, !samples.isEmpty {
-                let loudness = try Loudness(samples)
-                if let measured = loudness.clipLUFS {
-                    level = min(target - measured, settings.truePeakCeilingDBTP - (loudness.truePeakDBTP ?? -.infinity))
-                }
+                (samples, level) = try PeakLimiter.match(
+                    samples, loudnessLUFS: target, ceilingDBTP: settings.truePeakCeilingDBTP)
             }
             return SynthesizedSpeech(
                 samples: samples, levelDecibels: level, pitchSemitones: settings.pitchShiftSemitones)

@@ -20,7 +20,9 @@ import VoicebankAuthoring
     /// A voice whose phrase clips are 200 Hz tones at several levels and lengths (about -26 LUFS, where speech as
     /// loud has room below the -1 dBTP ceiling), letter clips `b` and `o` at 300 Hz, and a fallback beep; speaking
     /// words no clip covers in `mode`.
-    func tonePack(_ mode: FallbackMode, language: String = "en-US", name: String = "tone") throws -> VoicePack {
+    func tonePack(
+        _ mode: FallbackMode, language: String = "en-US", name: String = "tone", amplitudeScale: Double = 1
+    ) throws -> VoicePack {
         let pack = try VoicePack(path: directory.file("\(name).sqlite"), access: .create)
         try pack.addVoice(Voice(identifier: Self.voice, name: "Tone", primaryLanguages: [language]))
         let clips: [(phrase: String, seconds: Double, amplitude: Double, frequency: Double)] = [
@@ -32,7 +34,7 @@ import VoicebankAuthoring
         for (index, clip) in clips.enumerated() {
             let path = try Fixture.write(
                 Signal.sine(
-                    frequency: clip.frequency, amplitude: clip.amplitude, sampleRate: 22_050,
+                    frequency: clip.frequency, amplitude: clip.amplitude * amplitudeScale, sampleRate: 22_050,
                     frameCount: Int(clip.seconds * 22_050)),
                 to: directory.file("\(name)-\(index).wav"), format: .init(.wav, .float32), sampleRate: 22_050)
             requests.append(ImportRequest(path: path, phrase: clip.phrase))
@@ -115,6 +117,21 @@ import VoicebankAuthoring
             let loudness = try #require(try Loudness(speech).clipLUFS)
             #expect(abs(12 * log2(f0 / 200)) < 2, "\(text): F0 \(f0) Hz")
             #expect(abs(loudness - clipLoudness) < 1, "\(text): \(loudness) LUFS against \(clipLoudness)")
+        }
+    }
+
+    @Test("a loud voice: fallback speech as loud as its clips, its peaks limited under the -1 dBTP ceiling")
+    func loudVoice() throws {
+        // About -14 LUFS, as the default English voice: espeak-ng's speech that loud would peak past -1 dBTP.
+        let pack = try tonePack(.voice, name: "loud", amplitudeScale: 4)
+        let clipLoudness = try #require(try pack.voices().first?.medianLoudnessLUFS)
+        #expect(clipLoudness > -15, "\(clipLoudness)")
+        for text in ["Bob, the weather today is sunny", "swipe up or down to select a custom action"] {
+            let speech = fallbackSpeech(try render(text, with: pack))
+            let loudness = try Loudness(speech)
+            let measured = try #require(loudness.clipLUFS)
+            #expect(abs(measured - clipLoudness) < 1, "\(text): \(measured) LUFS against \(clipLoudness)")
+            #expect(try #require(loudness.truePeakDBTP) <= -1 + 0.05, "\(text): \(loudness.truePeakDBTP ?? 0) dBTP")
         }
     }
 
