@@ -7,12 +7,19 @@ import SpeechCore
 import Voicebank
 import VoicebankAuthoring
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Item 16 (issue 21): whether takes chosen by place and join cost sound better than rotation. espeak-ng speaks every
 /// word of a weather and time announcer's sentences (`tools/announcer-sentences.tsv`) three ways, "word," "word." and
 /// "word?", which it intonates as continuation, final and question; the three takes are imported as the word's
 /// medial, final and question takes (their files named `m.`, `e.`, `q.`). The sentences are rendered with `best`
 /// takes, with `rotate`, and from a pack of the continuation takes only, and measured on the rendered audio: the F0
-/// jump at each join between two clips that play one right after the other, and the word error rate pocketsphinx hears.
+/// jump at each join between two clips that play one right after the other, and the word error rate pocketsphinx hears
+/// listening for the pack's words (as an announcer's recogniser would) and free-form.
 struct TakesQualityBench {
     var sentences: [EverydaySentence]
     var work: WorkDirectory
@@ -41,7 +48,9 @@ struct TakesQualityBench {
     /// What one rendering measured over all the sentences.
     struct Outcome {
         var joins: [Join] = []
-        var errors = WordErrors()
+        /// Words heard among the pack's words, and free-form.
+        var vocabularyErrors = WordErrors()
+        var freeFormErrors = WordErrors()
         /// Phrases that had a choice of takes, and how many of them played a take recorded for their place.
         var phrasesWithChoice = 0
         var takesForPlace = 0
@@ -59,10 +68,13 @@ struct TakesQualityBench {
             Rendering(name: "rotate", synthesizer: try Synthesizer(bank: full, takeChoice: .rotate)),
             Rendering(name: "continuation takes only", synthesizer: try Synthesizer(bank: continuation)),
         ]
-        let recognizer: Recognizer?
-        do { recognizer = try Recognizer() } catch {
+        let recognizers: (vocabulary: Recognizer, freeForm: Recognizer)?
+        do {
+            let vocabulary = try Self.vocabularyModel(words: words, path: work.file("announcer-words.lm"))
+            recognizers = (try Recognizer(model: vocabulary), try Recognizer())
+        } catch {
             print("note: item 16's word error rates read n/a: \(error)")
-            recognizer = nil
+            recognizers = nil
         }
 
         let analyzer = try TakeAnalyzer()
@@ -83,11 +95,18 @@ struct TakesQualityBench {
                     outcomes[column].phrasesWithChoice += 1
                     if take.position == selection.place.position { outcomes[column].takesForPlace += 1 }
                 }
-                if let recognizer {
-                    let heard = try recognizer.hear(samples, sampleRate: RenderFormat.sampleRate)
-                    outcomes[column].errors =
-                        outcomes[column].errors
-                        + WordErrors(reference: sentence.reference, hypothesis: heard)
+                if let recognizers {
+                    let sampleRate = RenderFormat.sampleRate
+                    outcomes[column].vocabularyErrors =
+                        outcomes[column].vocabularyErrors
+                        + WordErrors(
+                            reference: sentence.reference,
+                            hypothesis: try recognizers.vocabulary.hear(samples, sampleRate: sampleRate))
+                    outcomes[column].freeFormErrors =
+                        outcomes[column].freeFormErrors
+                        + WordErrors(
+                            reference: sentence.reference,
+                            hypothesis: try recognizers.freeForm.hear(samples, sampleRate: sampleRate))
                 }
             }
         }
@@ -96,7 +115,7 @@ struct TakesQualityBench {
             "16. Takes by place: F0 jumps at joins and word errors, \(sentences.count) announcements spoken from a pack of \(words.count) words espeak-ng said three ways (`word,` `word.` `word?`)",
             columns: [
                 "takes", "median F0 jump (st)", "90th percentile (st)", "joins measured",
-                "phrases playing a take of their place", "word error rate",
+                "phrases playing a take of their place", "word error rate, pack's words", "word error rate, free-form",
             ])
         table.printHeader()
         for (rendering, outcome) in zip(renderings, outcomes) {
@@ -106,11 +125,35 @@ struct TakesQualityBench {
                 jumps.isEmpty ? "n/a" : decimal(Self.percentile(90, of: jumps), places: 2),
                 "\(jumps.count) of \(outcome.joins.count)",
                 outcome.phrasesWithChoice == 0 ? "n/a" : "\(outcome.takesForPlace) of \(outcome.phrasesWithChoice)",
-                recognizer == nil ? "n/a" : "\(decimal(outcome.errors.rate * 100, places: 1)) %",
+                recognizers == nil ? "n/a" : "\(decimal(outcome.vocabularyErrors.rate * 100, places: 1)) %",
+                recognizers == nil ? "n/a" : "\(decimal(outcome.freeFormErrors.rate * 100, places: 1)) %",
             ])
         }
         Self.reportLargest(outcomes[0].joins, of: renderings[0].name)
-        return Self.targets(best: outcomes[0], rotate: outcomes[1], hasRecognizer: recognizer != nil)
+        if recognizers != nil {
+            // What kind of errors the rates are made of: a recogniser that drops words reads differently from one that
+            // mishears them.
+            print("\nWord errors, listening for the pack's words:")
+            for (rendering, outcome) in zip(renderings, outcomes) {
+                print("- \(rendering.name): \(outcome.vocabularyErrors)")
+            }
+        }
+        return Self.targets(best: outcomes[0], rotate: outcomes[1], hasRecognizer: recognizers != nil)
+    }
+
+    /// US English listening for `words` alone, in any order and number: a language model of one-word grams in which
+    /// every word, and the end of the sentence, is equally likely, written to `path` (ARPA text). It is the word loop
+    /// `( word1 | word2 | … )+` an announcer's grammar would be; `Recognizer`'s grammars are lists of whole phrases,
+    /// and its language model is a file, so the loop is given as one.
+    static func vocabularyModel(words: [String], path: String) throws -> RecognitionModel {
+        let log10Probability = decimal(-log10(Double(words.count + 1)), places: 6)
+        let grams = ["-99 <s>", "\(log10Probability) </s>"] + words.map { "\(log10Probability) \($0)" }
+        let text = (["\\data\\", "ngram 1=\(grams.count)", "", "\\1-grams:"] + grams + ["", "\\end\\", ""])
+            .joined(separator: "\n")
+        try writeText(text, to: path)
+        var model = RecognitionModel.english
+        model.languageModel = path
+        return model
     }
 
     /// Speaks each word three ways into `folder` and imports the takes into a new pack at `full`, and the continuation
@@ -201,11 +244,13 @@ struct TakesQualityBench {
             jump.isMet = cut >= 0.3
         }
         var errors = TargetResult(
-            target: "best takes' word error rate no worse than rotation's (item 16)", measured: "n/a", isMet: nil)
+            target: "best takes' word error rate, listening for the pack's words, no worse than rotation's (item 16)",
+            measured: "n/a", isMet: nil)
         if hasRecognizer {
-            errors.measured =
-                "\(decimal(best.errors.rate * 100, places: 1)) % against \(decimal(rotate.errors.rate * 100, places: 1)) %"
-            errors.isMet = best.errors.errorCount <= rotate.errors.errorCount
+            let (bestErrors, rotateErrors) = (best.vocabularyErrors, rotate.vocabularyErrors)
+            let (bestRate, rotateRate) = (bestErrors.rate * 100, rotateErrors.rate * 100)
+            errors.measured = "\(decimal(bestRate, places: 1)) % against \(decimal(rotateRate, places: 1)) %"
+            errors.isMet = bestErrors.errorCount <= rotateErrors.errorCount
         }
         return [jump, errors]
     }

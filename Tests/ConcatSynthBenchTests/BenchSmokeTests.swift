@@ -55,12 +55,12 @@ import Testing
         // Item 16 measured joins and heard words in each of its three renderings of its two announcements.
         for takes in ["best", "rotate", "continuation takes only"] {
             let row = try #require(rows.first { $0.hasPrefix("| \(takes) |") }, "item 16 has a row for \(takes)")
-            // The median F0 jump, the joins measured and the word error rate (a pack of one take a phrase has no
-            // choice of takes, so its fourth column is n/a).
+            // The median F0 jump, the joins measured and both word error rates, listening for the pack's words and
+            // free-form (a pack of one take a phrase has no choice of takes, so its fourth column is n/a).
             let cells = row.split(separator: "|").map { $0.trimmingPrefix(" ") }
             #expect(
-                cells.count == 6 && !cells[1].hasPrefix("n/a") && !cells[3].hasPrefix("0 of")
-                    && !cells[5].hasPrefix("n/a"), "\(row)")
+                cells.count == 7 && !cells[1].hasPrefix("n/a") && !cells[3].hasPrefix("0 of")
+                    && !cells[5].hasPrefix("n/a") && !cells[6].hasPrefix("n/a"), "\(row)")
         }
         // An anchor that is not installed is n/a, never a failure; the figures of our own tools are always there.
         let inProcess = try #require(rows.first { $0.hasPrefix("| six-word sentence |") && !$0.contains("x |") })
