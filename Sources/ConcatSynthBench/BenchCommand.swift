@@ -21,7 +21,10 @@ struct BenchCommand: ParsableCommand {
             Debian's speech-dispatcher module sd_espeak-ng the anchor of item 6 (our module, driven over the module \
             protocol); a missing one is reported as n/a. Items 11 to 13 measure the default pack's fallback voice: \
             word error rates heard by pocketsphinx (tools/everyday-sentences.tsv), its joins, its first audio and \
-            the Wyoming server's load. --smoke runs every item in a few seconds with tiny packs, for the test suite.
+            the Wyoming server's load. Item 16 renders weather and time announcements from a pack espeak-ng speaks \
+            each word of three ways (tools/announcer-sentences.tsv): F0 jumps at joins and word error rates of `best` \
+            takes, `rotate` and continuation takes alone. --smoke runs every item in a few seconds with tiny packs, \
+            for the test suite.
             """)
 
     @Flag(help: "Run every item once, with tiny packs and short texts, in a few seconds (the test suite's check).")
@@ -54,7 +57,7 @@ struct BenchCommand: ParsableCommand {
     var only: [Int] = []
 
     /// The items, in the order they run.
-    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
 
     /// `--espeak-first-audio FILE RUNS TEXT` times espeak-ng's own first audio for item 12 (`EspeakFirstAudio`).
     /// `--peak-rss-of FILE PROGRAM ARGUMENTS…` runs PROGRAM and writes its exit status and peak RSS in bytes to FILE:
@@ -214,6 +217,12 @@ struct BenchCommand: ParsableCommand {
 
         if items.contains(15) {
             results += try StudioBench(runs: smoke ? 2 : 20, texts: requests, work: work).run()
+        }
+
+        if items.contains(16) {
+            let sentences = try EverydaySentence.all(from: TakesQualityBench.sentenceFile)
+            results += try TakesQualityBench(sentences: smoke ? Array(sentences.prefix(2)) : sentences, work: work)
+                .run()
         }
 
         var targets = Table(

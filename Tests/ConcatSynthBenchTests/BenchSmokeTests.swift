@@ -23,7 +23,7 @@ import Testing
             "### 12. First audio of a request that starts with uncovered words",
             "### 13. Wyoming server over loopback, requests that need the fallback voice",
             "### 14. Takes by place and join cost", "### 14. Takes: long render",
-            "### 15. The studio", "### 15b. The studio's page",
+            "### 15. The studio", "### 15b. The studio's page", "### 16. Takes by place: F0 jumps at joins",
             "### Targets (issues 6, 10, 11, 14, 21, 22, 23 and 25)",
         ] {
             #expect(output.contains(title), "no table \(title)")
@@ -37,7 +37,7 @@ import Testing
                 rows.filter { $0.hasPrefix("| \(request) |") }.count >= 2, "items 1 and 2 have a row for \(request)")
         }
         let targets = rows.filter { $0.hasSuffix("| met |") || $0.hasSuffix("| NOT met |") || $0.hasSuffix("| n/a |") }
-        #expect(targets.count == 20, "twenty targets with a verdict:\n\(output)")
+        #expect(targets.count == 22, "twenty-two targets with a verdict:\n\(output)")
         // The studio kept its takes and served its page.
         #expect(rows.contains { $0.hasPrefix("| voice with a fallback clip, no texts |") && !$0.contains("n/a") })
         #expect(rows.contains { $0.hasPrefix("| first load |") })
@@ -52,6 +52,16 @@ import Testing
         #expect(errorRates.split(separator: "|").count == 6 && !errorRates.contains("n/a"), "\(errorRates)")
         let firstAudio = rows.filter { $0.hasPrefix("| Zebra crossing ahead.") || $0.hasPrefix("| The weather today") }
         #expect(firstAudio.count == 2 && firstAudio.allSatisfy { !$0.contains("n/a") }, "\(firstAudio)")
+        // Item 16 measured joins and heard words in each of its three renderings of its two announcements.
+        for takes in ["best", "rotate", "continuation takes only"] {
+            let row = try #require(rows.first { $0.hasPrefix("| \(takes) |") }, "item 16 has a row for \(takes)")
+            // The median F0 jump, the joins measured and both word error rates, listening for the pack's words and
+            // free-form (a pack of one take a phrase has no choice of takes, so its fourth column is n/a).
+            let cells = row.split(separator: "|").map { $0.trimmingPrefix(" ") }
+            #expect(
+                cells.count == 7 && !cells[1].hasPrefix("n/a") && !cells[3].hasPrefix("0 of")
+                    && !cells[5].hasPrefix("n/a") && !cells[6].hasPrefix("n/a"), "\(row)")
+        }
         // An anchor that is not installed is n/a, never a failure; the figures of our own tools are always there.
         let inProcess = try #require(rows.first { $0.hasPrefix("| six-word sentence |") && !$0.contains("x |") })
         #expect(!inProcess.contains("n/a"))
