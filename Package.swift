@@ -229,8 +229,9 @@ let package = Package(
         .testTarget(
             name: "SpeechServiceTests",
             dependencies: [
-                "SpeechService", "WyomingService", "ConcatSynth", "SSML", "AudioIO", "Voicebank", "TestSupport",
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                "SpeechService", "WyomingService", "HTTPService", "ConcatSynth", "SSML", "AudioIO", "Voicebank",
+                "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             // The Wyoming tests' Python client, run from the source tree.
             exclude: ["Fixtures/wyoming_driver.py", "Fixtures/http_driver.py"]),

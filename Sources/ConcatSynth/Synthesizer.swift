@@ -30,6 +30,10 @@ public final class Synthesizer {
     private let reader = SSMLReader(sampleRate: RenderFormat.sampleRate)
     /// The clips its renderers stretched, kept for the requests that follow (`StretchCache`).
     public let stretchCache: StretchCache
+    /// The renderers it made, held weakly: each reads the pack's connection as long as it lives, and at its end closes
+    /// the blob handle and read transaction it used (`SnapshotSource`), so a pool lends the synthesizer to another
+    /// thread only once none is alive (`isRendering`).
+    private var renderers: [WeakRenderer] = []
 
     /// Opens the pack at `bank` read-only.
     ///
@@ -182,18 +186,32 @@ public final class Synthesizer {
         for request: SpeechRequest, reporting report: @escaping (PlanNote) -> Void = { _ in }
     ) throws(ConcatSynthError) -> Renderer {
         let stream = try stream(request)
-        return Renderer(
-            source: try SnapshotSource(stream, pack: pack, audio: clipSource, report: report),
-            audio: clipSource, stretchCache: stretchCache, cancellation: stream.cancellation)
+        return kept(
+            Renderer(
+                source: try SnapshotSource(stream, pack: pack, audio: clipSource, report: report),
+                audio: clipSource, stretchCache: stretchCache, cancellation: stream.cancellation))
     }
 
     /// A renderer that pulls a collected plan's frames out of the pack's clips.
     public func renderer(for plan: RenderPlan) -> Renderer {
-        Renderer(plan: plan, audio: clipSource, stretchCache: stretchCache)
+        kept(Renderer(plan: plan, audio: clipSource, stretchCache: stretchCache))
+    }
+
+    /// Whether a renderer it made is still alive, held anywhere.
+    var isRendering: Bool { renderers.contains { $0.renderer != nil } }
+
+    private func kept(_ renderer: Renderer) -> Renderer {
+        renderers.removeAll { $0.renderer == nil }
+        renderers.append(WeakRenderer(renderer: renderer))
+        return renderer
     }
 
     /// Clip ids are the pack's, so any voice's index reads any voice's clips.
     private var clipSource: ClipIndex { planner.voices[planner.startingVoice].lookup }
+}
+
+private struct WeakRenderer {
+    weak var renderer: Renderer?
 }
 
 /// What planning tells as it goes: a warning, or words no clip covers.

@@ -30,8 +30,18 @@ public final class SynthesizerPool: Sendable {
         do { return try pool.take() } catch { throw ConcatSynthError(error) }
     }
 
-    /// Takes back a synthesizer from `take()`, once no renderer made from it is in use.
-    public func giveBack(_ synthesizer: Synthesizer) { pool.giveBack(synthesizer) }
+    /// How many synthesizers (each a connection) the pool has opened so far.
+    public var openedCount: Int { pool.openedCount }
+
+    /// Takes back a synthesizer from `take()`, once no renderer made from it is alive.
+    ///
+    /// One given back while a renderer of it is still alive (a caller's local reference outliving its
+    /// `giveBack`) is not lent again: that renderer's end would close the blob handle another request is reading
+    /// through, on another thread, which read a clip's length as garbage. The connection closes with the renderer.
+    public func giveBack(_ synthesizer: Synthesizer) {
+        guard !synthesizer.isRendering else { return }
+        pool.giveBack(synthesizer)
+    }
 
     /// Runs `body` with a synthesizer no other thread is using; whatever it makes from it must be finished inside.
     public func borrow<Result>(_ body: (Synthesizer) throws -> Result) throws -> Result {

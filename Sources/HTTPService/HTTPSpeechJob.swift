@@ -61,6 +61,15 @@ final class HTTPSpeechJob: HTTPAnswerJob, @unchecked Sendable {
     }
 
     private func pcmStep(allocator: ByteBufferAllocator) throws -> HTTPAnswerStep {
+        let (bytes, isComplete) = try pullBlock(allocator: allocator)
+        try checkCancelled()
+        // Once `pullBlock` has returned, no local reference to the chain is left (see `releaseSynthesizer`).
+        if isComplete { end() }
+        return HTTPAnswerStep(bytes: bytes, isComplete: isComplete, contentType: order.format.contentType)
+    }
+
+    /// The next block of raw `pcm`, and whether it is the last.
+    private func pullBlock(allocator: ByteBufferAllocator) throws -> (ByteBuffer, isComplete: Bool) {
         let isFirst = self.chain == nil
         let chain = try self.chain ?? start(sampleRate: AudioResponseFormat.pcmSampleRate)
         var bytes = allocator.buffer(capacity: Self.blockFrames * 3)
@@ -71,9 +80,7 @@ final class HTTPSpeechJob: HTTPAnswerJob, @unchecked Sendable {
                 return frames.count * 2
             }
         }
-        try checkCancelled()
-        if chain.isComplete { end() }
-        return HTTPAnswerStep(bytes: bytes, isComplete: chain.isComplete, contentType: order.format.contentType)
+        return (bytes, chain.isComplete)
     }
 
     /// Renders the whole request into a file of the format, as `concat-synth render -o NAME.EXTENSION` does.
@@ -81,6 +88,20 @@ final class HTTPSpeechJob: HTTPAnswerJob, @unchecked Sendable {
     /// - Returns: the file's size.
     private func renderFile(_ fileExtension: String, _ encoding: OutputEncoding?) throws -> Int {
         let path = temporaryFolder.newPath(extension: fileExtension)
+        try render(into: path, fileExtension, encoding)
+        // Once `render` has returned, no local reference to the chain is left (see `releaseSynthesizer`).
+        releaseSynthesizer()
+        do throws(FileError) {
+            file = (path, try ReadableFile(path: path))
+        } catch {
+            unlink(path)
+            throw error
+        }
+        return fileSize(path) ?? 0
+    }
+
+    /// Renders the request into the file at `path`; the chain ends with the call.
+    private func render(into path: String, _ fileExtension: String, _ encoding: OutputEncoding?) throws {
         let format = try RenderOutputFormat(path: path, sampleRate: nil, encoding: encoding)
         let chain = try start(sampleRate: format.sampleRate)
         let writer = try AudioFileWriter(path: path, format: format.file, sampleRate: format.sampleRate)
@@ -101,14 +122,6 @@ final class HTTPSpeechJob: HTTPAnswerJob, @unchecked Sendable {
             }
         }
         try writer.commit()
-        releaseSynthesizer()
-        do throws(FileError) {
-            file = (path, try ReadableFile(path: path))
-        } catch {
-            unlink(path)
-            throw error
-        }
-        return fileSize(path) ?? 0
     }
 
     private func fileStep(allocator: ByteBufferAllocator) throws -> HTTPAnswerStep {
@@ -156,6 +169,10 @@ final class HTTPSpeechJob: HTTPAnswerJob, @unchecked Sendable {
 
     /// Releases the renderer (its read transaction) before the synthesizer goes back, so the next request to take it
     /// starts on a connection nobody else reads.
+    ///
+    /// Called where no local `chain` or renderer is in scope: a local one would keep the renderer alive past the
+    /// `giveBack`, and its end (`SnapshotSource`'s) would then close the blob handle of a connection another
+    /// request reads on another thread; the pool now lends no such synthesizer again, but opens another instead.
     private func releaseSynthesizer() {
         chain = nil
         if let synthesizer { order.voice.pool.giveBack(synthesizer) }

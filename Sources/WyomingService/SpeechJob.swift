@@ -45,8 +45,7 @@ final class SpeechJob: @unchecked Sendable {
             return Step(audio: allocator.buffer(capacity: 0), frameCount: 0, isComplete: true)
         }
         do {
-            let renderer = try self.renderer ?? start()
-            let pulled = try samples.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
+            let pulled = try pull()
             var audio = allocator.buffer(capacity: pulled.frameCount * 2)
             audio.writeWithUnsafeMutableBytes(minimumWritableBytes: pulled.frameCount * 2) { bytes in
                 samples.withUnsafeBufferPointer {
@@ -54,12 +53,19 @@ final class SpeechJob: @unchecked Sendable {
                 }
                 return pulled.frameCount * 2
             }
+            // Once `pull` has returned, no local reference to the renderer is left (see `end()`).
             if pulled.isComplete { end() }
             return Step(audio: audio, frameCount: pulled.frameCount, isComplete: pulled.isComplete)
         } catch {
             end()
             throw error
         }
+    }
+
+    /// Renders the next chunk into `samples`.
+    private func pull() throws -> Renderer.Pull {
+        let renderer = try self.renderer ?? start()
+        return try samples.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
     }
 
     private func start() throws(ConcatSynthError) -> Renderer {
@@ -81,6 +87,10 @@ final class SpeechJob: @unchecked Sendable {
 
     /// Releases the renderer (its read transaction) before the synthesizer goes back, so the next request to
     /// take it starts on a connection nobody else reads.
+    ///
+    /// Called where no local reference to the renderer is in scope: one would keep it alive past the `giveBack`,
+    /// and its end (`SnapshotSource`'s) would then close the blob handle of a connection another request reads on
+    /// another thread; the pool now lends no such synthesizer again, but opens another instead.
     func end() {
         renderer = nil
         if let synthesizer { pool.giveBack(synthesizer) }

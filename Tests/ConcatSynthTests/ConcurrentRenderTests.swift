@@ -88,6 +88,30 @@ import VoicebankAuthoring
         // A connection per thread at most; reused across renders.
         #expect((1...threadCount).contains(pool.openedCount))
     }
+
+    @Test("a synthesizer given back while a renderer of it is alive is not lent again; once none is, it is")
+    func givenBackWhileRendering() throws {
+        let pool = SynthesizerPool(bank: try makePack())
+        let first = try pool.take()
+        var renderer: Renderer? = try first.renderer(for: Self.requests[1])
+        var buffer = [Float](repeating: 0, count: 777)
+        // A pull opens the blob handle on a clip, which the renderer's end closes.
+        let pulled = try buffer.withUnsafeMutableBufferPointer { try renderer!.render(into: $0) }
+        #expect(pulled.frameCount > 0 && !pulled.isComplete)
+        pool.giveBack(first)
+        let second = try pool.take()
+        #expect(second !== first, "lent again while its renderer, on another thread in a server, still reads it")
+        #expect(pool.openedCount == 2)
+        renderer = nil
+
+        pool.giveBack(second)
+        let third = try pool.take()
+        #expect(third === second)
+        _ = try Self.render(Self.requests[0], with: third)
+        pool.giveBack(third)
+        #expect(try pool.take() === third)
+        #expect(pool.openedCount == 2)
+    }
 }
 
 /// What went wrong on other threads, collected for one expectation.
