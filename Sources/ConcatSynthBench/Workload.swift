@@ -47,10 +47,11 @@ struct Request {
     var isSSML: Bool { text.first == "<" }
 
     /// The request at `speed` times its own speed, on a voice whose normal rate is `normalRate`. VoiceOver's
-    /// requests carry the rate VoiceOver means as normal (`rate="400%"`, normal on a voice whose normal rate is
-    /// 400 %), which a rate around them multiplies; the others speak at the voice's normal rate.
+    /// requests carry the rate VoiceOver means as normal (`rate="400.0%"`, normal on a voice whose normal rate is
+    /// 400 %), which a rate around them multiplies; the others (WWDC's example's `rate="200%"` is twice normal)
+    /// speak at the voice's normal rate.
     func speech(atSpeed speed: Double, normalRate: Double) -> SpeechRequest {
-        SpeechRequest(text, prosody: Prosody(rate: text.contains("rate=") ? speed : speed * normalRate))
+        SpeechRequest(text, prosody: Prosody(rate: text.contains(#"rate="400.0%""#) ? speed : speed * normalRate))
     }
 
     static let sentence = Request(name: "six-word sentence", text: "Good morning, double tap to open.", file: nil)
