@@ -5,7 +5,7 @@
 /// at each join between two adjacent takes, `pitch` × the F0 jump in semitones, `energy` × the level jump in dB and
 /// `spectrum` × the distance between the edge frames' cepstra. With the defaults a take of the wrong place costs as
 /// much as a ten-semitone jump, so a tag wins over a smoother join unless the join is very rough.
-public struct SelectionWeights: Equatable, Hashable, Sendable, CustomStringConvertible {
+public struct SelectionWeights: Equatable, Hashable, Sendable, Encodable, CustomStringConvertible {
     public var position: Double
     /// Per semitone of F0 jump.
     public var pitch: Double

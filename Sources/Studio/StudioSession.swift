@@ -539,8 +539,8 @@ struct TakeLoudness: Encodable, Sendable, Equatable {
             difference > 0
             ? ("louder", "speak more softly or a little further from the microphone")
             : ("quieter", "speak up or come closer to the microphone")
-        return "It is \(Self.decibels(abs(difference))) LU \(louder) than the voice's other takes "
-            + "(\(Self.decibels(loudnessLUFS)) against \(Self.decibels(voiceMedianLUFS)) LUFS), which stands out when "
+        return "It is \(Decibels.text(abs(difference))) LU \(louder) than the voice's other takes "
+            + "(\(Decibels.text(loudnessLUFS)) against \(Decibels.text(voiceMedianLUFS)) LUFS), which stands out when "
             + "spoken: \(advice), and record it again."
     }
 
@@ -551,11 +551,5 @@ struct TakeLoudness: Encodable, Sendable, Equatable {
         try container.encodeIfPresent(loudnessLUFS, forKey: .loudnessLUFS)
         try container.encodeIfPresent(voiceMedianLUFS, forKey: .voiceMedianLUFS)
         try container.encodeIfPresent(message, forKey: .message)
-    }
-
-    /// One decimal: `7.2`, `-15.3`.
-    private static func decibels(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10)"
     }
 }

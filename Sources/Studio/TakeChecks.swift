@@ -1,3 +1,5 @@
+import SpeechCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -49,11 +51,7 @@ struct TakeChecks: Encodable, Sendable {
     }
 
     /// `-6.0 dBFS`; `-inf dBFS` for silence.
-    static func decibels(_ value: Double) -> String {
-        guard value.isFinite else { return "-inf dBFS" }
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10) dBFS"
-    }
+    static func decibels(_ value: Double) -> String { "\(Decibels.text(value)) dBFS" }
 
     /// The level of an amplitude in dBFS: `-inf` for 0.
     static func level(_ amplitude: Float) -> Double {

@@ -142,14 +142,8 @@ struct InfoJSON: Encodable {
         var takesByPosition: [String: Int]
         /// Clips whose take features are not measured yet (`voicebank migrate` measures them).
         var unmeasuredTakeFeatures: Int
+        /// How the voice's take selection weighs places and joins: `position`, `pitch`, `energy`, `spectrum`.
         var selectionWeights: SelectionWeights
-    }
-    /// How the voice's take selection weighs places and joins.
-    struct SelectionWeights: Encodable {
-        var position: Double
-        var pitch: Double
-        var energy: Double
-        var spectrum: Double
     }
     /// espeak-ng's settings for the fallback voice.
     struct FallbackVoice: Encodable {
@@ -203,9 +197,7 @@ struct InfoJSON: Encodable {
                     uniqueKeysWithValues: TakePosition.allCases.map { ($0.rawValue, voice.takesByPosition[$0] ?? 0) }
                         + [("untagged", voice.untaggedTakeCount)]),
                 unmeasuredTakeFeatures: voice.unmeasuredClipCount,
-                selectionWeights: SelectionWeights(
-                    position: voice.voice.selection.position, pitch: voice.voice.selection.pitch,
-                    energy: voice.voice.selection.energy, spectrum: voice.voice.selection.spectrum))
+                selectionWeights: voice.voice.selection)
         }
     }
 }

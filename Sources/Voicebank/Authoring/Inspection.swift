@@ -276,7 +276,7 @@ extension VoicePack {
         if loudness.samplePeakDBFS < VerifyLimits.silentPeakDBFS {
             report(
                 .silent,
-                "is silent: its peak is \(decibelText(loudness.samplePeakDBFS)) dBFS, below \(Int(VerifyLimits.silentPeakDBFS)) dBFS; record it again"
+                "is silent: its peak is \(Decibels.text(loudness.samplePeakDBFS)) dBFS, below \(Int(VerifyLimits.silentPeakDBFS)) dBFS; record it again"
             )
         }
         let original = try originalPCM(clipID: clip.id)
@@ -292,7 +292,7 @@ extension VoicePack {
             let difference = integrated - voiceMedian
             report(
                 .loudness,
-                "is \(decibelText(abs(difference))) LU \(difference > 0 ? "louder" : "quieter") than the voice's median (\(decibelText(integrated)) against \(decibelText(voiceMedian)) LUFS); more than \(Int(VerifyLimits.loudnessToleranceLU)) LU stands out when spoken"
+                "is \(Decibels.text(abs(difference))) LU \(difference > 0 ? "louder" : "quieter") than the voice's median (\(Decibels.text(integrated)) against \(Decibels.text(voiceMedian)) LUFS); more than \(Int(VerifyLimits.loudnessToleranceLU)) LU stands out when spoken"
             )
         }
         if !clip.isFallback {
@@ -391,10 +391,4 @@ extension VoicePack {
         }
         return nil
     }
-}
-
-private func decibelText(_ value: Double) -> String {
-    guard value.isFinite else { return "-inf" }
-    let tenths = Int((value * 10).rounded())
-    return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10)"
 }
