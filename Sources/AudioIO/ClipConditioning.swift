@@ -43,6 +43,60 @@ public enum ClipConditioning {
         else { return 0..<samples.count }
         return max(0, first - trimming.padFrames)..<min(samples.count, last + 1 + trimming.padFrames)
     }
+
+    /// `playedRange` for samples that arrive in pieces: it hands on each sample once it is sure to be played, and the
+    /// end's pad at the end, so the samples out are those of `playedRange` over the whole, however they were cut.
+    ///
+    /// Before the first sample that reaches the threshold it holds what came (all of it is played should none reach
+    /// it); after the last, it holds what is past the pad until another reaches it or the samples end.
+    public struct Trimmer {
+        private let threshold: Float
+        private let padFrames: Int
+        /// The samples held: before the first that reached the threshold, or past the pad after the last.
+        private var held: [Float] = []
+        private var hasStarted = false
+        /// Samples since the last that reached the threshold.
+        private var quietCount = 0
+
+        public init(_ trimming: Trimming) {
+            threshold = Float(Decibels.amplitude(trimming.thresholdDecibels))
+            padFrames = trimming.padFrames
+        }
+
+        /// Takes the next samples; returns those now sure to be played.
+        public mutating func process(_ samples: [Float]) -> [Float] {
+            [Float](unsafeUninitializedCapacity: held.count + samples.count) { output, count in
+                for sample in samples {
+                    if abs(sample) >= threshold {
+                        if !hasStarted {
+                            hasStarted = true
+                            held.removeFirst(max(0, held.count - padFrames))
+                        }
+                        for heldSample in held {
+                            output[count] = heldSample
+                            count += 1
+                        }
+                        held.removeAll(keepingCapacity: true)
+                        output[count] = sample
+                        count += 1
+                        quietCount = 0
+                    } else if hasStarted && quietCount < padFrames {
+                        output[count] = sample
+                        count += 1
+                        quietCount += 1
+                    } else {
+                        held.append(sample)
+                    }
+                }
+            }
+        }
+
+        /// The samples still held that are played: all of them if none reached the threshold, none past the pad.
+        public mutating func finish() -> [Float] {
+            defer { held.removeAll() }
+            return hasStarted ? [] : held
+        }
+    }
 }
 
 #if canImport(Glibc)

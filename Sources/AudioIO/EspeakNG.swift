@@ -82,36 +82,52 @@ public final class EspeakNG: Sendable {
         pitchRange: Int = FallbackVoiceSettings.standard.pitchRange,
         wordsPerMinute: Int = FallbackVoiceSettings.standard.wordsPerMinute, isCancelled: () -> Bool = { false }
     ) throws(AudioIOError) -> [Float] {
-        try withoutActuallyEscaping(isCancelled) { (isCancelled) throws(AudioIOError) -> [Float] in
-            let collector = SampleCollector(isCancelled: isCancelled)
-            try state.withLock { (state) throws(AudioIOError) -> Void in
-                var espeak = try Self.load(&state)
-                guard let identifier = try Self.voice(forLanguage: language, espeak, &state) else {
-                    throw .espeakLanguage(language: language)
+        var samples: [Float] = []
+        try synthesize(
+            text, language: language, variant: variant, pitch: pitch, pitchRange: pitchRange,
+            wordsPerMinute: wordsPerMinute, isCancelled: isCancelled, receive: { samples += $0 })
+        return samples
+    }
+
+    /// Speaks `text` as `synthesize(_:language:variant:pitch:pitchRange:wordsPerMinute:isCancelled:)` does, handing
+    /// each piece of its samples to `receive` as espeak-ng makes it (every 50 ms of speech).
+    public func synthesize(
+        _ text: String, language: String, variant: String = "", pitch: Int = FallbackVoiceSettings.standard.pitch,
+        pitchRange: Int = FallbackVoiceSettings.standard.pitchRange,
+        wordsPerMinute: Int = FallbackVoiceSettings.standard.wordsPerMinute, isCancelled: () -> Bool = { false },
+        receive: ([Float]) -> Void
+    ) throws(AudioIOError) {
+        try withoutActuallyEscaping(isCancelled) { (isCancelled) throws(AudioIOError) -> Void in
+            try withoutActuallyEscaping(receive) { (receive) throws(AudioIOError) -> Void in
+                let collector = SampleCollector(isCancelled: isCancelled, receive: receive)
+                try state.withLock { (state) throws(AudioIOError) -> Void in
+                    var espeak = try Self.load(&state)
+                    guard let identifier = try Self.voice(forLanguage: language, espeak, &state) else {
+                        throw .espeakLanguage(language: language)
+                    }
+                    let preparation = Preparation(
+                        voiceName: variant.isEmpty ? identifier : "\(identifier)+\(variant)",
+                        wordsPerMinute: wordsPerMinute, pitch: pitch, pitchRange: pitchRange)
+                    // A library given other settings is made afresh rather than given these on top: only one given
+                    // exactly these and nothing else is known to speak as a fresh one does.
+                    if state.isUsed || (state.preparation.map { $0 != preparation } ?? false) {
+                        try Self.unload(&state)
+                        espeak = try Self.load(&state)
+                    }
+                    if state.preparation == nil { try Self.prepare(espeak, preparation, &state) }
+                    state.lastPreparation = preparation
+                    let context = Unmanaged.passUnretained(collector).toOpaque()
+                    srand(Self.noiseSeed)
+                    state.isUsed = true
+                    // The size counts the terminating NUL, as espeak-ng's own programs pass it.
+                    let size = text.utf8.count + 1
+                    let status = text.withCString { text in
+                        espeak.pointee.espeak_Synth(
+                            text, size, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, context)
+                    }
+                    try Self.check(status, "espeak_Synth")
                 }
-                let preparation = Preparation(
-                    voiceName: variant.isEmpty ? identifier : "\(identifier)+\(variant)",
-                    wordsPerMinute: wordsPerMinute, pitch: pitch, pitchRange: pitchRange)
-                // A library given other settings is made afresh rather than given these on top: only one given
-                // exactly these and nothing else is known to speak as a fresh one does.
-                if state.isUsed || (state.preparation.map { $0 != preparation } ?? false) {
-                    try Self.unload(&state)
-                    espeak = try Self.load(&state)
-                }
-                if state.preparation == nil { try Self.prepare(espeak, preparation, &state) }
-                state.lastPreparation = preparation
-                let context = Unmanaged.passUnretained(collector).toOpaque()
-                srand(Self.noiseSeed)
-                state.isUsed = true
-                // The size counts the terminating NUL, as espeak-ng's own programs pass it.
-                let size = text.utf8.count + 1
-                let status = text.withCString { text in
-                    espeak.pointee.espeak_Synth(
-                        text, size, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, context)
-                }
-                try Self.check(status, "espeak_Synth")
             }
-            return collector.samples
         }
     }
 
@@ -241,10 +257,13 @@ public final class EspeakNG: Sendable {
 /// @unchecked Sendable: it goes into the lock's closure, but only one thread ever touches it, the caller's, to which
 /// espeak-ng hands the samples inside `espeak_Synth` (synchronous mode).
 private final class SampleCollector: @unchecked Sendable {
-    var samples: [Float] = []
     let isCancelled: () -> Bool
+    let receive: ([Float]) -> Void
 
-    init(isCancelled: @escaping () -> Bool) { self.isCancelled = isCancelled }
+    init(isCancelled: @escaping () -> Bool, receive: @escaping ([Float]) -> Void) {
+        self.isCancelled = isCancelled
+        self.receive = receive
+    }
 }
 
 /// espeak-ng's synthesis callback: each piece of 16-bit audio, with events whose `user_data` is the collector the
@@ -256,8 +275,7 @@ private func collectSamples(
     let collector = Unmanaged<SampleCollector>.fromOpaque(context).takeUnretainedValue()
     if let samples, count > 0 {
         // As libsndfile reads 16-bit files: full scale is 32768.
-        collector.samples.append(
-            contentsOf: UnsafeBufferPointer(start: samples, count: Int(count)).lazy.map { Float($0) / 32_768 })
+        collector.receive(UnsafeBufferPointer(start: samples, count: Int(count)).map { Float($0) / 32_768 })
     }
     return collector.isCancelled() ? 1 : 0
 }

@@ -6,48 +6,133 @@ import SpeechCore
     import Darwin
 #endif
 
-/// Raises a whole run of speech to a loudness its peaks would not allow with a gain alone, holding them under a
-/// ceiling: the fallback voice's runs, whose loudness is matched to a voice's clips.
+/// Raises speech to a loudness its peaks would not allow with a gain alone, holding them under a ceiling: the
+/// fallback voice's runs, whose loudness is matched to a voice's clips.
 ///
 /// espeak-ng's speech has sharper peaks for its loudness than recorded speech: at the default English voice's median
 /// of -13.8 LUFS, most runs would pass -1 dBTP by 2 to 6.5 dB, so a gain capped by the ceiling left them that much
-/// quieter than the clips around them. The limiter sees the whole run (it is made whole before it plays), so its gain
-/// comes down ahead of each peak as well as after it: the gain a sample needs to stay under the ceiling, held for
-/// `holdSeconds` either side, then eased back to no reduction at most as fast as `releaseSeconds` allows, in both
-/// directions. A run that needs no reduction comes out as `samples` times the gain, exactly.
+/// quieter than the clips around them. The limiter looks `lookAheadSeconds` ahead, so that its gain comes down before
+/// a peak rather than at it: each sample's gain is the least any sample up to the look-ahead after it may have (the
+/// gain that keeps it under the ceiling), eased back towards no reduction at most as fast as `releaseSeconds` allows,
+/// then averaged over the look-ahead, a ramp that reaches each peak's reduction by the peak. So it works on a run as it
+/// arrives, a look-ahead behind it, and gives the same samples however the run is cut into pieces. Where no sample
+/// within the look-ahead needs a reduction, the samples are the gain's exactly.
 ///
 /// ```swift
-/// let level = try PeakLimiter.match(samples, loudnessLUFS: -14, ceilingDBTP: -1)
+/// var limiter = PeakLimiter(gainDecibels: 6, ceiling: 0.84)
+/// play(limiter.process(piece))
+/// play(limiter.finish())
 /// ```
-public enum PeakLimiter {
-    /// How long a reduction is held on either side of the peak that needs it.
-    static let holdSeconds = 0.002
+public struct PeakLimiter {
+    /// How far ahead a reduction starts: the ramp down to a peak's gain.
+    static let lookAheadSeconds = 0.005
     /// How slowly the gain comes back from a reduction: the time constant of its exponential ease, in seconds.
     static let releaseSeconds = 0.02
     /// A reduction this close to none is none (under 0.001 dB), so that the samples far from any peak are the gain's
     /// exactly.
-    static let negligibleReduction: Float = 1e-4
+    static let negligibleReduction: Double = 1e-4
+
+    private let gain: Float
+    private let ceiling: Float
+    private let lookAhead = Int(lookAheadSeconds * Double(RenderFormat.sampleRate))
+    private let ease = 1 - exp(-1 / (releaseSeconds * Double(RenderFormat.sampleRate)))
+    /// The last `lookAhead + 1` samples in, times the gain, by index modulo their count: those not yet out.
+    private var pending: [Float]
+    /// How many samples have come in, and gone out.
+    private var inCount = 0
+    private var outCount = 0
+    /// The allowed gains under 1 that may still be the least in a look-ahead, by index, from `candidateHead`: each
+    /// larger than the one before, so the first is the least. A sample not among them needs no reduction.
+    private var candidates: [(index: Int, allowed: Double)] = []
+    private var candidateHead = 0
+    /// The eased gains of the last `lookAhead + 1` samples out, by index modulo their count, their sum, and how many
+    /// of them reduce.
+    private var recent: [Double]
+    private var recentSum: Double
+    private var reducing = 0
+    private var eased: Double = 1
+
+    /// - Parameters:
+    ///   - gainDecibels: the gain every sample is given before its peaks are limited.
+    ///   - ceiling: the largest magnitude a sample may have out, an amplitude.
+    public init(gainDecibels: Double, ceiling: Float) {
+        gain = Float(Decibels.amplitude(gainDecibels))
+        self.ceiling = ceiling
+        pending = Array(repeating: 0, count: lookAhead + 1)
+        recent = Array(repeating: 1, count: lookAhead + 1)
+        recentSum = Double(lookAhead + 1)
+    }
+
+    /// Takes the next samples in; returns those now settled, `lookAheadSeconds` behind.
+    public mutating func process(_ samples: [Float]) -> [Float] {
+        let outputCount = max(0, min(samples.count, inCount + samples.count - lookAhead - outCount))
+        let output = [Float](unsafeUninitializedCapacity: outputCount) { output, count in
+            for sample in samples {
+                let gained = sample * gain
+                pending[inCount % pending.count] = gained
+                if gained.magnitude > ceiling {
+                    let allowed = Double(ceiling / gained.magnitude)
+                    while candidates.count > candidateHead && candidates[candidates.count - 1].allowed >= allowed {
+                        candidates.removeLast()
+                    }
+                    candidates.append((inCount, allowed))
+                }
+                inCount += 1
+                if inCount > lookAhead {
+                    output[count] = next()
+                    count += 1
+                }
+            }
+        }
+        compact()
+        return output
+    }
+
+    /// The samples still held: the last look-ahead's, with no samples after them.
+    public mutating func finish() -> [Float] {
+        let output = [Float](unsafeUninitializedCapacity: inCount - outCount) { output, count in
+            while outCount < inCount {
+                output[count] = next()
+                count += 1
+            }
+        }
+        compact()
+        return output
+    }
 
     /// `samples` at `gainDecibels`, with every sample's magnitude at most `ceiling` (an amplitude).
     public static func limit(_ samples: [Float], gainDecibels: Double, ceiling: Float) -> [Float] {
-        let gain = Float(Decibels.amplitude(gainDecibels))
-        var output = samples.map { $0 * gain }
-        // The gain each sample may have at most, then held either side, then eased both ways.
-        var allowed = output.map { $0.magnitude > ceiling ? ceiling / $0.magnitude : 1 }
-        guard allowed.contains(where: { $0 < 1 }) else { return output }
-        let hold = max(1, Int(holdSeconds * Double(RenderFormat.sampleRate)))
-        allowed = minimum(of: allowed, within: hold)
-        let ease = Float(1 - exp(-1 / (releaseSeconds * Double(RenderFormat.sampleRate))))
-        let eased = { (before: Float) -> Float in
-            let next = before + (1 - before) * ease
-            return 1 - next < negligibleReduction ? 1 : next
+        var limiter = PeakLimiter(gainDecibels: gainDecibels, ceiling: ceiling)
+        return limiter.process(samples) + limiter.finish()
+    }
+
+    /// The next sample out: its gain is the average of the eased least gains of the look-ahead up to it.
+    private mutating func next() -> Float {
+        let index = outCount
+        outCount += 1
+        while candidateHead < candidates.count && candidates[candidateHead].index < index { candidateHead += 1 }
+        let sample = pending[index % pending.count]
+        // Far from any peak, as most samples are: the gain's, exactly.
+        if candidateHead == candidates.count && eased == 1 && reducing == 0 { return sample }
+        let least = candidateHead < candidates.count ? candidates[candidateHead].allowed : 1
+        eased = min(least, eased + (1 - eased) * ease)
+        if 1 - eased < Self.negligibleReduction { eased = 1 }
+        let slot = index % recent.count
+        if recent[slot] < 1 { reducing -= 1 }
+        if eased < 1 { reducing += 1 }
+        recentSum += eased - recent[slot]
+        recent[slot] = eased
+        // A sum of ones is exact again: no rounding left over from the reductions.
+        if reducing == 0 { recentSum = Double(recent.count) }
+        return reducing == 0 ? sample : sample * Float(recentSum / Double(recent.count))
+    }
+
+    /// Drops the candidates gone out, once they are most of their storage.
+    private mutating func compact() {
+        if candidateHead > 0 && candidateHead * 2 >= candidates.count {
+            candidates.removeFirst(candidateHead)
+            candidateHead = 0
         }
-        for index in allowed.indices.dropFirst() { allowed[index] = min(allowed[index], eased(allowed[index - 1])) }
-        for index in allowed.indices.dropLast().reversed() {
-            allowed[index] = min(allowed[index], eased(allowed[index + 1]))
-        }
-        for index in output.indices { output[index] *= allowed[index] }
-        return output
     }
 
     /// `samples` at `loudnessLUFS`, their true peak at most `ceilingDBTP`: a gain to the loudness, peaks limited under
@@ -62,10 +147,40 @@ public enum PeakLimiter {
     ) throws(AudioIOError) -> (samples: [Float], levelDecibels: Double) {
         let loudness = try Loudness(samples)
         guard let measured = loudness.clipLUFS, let truePeak = loudness.truePeakDBTP else { return (samples, 0) }
-        var gain = target - measured
+        let gain = target - measured
         guard truePeak + gain > ceilingDBTP else { return (samples, gain) }
-        // Sample peaks a little under the ceiling leave room for the peaks between samples, which true peak counts.
-        let ceiling = Float(Decibels.amplitude(ceilingDBTP - Self.interSampleMarginDecibels))
+        let limited = try reach(target, from: samples, gainDecibels: gain, ceilingDBTP: ceilingDBTP).samples
+        // Whatever true peak is left over the ceiling comes off the whole run.
+        let over = (try Loudness(limited).truePeakDBTP ?? -.infinity) - ceilingDBTP
+        guard over > 0 else { return (limited, 0) }
+        return (limited, -over)
+    }
+
+    /// The gain in dB that takes `samples` to `loudnessLUFS` through the limiter under `ceilingDBTP`: what a run made
+    /// while it plays is given, measured beforehand on sample phrases.
+    ///
+    /// - Returns: `nil` for samples too short or too quiet to measure.
+    /// - Throws: `AudioIOError` when the loudness meter fails.
+    public static func gainDecibels(
+        reaching target: Double, from samples: [Float], ceilingDBTP: Double
+    ) throws(AudioIOError) -> Double? {
+        guard let measured = try Loudness(samples, measuringTruePeak: false).clipLUFS else { return nil }
+        return try reach(target, from: samples, gainDecibels: target - measured, ceilingDBTP: ceilingDBTP).gain
+    }
+
+    /// The sample ceiling that keeps the true peak under `ceilingDBTP`: a little under it, for the peaks between
+    /// samples, which true peak counts.
+    public static func sampleCeiling(underDBTP ceilingDBTP: Double) -> Float {
+        Float(Decibels.amplitude(ceilingDBTP - Self.interSampleMarginDecibels))
+    }
+
+    /// Limits `samples` at `gain`, then corrects the gain for the loudness the limiting took until within
+    /// `loudnessToleranceLU` of `target` (at most `passes` times).
+    private static func reach(
+        _ target: Double, from samples: [Float], gainDecibels: Double, ceilingDBTP: Double
+    ) throws(AudioIOError) -> (samples: [Float], gain: Double) {
+        var gain = gainDecibels
+        let ceiling = sampleCeiling(underDBTP: ceilingDBTP)
         var limited = limit(samples, gainDecibels: gain, ceiling: ceiling)
         for _ in 1..<Self.passes {
             guard let reached = try Loudness(limited, measuringTruePeak: false).clipLUFS,
@@ -74,10 +189,7 @@ public enum PeakLimiter {
             gain += target - reached
             limited = limit(samples, gainDecibels: gain, ceiling: ceiling)
         }
-        // Whatever true peak is left over the ceiling comes off the whole run.
-        let over = (try Loudness(limited).truePeakDBTP ?? -.infinity) - ceilingDBTP
-        guard over > 0 else { return (limited, 0) }
-        return (limited, -over)
+        return (limited, gain)
     }
 
     /// How far under a true-peak ceiling the sample peaks are held.
@@ -85,25 +197,4 @@ public enum PeakLimiter {
     /// How near the loudness a limited run is left, and how many times the gain is corrected at most to get there.
     static let loudnessToleranceLU = 0.2
     static let passes = 5
-
-    /// Each value the least of those within `radius` places of it, in a window that slides: a deque of candidates,
-    /// linear in the count.
-    private static func minimum(of values: [Float], within radius: Int) -> [Float] {
-        var result = values
-        var candidates: [Int] = []
-        var head = 0
-        var next = 0
-        for index in values.indices {
-            while next < values.count && next <= index + radius {
-                while candidates.count > head && values[candidates[candidates.count - 1]] >= values[next] {
-                    candidates.removeLast()
-                }
-                candidates.append(next)
-                next += 1
-            }
-            while candidates[head] < index - radius { head += 1 }
-            result[index] = values[candidates[head]]
-        }
-        return result
-    }
 }

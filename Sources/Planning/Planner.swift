@@ -193,7 +193,7 @@ public final class PlanStream<Lookup: PhraseLookup> {
     public func collect() throws -> RenderPlan {
         var segments: [TimedSegment] = []
         var markers = MarkerSequence()
-        while let segment = try nextSegment() { segments.append(segment) }
+        while let segment = try nextSegment() { segments.append(segment.settled()) }
         while let marker = nextMarker() { markers.add(marker) }
         var warnings: [String] = []
         while let warning = nextWarning() { warnings.append(warning) }
@@ -538,10 +538,18 @@ public final class PlanStream<Lookup: PhraseLookup> {
         let speaker = planner.voices[spoken.speaker]
         switch planner.plansFallbacksAsClips ? .clip : speaker.voice.fallbackMode {
         case .voice:
-            if let speech = speak(match.words, speaker) {
+            if var speech = speak(match.words, speaker) {
+                // A run that is stretched, shifted in pitch or crossfaded is placed once it is whole and its length
+                // known; otherwise as it arrives (`Timeline`).
+                if spoken.speed != 1 || spoken.pitchSemitones + speech.pitchSemitones != 0
+                    || speaker.voice.joins.crossfadeFrames > 0
+                {
+                    speech = speech.whole()
+                }
                 append(
-                    .synthesized(speech), frameCount: speech.samples.count, text: match.words, sourceRange, spoken,
-                    pitchShift: speech.pitchSemitones, fallback: .init(mode: .voice, words: match.words))
+                    .synthesized(speech), frameCount: speech.arrivesWhilePlaying ? 0 : speech.samples.count,
+                    text: match.words, sourceRange, spoken, pitchShift: speech.pitchSemitones,
+                    fallback: .init(mode: .voice, words: match.words))
                 return
             }
         case .spell:

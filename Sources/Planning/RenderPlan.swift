@@ -108,6 +108,12 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether it is the fallback voice's speech arriving while it plays: its length is known once the run is spoken.
+    public var isArriving: Bool {
+        if case .synthesized(let speech) = kind { return speech.arrivesWhilePlaying }
+        return false
+    }
+
     /// Whether it is the fallback voice's speech.
     public var isSynthesized: Bool {
         if case .synthesized = kind { return true }
@@ -180,6 +186,17 @@ public struct TimedSegment: Equatable, Sendable, CustomStringConvertible {
     /// The frame after its last.
     public var endFrame: Int { frame + frameCount }
 
+    /// The same segment with its length, once the fallback voice's speech placed while it arrived is whole (waits for
+    /// it); any other segment as it is.
+    public func settled() -> TimedSegment {
+        guard case .synthesized(let speech) = segment.kind, speech.arrivesWhilePlaying else { return self }
+        var settled = self
+        settled.segment.kind = .synthesized(speech.whole())
+        settled.segment.frameCount = speech.samples.count
+        settled.frameCount = settled.segment.frameCount
+        return settled
+    }
+
     /// `@frame +frames`, then the segment; `crossfade N` where it overlaps the next.
     public var description: String {
         var line = "@\(frame) \(segment)"
@@ -216,7 +233,7 @@ public struct RenderPlan: Equatable, Sendable, CustomStringConvertible {
         var markers = MarkerSequence()
         for segment in segments { timeline.append(segment) }
         timeline.finish()
-        while let segment = timeline.nextSegment() { timed.append(segment) }
+        while let segment = timeline.nextSegment() { timed.append(segment.settled()) }
         while let marker = timeline.nextMarker() { markers.add(marker) }
         self.init(voice: voice, segments: timed, markers: markers.takeReady(), warnings: warnings)
     }

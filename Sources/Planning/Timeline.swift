@@ -7,6 +7,12 @@ import SpeechCore
 /// It moves through the request with a window of one clip: a clip is held until the next sounding segment
 /// says whether the two crossfade, with the points (marks, sentence starts and ends) that follow it.
 ///
+/// The fallback voice's speech that arrives while it plays (`SynthesizedSpeech.arrivesWhilePlaying`) is placed at
+/// once, at its start, with no length (`PlanSegment.isArriving`), and crossfades with nothing. What is appended after
+/// it waits; its length, its phrase marker and where the next segment starts are settled when the segment after it
+/// is asked for, which waits for the run to be spoken. The renderer asks for that only once the run has played, so
+/// it never waits.
+///
 /// ```swift
 /// var timeline = Timeline()
 /// timeline.append(PlanSegment(kind: .phrase(hello), frameCount: 11_025, speed: 2))
@@ -27,6 +33,12 @@ public struct Timeline {
     /// Sentences and paragraphs begun and not yet ended, innermost last.
     private var open: [OpenStructure] = []
     private var markerCount = 0
+    /// The fallback voice's speech placed while it arrives, with the index its phrase marker will have.
+    private var arriving: (timed: TimedSegment, markerIndex: Int, speech: SynthesizedSpeech)?
+    /// Segments appended after it, placed once it is whole, from `waitingStart`; and whether the request ended there.
+    private var waiting: [PlanSegment] = []
+    private var waitingStart = 0
+    private var isEndWaiting = false
 
     fileprivate struct OpenStructure {
         var index: Int
@@ -45,15 +57,26 @@ public struct Timeline {
     /// How long `segment` lasts in the output: a clip, `<audio>` or a pause that follows the rate lasts its
     /// source's frames divided by its speed, rounded half away from zero; points last no frames.
     public static func outputFrameCount(of segment: PlanSegment) -> Int {
-        guard segment.isSounding else { return 0 }
+        guard segment.isSounding, !segment.isArriving else { return 0 }
         guard segment.speed != 1 else { return segment.frameCount }
         return Int((Double(segment.frameCount) / segment.speed).rounded())
     }
 
     /// Places the next segment of the request.
     public mutating func append(_ segment: PlanSegment) {
+        guard arriving == nil else {
+            waiting.append(segment)
+            return
+        }
+        lay(segment)
+    }
+
+    private mutating func lay(_ segment: PlanSegment) {
         let frameCount = Self.outputFrameCount(of: segment)
-        if segment.isClip {
+        if segment.isArriving {
+            if let previous = held { release(previous) }
+            place(TimedSegment(segment: segment, frame: position, frameCount: 0))
+        } else if segment.isClip {
             var overlap = 0
             if var previous = held {
                 // A crossfade is the smaller voice's, at most half of either clip.
@@ -76,11 +99,46 @@ public struct Timeline {
 
     /// Ends the request: what is held is placed.
     public mutating func finish() {
+        guard arriving == nil else {
+            isEndWaiting = true
+            return
+        }
         if let previous = held { release(previous) }
     }
 
-    /// The next placed segment, in output order; `nil` until more is appended (or at the end).
-    public mutating func nextSegment() -> TimedSegment? { placed.popFirst() }
+    /// The next placed segment, in output order; `nil` until more is appended (or at the end). Once every segment
+    /// placed is taken, it waits for the fallback voice's speech still arriving to be whole, and places what came
+    /// after it.
+    public mutating func nextSegment() -> TimedSegment? {
+        if let next = placed.popFirst() { return next }
+        while arriving != nil {
+            settleArriving()
+            while waitingStart < waiting.count && arriving == nil {
+                waitingStart += 1
+                lay(waiting[waitingStart - 1])
+            }
+            if waitingStart == waiting.count {
+                waiting.removeAll(keepingCapacity: true)
+                waitingStart = 0
+                if isEndWaiting && arriving == nil {
+                    isEndWaiting = false
+                    finish()
+                }
+            }
+            if let next = placed.popFirst() { return next }
+        }
+        return nil
+    }
+
+    /// Settles the speech placed while it arrived, once it is whole (waits for it): its length, its phrase marker
+    /// and where the next segment starts.
+    private mutating func settleArriving() {
+        guard let (timed, markerIndex, speech) = arriving else { return }
+        arriving = nil
+        let frameCount = speech.stream.wait(forCount: .max).count
+        position = timed.frame + frameCount
+        markers.append(IndexedMarker(index: markerIndex, marker: phraseMarker(timed.segment, timed.frame, frameCount)))
+    }
 
     /// The next complete marker, in the order they complete: a sentence's or paragraph's marker completes at
     /// its end, after the markers inside it. `IndexedMarker.index` is its place in frame order.
@@ -101,10 +159,12 @@ public struct Timeline {
         switch segment.kind {
         case .phrase, .fallback, .synthesized:
             let range = segment.sourceRange ?? 0..<0
-            emit(
-                Marker(
-                    kind: .phrase, text: segment.text, frame: timed.frame, frameCount: timed.frameCount,
-                    textRange: range, fallback: segment.fallback?.mode))
+            if case .synthesized(let speech) = segment.kind, speech.arrivesWhilePlaying {
+                arriving = (timed, markerCount, speech)
+                markerCount += 1
+            } else {
+                emit(phraseMarker(segment, timed.frame, timed.frameCount))
+            }
             for level in open.indices {
                 open[level].append(words: segment.text)
                 open[level].range =
@@ -133,6 +193,12 @@ public struct Timeline {
         case .silence, .audio:
             break
         }
+    }
+
+    private func phraseMarker(_ segment: PlanSegment, _ frame: Int, _ frameCount: Int) -> Marker {
+        Marker(
+            kind: .phrase, text: segment.text, frame: frame, frameCount: frameCount,
+            textRange: segment.sourceRange ?? 0..<0, fallback: segment.fallback?.mode)
     }
 
     private mutating func emit(_ marker: Marker) {

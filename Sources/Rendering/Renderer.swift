@@ -146,7 +146,13 @@ public final class Renderer {
                 // been cut short by a cancellation meanwhile.
                 guard try startNextSegment(), !cancellation.isCancelled else { break }
             }
-            let ownEnd = current!.timed.frameCount - current!.timed.overlapWithNext
+            let ownEnd: Int
+            if current!.isArriving {
+                ownEnd = current!.arrivedEnd(wanting: buffer.count - written)
+                if !current!.isArriving { startedSegments.append(current!.timed) }
+            } else {
+                ownEnd = current!.timed.frameCount - current!.timed.overlapWithNext
+            }
             let count = min(ownEnd - current!.position, buffer.count - written)
             let destination = UnsafeMutableBufferPointer(rebasing: buffer[written..<written + count])
             let start = current!.position
@@ -175,10 +181,11 @@ public final class Renderer {
                 isFinished = true
                 break
             }
-            guard timed.segment.isSounding, timed.frameCount > 0 else { continue }
+            guard timed.segment.isSounding, timed.frameCount > 0 || timed.segment.isArriving else { continue }
             if timed.overlapWithPrevious == 0 { outgoing = nil }
             current = try Chain(timed, audio: audio, stretchCache: stretchCache)
-            startedSegments.append(timed)
+            // Speech that arrives while it plays is counted as started once its length is known.
+            if !timed.segment.isArriving { startedSegments.append(timed) }
             return true
         }
         return false
@@ -218,6 +225,8 @@ private struct Chain {
     enum Source {
         case clip(ClipTake)
         case samples([Float])
+        /// The fallback voice's speech while it arrives: never stretched (the planner places a stretched run whole).
+        case arriving(SpeechStream)
         case silence
 
         var isSilence: Bool {
@@ -234,7 +243,9 @@ private struct Chain {
         var samples: [Float]
     }
 
-    let timed: TimedSegment
+    /// The segment as placed; the fallback voice's speech that arrives while it plays gets its length once it is whole.
+    private(set) var timed: TimedSegment
+    private(set) var isArriving: Bool
     let source: Source
     let gain: Float
     let fadeIn: Int
@@ -253,10 +264,12 @@ private struct Chain {
         var source: Source
         switch segment.kind {
         case .phrase(let take), .fallback(let take): source = .clip(take)
+        case .synthesized(let speech) where speech.arrivesWhilePlaying: source = .arriving(speech.stream)
         case .synthesized(let speech): source = .samples(speech.samples)
         case .audio(let path): source = .samples(try PreparedClip(path: path).renderReady)
         case .silence, .mark, .structureStart, .structureEnd: source = .silence
         }
+        isArriving = segment.isArriving
         gain = segment.gain
         fadeIn = timed.overlapWithPrevious > 0 ? 0 : segment.edgeFadeFrames
         fadeOut = timed.overlapWithNext > 0 ? 0 : segment.edgeFadeFrames
@@ -285,6 +298,20 @@ private struct Chain {
         self.stretcher = stretcher
     }
 
+    /// Where the frames that may be written now end, for speech that arrives while it plays: waits until `wanted` more
+    /// frames are in, as well as the fade-out's (which can be placed only once the end is known), or the speech is
+    /// whole, and then settles its length.
+    mutating func arrivedEnd(wanting wanted: Int) -> Int {
+        guard case .arriving(let stream) = source else { return timed.frameCount }
+        // A fade-in shortens for speech shorter than two fades: whether it does is known before the first frame.
+        let (count, isFinished) = stream.wait(forCount: max(position + wanted + fadeOut, 2 * fadeIn))
+        guard isFinished else { return count - fadeOut }
+        timed.frameCount = count
+        timed.segment.frameCount = count
+        isArriving = false
+        return count
+    }
+
     /// Writes the segment's next `destination.count` output frames.
     mutating func render(
         into destination: UnsafeMutableBufferPointer<Float>, audio: ClipAudioSource,
@@ -306,7 +333,8 @@ private struct Chain {
             }
         }
         RenderKernel.fadeEdges(
-            destination, clipFrameOffset: position, clipFrameCount: timed.frameCount, fadeIn: fadeIn, fadeOut: fadeOut)
+            destination, clipFrameOffset: position, clipFrameCount: isArriving ? .max : timed.frameCount,
+            fadeIn: fadeIn, fadeOut: fadeOut)
         RenderKernel.applyGain(gain, to: destination)
     }
 
@@ -355,6 +383,8 @@ private struct Chain {
         switch source {
         case .clip(let take):
             return try audio.readRenderReadyPCM(take, from: start, into: buffer)
+        case .arriving(let stream):
+            return stream.copy(from: start, into: buffer)
         case .samples(let samples):
             let count = max(0, min(buffer.count, samples.count - start))
             guard count > 0 else { return 0 }

@@ -31,11 +31,17 @@ public struct FallbackVoiceSettings: Equatable, Hashable, Sendable, CustomString
     public var loudnessLUFS: Double?
     /// The highest true peak the loudness may raise the speech to (dBTP).
     public var truePeakCeilingDBTP: Double
+    /// How loud espeak-ng's speech is at these settings, as it plays with its peaks limited: the voice's loudness less
+    /// the gain that took its sample phrases there (`voicebank configure` measures it). Known, a run plays at one gain
+    /// chosen before it is spoken, while it is made; `nil`, each run is made whole and measured first.
+    public var spokenLoudnessLUFS: Double?
 
     public init(
         variant: String = "", pitch: Int = 50, pitchRange: Int = 50, wordsPerMinute: Int = 175,
-        pitchShiftSemitones: Double = 0, loudnessLUFS: Double? = nil, truePeakCeilingDBTP: Double = -1
+        pitchShiftSemitones: Double = 0, loudnessLUFS: Double? = nil, truePeakCeilingDBTP: Double = -1,
+        spokenLoudnessLUFS: Double? = nil
     ) {
+        self.spokenLoudnessLUFS = spokenLoudnessLUFS
         self.variant = variant
         self.pitch = pitch
         self.pitchRange = pitchRange
@@ -60,20 +66,49 @@ public struct FallbackVoiceSettings: Equatable, Hashable, Sendable, CustomString
     }
 }
 
-/// Audio the fallback voice made for one run of words, placed and played like a clip.
+/// Audio the fallback voice makes for one run of words, placed and played like a clip: whole, or arriving while it
+/// plays (`arrivesWhilePlaying`), its length known once the run is spoken.
 public struct SynthesizedSpeech: Equatable, Sendable {
-    /// Render-ready samples: 22050 Hz mono.
-    public var samples: [Float]
+    /// Render-ready samples, 22050 Hz mono, as they are made.
+    public let stream: SpeechStream
+    /// Whether its samples arrive while it plays: the timeline places it at its start, and settles its length and
+    /// what follows it when the run is spoken. `false` for speech made whole before it is placed.
+    public let arrivesWhilePlaying: Bool
     /// The gain in dB that plays them at the voice's loudness, as `ClipTake.levelDecibels` plays a clip.
     public var levelDecibels: Double
     /// The pitch shift in semitones that takes them to the voice's pitch (`FallbackVoiceSettings`), added to the
     /// request's.
     public var pitchSemitones: Double
 
+    /// Speech made whole.
     public init(samples: [Float], levelDecibels: Double = 0, pitchSemitones: Double = 0) {
-        self.samples = samples
+        stream = SpeechStream(finished: samples)
+        arrivesWhilePlaying = false
         self.levelDecibels = levelDecibels
         self.pitchSemitones = pitchSemitones
+    }
+
+    /// Speech whose samples arrive in `stream` while it plays.
+    public init(arriving stream: SpeechStream, levelDecibels: Double = 0, pitchSemitones: Double = 0) {
+        self.stream = stream
+        arrivesWhilePlaying = true
+        self.levelDecibels = levelDecibels
+        self.pitchSemitones = pitchSemitones
+    }
+
+    /// Every sample, once the run is spoken (waits for it).
+    public var samples: [Float] { stream.wholeSamples }
+
+    /// The same speech made whole: placed once the run is spoken, as a stretch or a crossfade needs.
+    public func whole() -> SynthesizedSpeech {
+        guard arrivesWhilePlaying else { return self }
+        return SynthesizedSpeech(samples: samples, levelDecibels: levelDecibels, pitchSemitones: pitchSemitones)
+    }
+
+    /// The same samples, gain and pitch shift: two streams are compared once each is whole.
+    public static func == (lhs: SynthesizedSpeech, rhs: SynthesizedSpeech) -> Bool {
+        lhs.levelDecibels == rhs.levelDecibels && lhs.pitchSemitones == rhs.pitchSemitones
+            && lhs.arrivesWhilePlaying == rhs.arrivesWhilePlaying && (lhs.stream === rhs.stream || lhs.samples == rhs.samples)
     }
 }
 
@@ -89,7 +124,8 @@ public struct FallbackVoiceUnavailable: Error, Equatable, Sendable, CustomString
 
 /// Speaks words no clip covers, each run whole as one phrase: a voice's fallback voice (`FallbackMode.voice`).
 ///
-/// The planner asks it when it meets the run, so the timeline knows the speech's length before placing it.
+/// The planner asks it when it meets the run; the speech it answers with may still be arriving
+/// (`SynthesizedSpeech.arrivesWhilePlaying`).
 public protocol FallbackSpeaker: AnyObject {
     /// `words` spoken as one phrase in the voice's language; what was made so far once `cancellation` is raised.
     ///

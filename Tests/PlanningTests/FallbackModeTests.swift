@@ -16,6 +16,22 @@ final class ToneSpeaker: FallbackSpeaker {
     }
 }
 
+/// Hands each run over as a stream the test fills and finishes, as the fallback voice does from espeak-ng's thread.
+final class ArrivingSpeaker: FallbackSpeaker {
+    private(set) var streams: [SpeechStream] = []
+    /// How many samples each run has when it is handed over, finished; `nil` leaves it to the test.
+    var wholeFrameCount: Int?
+
+    func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
+        streams.append(SpeechStream())
+        if let wholeFrameCount {
+            streams.last!.append([Float](repeating: 0.5, count: wholeFrameCount))
+            streams.last!.finish()
+        }
+        return SynthesizedSpeech(arriving: streams.last!, levelDecibels: -3)
+    }
+}
+
 /// Cannot speak, as a voice whose language espeak-ng lacks.
 final class SilentSpeaker: FallbackSpeaker {
     func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
@@ -59,6 +75,53 @@ final class SilentSpeaker: FallbackSpeaker {
             ])
         #expect(plan.markers.first?.kind == .sentence)
         #expect(plan.markers[2].jsonLine.hasSuffix(#"],"fallback":"voice"}"#))
+    }
+
+    @Test("voice: a run still arriving is placed at its start at once; its length and what follows settle at its end")
+    func arrivingRun() throws {
+        let speaker = ArrivingSpeaker()
+        let voice = VoiceSettings(identifier: "com.example.ann", primaryLanguages: ["en-US"], fallbackMode: .voice)
+        let planner = Planner(voices: [
+            PlannerVoice(voice: voice, lookup: lookup, fallbacks: [fallback], fallbackSpeaker: speaker)
+        ])
+        let stream = planner.stream(try SSMLReader().read(#"<speak>Hello Bob <mark name="m"/> hello</speak>"#))
+        var first = try #require(try stream.nextSegment())
+        while !first.segment.isSounding { first = try #require(try stream.nextSegment()) }
+        let hello = first
+        #expect(hello.text == "hello")
+        // Handed out before a sample of it exists: the planner does not wait for the run.
+        let bob = try #require(try stream.nextSegment())
+        #expect(bob.segment.isArriving && bob.frame == hello.frameCount && bob.frameCount == 0)
+        var reached: [IndexedMarker] = []
+        while let marker = stream.nextMarker() { reached.append(marker) }
+        // The phrase marker of the run waits for its length.
+        #expect(reached.map(\.marker.text) == ["hello"])
+        let run = try #require(speaker.streams.first)
+        run.append([Float](repeating: 0.5, count: 250))
+        run.finish()
+        var after: [TimedSegment] = []
+        while let segment = try stream.nextSegment() { after.append(segment) }
+        #expect(after.prefix(2).map(\.frame) == [hello.frameCount + 250, hello.frameCount + 250])
+        #expect(after.first?.segment.kind == .mark("m"))
+        while let marker = stream.nextMarker() { reached.append(marker) }
+        let phrases = reached.sorted { $0.index < $1.index }.map(\.marker).filter { $0.kind == .phrase }
+        #expect(phrases.map(\.text) == ["hello", "bob", "hello"])
+        #expect(phrases[1].frame == hello.frameCount && phrases[1].frameCount == 250)
+        #expect(bob.settled().frameCount == 250 && !bob.settled().segment.isArriving)
+    }
+
+    @Test("voice: a run that is stretched or shifted in pitch is placed whole, with its length")
+    func arrivingRunStretched() throws {
+        let speaker = ArrivingSpeaker()
+        speaker.wholeFrameCount = 300
+        let voice = VoiceSettings(identifier: "com.example.ann", primaryLanguages: ["en-US"], fallbackMode: .voice)
+        let planner = Planner(voices: [
+            PlannerVoice(voice: voice, lookup: lookup, fallbacks: [fallback], fallbackSpeaker: speaker)
+        ])
+        let stream = planner.stream(try SSMLReader().read(#"<speak><prosody rate="2">Bob</prosody></speak>"#))
+        var bob = try #require(try stream.nextSegment())
+        while !bob.segment.isSounding { bob = try #require(try stream.nextSegment()) }
+        #expect(!bob.segment.isArriving && bob.frameCount == 150 && bob.segment.frameCount == 300)
     }
 
     @Test("voice: a voice whose fallback voice cannot speak falls back to its clip, with one warning")

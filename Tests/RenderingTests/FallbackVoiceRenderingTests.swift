@@ -14,6 +14,30 @@ final class ToneVoice: FallbackSpeaker {
     }
 }
 
+/// Speaks each run as the same second of tone as `ToneVoice`, arriving: the first `arrivedFrameCount` samples are in
+/// the stream when it is handed over, and the test adds the rest.
+final class ArrivingToneVoice: FallbackSpeaker {
+    let arrivedFrameCount: Int
+    private(set) var streams: [SpeechStream] = []
+
+    init(arrivedFrameCount: Int) { self.arrivedFrameCount = arrivedFrameCount }
+
+    func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
+        let stream = SpeechStream()
+        stream.append(Array(ProsodyRenderingTests.toneThenSilence.prefix(arrivedFrameCount)))
+        streams.append(stream)
+        return SynthesizedSpeech(arriving: stream)
+    }
+
+    /// Adds the rest of each run and finishes it.
+    func finish() {
+        for stream in streams {
+            stream.append(Array(ProsodyRenderingTests.toneThenSilence[arrivedFrameCount..<22_050]))
+            stream.finish()
+        }
+    }
+}
+
 /// The fallback voice's speech in the timeline: stretched, shifted and faded like a clip, and stopped by a cancel.
 @Suite struct FallbackVoiceRenderingTests {
     let lookup = DictionaryLookup(takes: ["hello": [ClipTake(clipID: 1, frameCount: 22_050)]])
@@ -34,6 +58,41 @@ final class ToneVoice: FallbackSpeaker {
         #expect(samples.count == Int((22_050 / speed).rounded()))
         let frequency = ProsodyRenderingTests.frequency(samples[...])
         #expect(abs(12 * log2(frequency / 220) - semitones) < 0.2, "\(frequency) Hz")
+    }
+
+    @Test("speech arriving while it plays: its first frames come before it is whole, and are those of the whole")
+    func arriving() throws {
+        let request = #"<speak>hello Bob <mark name="end"/></speak>"#
+        let whole = try pullAll(
+            Renderer(plan: planner(speaker: ToneVoice()).plan(SSMLReader().read(request)), audio: clips),
+            blockSize: 512)
+
+        let voice = ArrivingToneVoice(arrivedFrameCount: 2_000)
+        let stream = planner(speaker: voice).stream(try SSMLReader().read(request))
+        let renderer = Renderer(source: stream, audio: clips, cancellation: stream.cancellation)
+        var buffer = [Float](repeating: .nan, count: 512)
+        var samples: [Float] = []
+        var markers: [IndexedMarker] = []
+        // The clip, then the run's first frames, with only 2,000 of its 22,050 made.
+        while samples.count < 22_050 + 1_024 {
+            let pulled = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
+            #expect(pulled.frameCount == 512 && !pulled.isComplete)
+            samples += buffer[..<pulled.frameCount]
+            markers += renderer.reachedMarkers
+        }
+        // Its phrase marker waits for its length.
+        #expect(markers.map(\.marker.text) == ["hello"])
+        voice.finish()
+        while true {
+            let pulled = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
+            samples += buffer[..<pulled.frameCount]
+            markers += renderer.reachedMarkers
+            if pulled.isComplete { break }
+        }
+        #expect(samples == whole.samples)
+        let bob = try #require(markers.first { $0.marker.text == "bob" }?.marker)
+        #expect(bob.frame == 22_050 && bob.frameCount == 22_050)
+        #expect(markers.first { $0.marker.kind == .mark }?.marker.frame == 44_100)
     }
 
     @Test("its edges fade like a clip's, and an exact break beside it stays exact")

@@ -72,14 +72,7 @@ extension VoicePack {
         }
         guard isChoosingFallbackVoice, voice.fallbackMode == .voice else { return }
         let measured = try resolveVoice(voice.identifier, isChecked: false)
-        let phrases = try database.prepare(
-            """
-            SELECT phrase, frame_count FROM clip JOIN voice ON voice.id = clip.voice_id
-            WHERE voice.identifier = ? AND is_fallback = 0 ORDER BY clip.id LIMIT \(Self.samplePhraseCount)
-            """
-        ).bind(.text(voice.identifier))
-        var samplePhrases: [(text: String, frameCount: Int)] = []
-        while try phrases.step() { samplePhrases.append((phrases.text(0), phrases.int(1))) }
+        let samplePhrases = try samplePhrases(voice: voice.identifier)
         let voiced = try database.prepare(
             """
             SELECT f0_hz FROM clip JOIN voice ON voice.id = clip.voice_id
@@ -88,23 +81,88 @@ extension VoicePack {
         ).bind(.text(voice.identifier))
         var clipF0s: [Double] = []
         while try voiced.step() { clipF0s.append(voiced.double(0)) }
+        let language = measured.primaryLanguages.first ?? ""
         let settings = try Self.chooseFallbackVoice(
-            language: measured.primaryLanguages.first ?? "", phrases: samplePhrases, medianF0Hz: measured.medianF0Hz,
-            clipF0s: clipF0s)
+            language: language, phrases: samplePhrases, medianF0Hz: measured.medianF0Hz, clipF0s: clipF0s)
+        let spokenLoudness = try Self.spokenLoudness(
+            language: language, texts: samplePhrases.map(\.text), settings: settings,
+            playedAt: measured.settings.fallbackVoice)
         try database.prepare(
             """
             UPDATE voice SET fallback_variant = ?, fallback_pitch = ?, fallback_pitch_range = ?,
-                fallback_words_per_minute = ?, fallback_pitch_shift = ?
+                fallback_words_per_minute = ?, fallback_pitch_shift = ?, fallback_spoken_loudness_lufs = ?
             WHERE identifier = ?
             """
         ).bind(
             .text(settings.variant), .integer(settings.pitch), .integer(settings.pitchRange),
-            .integer(settings.wordsPerMinute), .real(settings.pitchShiftSemitones), .text(voice.identifier)
+            .integer(settings.wordsPerMinute), .real(settings.pitchShiftSemitones), spokenLoudness.map { .real($0) },
+            .text(voice.identifier)
         ).run()
+    }
+
+    /// How loud espeak-ng speaks the voice's sample phrases with `settings`, as a run plays: the voice's loudness less
+    /// the gain that takes them there through the limiter under its ceiling (`played`), or their own loudness for a
+    /// voice with no loudness to match; `nil` when they are too short or quiet to measure.
+    ///
+    /// - Throws: `VoicebankError.audio` when espeak-ng cannot speak the language or the loudness meter fails.
+    static func spokenLoudness(
+        language: String, texts: [String], settings: FallbackVoiceSettings, playedAt played: FallbackVoiceSettings
+    ) throws(VoicebankError) -> Double? {
+        guard !texts.isEmpty else { return nil }
+        let samples = Array(try speak(texts, language: language, settings: settings).joined())
+        do throws(AudioIOError) {
+            guard let target = played.loudnessLUFS else {
+                return try Loudness(samples, measuringTruePeak: false).clipLUFS
+            }
+            return try PeakLimiter.gainDecibels(
+                reaching: target, from: samples, ceilingDBTP: played.truePeakCeilingDBTP
+            ).map { target - $0 }
+        } catch {
+            throw .audio(error)
+        }
     }
 
     /// How many of a voice's phrases (first imported first) its fallback voice is matched on.
     static let samplePhraseCount = 12
+
+    /// The phrases a voice's fallback voice is matched on, with their clips' frames.
+    private func samplePhrases(voice identifier: String) throws(VoicebankError) -> [(text: String, frameCount: Int)] {
+        let phrases = try database.prepare(
+            """
+            SELECT phrase, frame_count FROM clip JOIN voice ON voice.id = clip.voice_id
+            WHERE voice.identifier = ? AND is_fallback = 0 ORDER BY clip.id LIMIT \(Self.samplePhraseCount)
+            """
+        ).bind(.text(identifier))
+        var samplePhrases: [(text: String, frameCount: Int)] = []
+        while try phrases.step() { samplePhrases.append((phrases.text(0), phrases.int(1))) }
+        return samplePhrases
+    }
+
+    /// Measures how loud the fallback voice speaks (`spokenLoudness`) for each voice that speaks with it and has no
+    /// such measurement (those of a pack from before schema 9), with the settings it has, inside the caller's
+    /// transaction. A voice whose language espeak-ng cannot speak here is left unmeasured: its runs are then made
+    /// whole and measured as they are spoken.
+    ///
+    /// - Throws: `VoicebankError.sqlite`.
+    package func measureSpokenLoudness() throws(VoicebankError) {
+        let unmeasured = try database.prepare(
+            """
+            SELECT identifier FROM voice WHERE fallback_mode = 'voice' AND fallback_spoken_loudness_lufs IS NULL
+            ORDER BY id
+            """)
+        var identifiers: [String] = []
+        while try unmeasured.step() { identifiers.append(unmeasured.text(0)) }
+        let update = try database.prepare("UPDATE voice SET fallback_spoken_loudness_lufs = ? WHERE identifier = ?")
+        for identifier in identifiers {
+            let voice = try resolveVoice(identifier, isChecked: false)
+            guard
+                let loudness = try? Self.spokenLoudness(
+                    language: voice.primaryLanguages.first ?? "", texts: samplePhrases(voice: identifier).map(\.text),
+                    settings: voice.fallbackVoice, playedAt: voice.settings.fallbackVoice)
+            else { continue }
+            try update.bind(.real(loudness), .text(identifier)).run()
+        }
+    }
 
     /// The median F0 of a clip's samples, in Hz; `nil` when no part of it is voiced.
     static func medianF0(_ samples: [Float]) throws(VoicebankError) -> Double? {

@@ -34,6 +34,7 @@ extension VoicePack {
     public static func openForChanges(path: String, access: Access = .readWrite) throws(VoicebankError) -> VoicePack {
         try VoicePack(path: path, access: access) { pack, _ throws(VoicebankError) in
             _ = try pack.measureTakeFeatures(voice: nil)
+            try pack.measureSpokenLoudness()
         }
     }
 
@@ -54,11 +55,14 @@ extension VoicePack {
         let pack = try VoicePack(path: path, access: .readWrite) { pack, version throws(VoicebankError) in
             fromVersion = version
             measured = try pack.measureTakeFeatures(voice: nil, progress: progress)
+            try pack.measureSpokenLoudness()
         }
         let version = try pack.schemaVersion
         if fromVersion == nil {
             measured = try pack.database.transaction { () throws(VoicebankError) in
-                try pack.measureTakeFeatures(voice: nil, progress: progress)
+                let measured = try pack.measureTakeFeatures(voice: nil, progress: progress)
+                try pack.measureSpokenLoudness()
+                return measured
             }
         }
         return MigrationReport(

@@ -113,11 +113,20 @@ package enum Schema {
         ALTER TABLE voice ADD COLUMN selection_energy_weight REAL NOT NULL DEFAULT 0.05;
         ALTER TABLE voice ADD COLUMN selection_spectrum_weight REAL NOT NULL DEFAULT 0.05;
         """,
+        // 9: how loud the fallback voice speaks. The loudness of espeak-ng's speech at a voice's fallback settings, as
+        // it plays with its peaks limited (`FallbackVoiceSettings.spokenLoudnessLUFS`; NULL until an import or
+        // configure measures it), so that a run plays at a gain known before it is spoken, while it is made.
+        """
+        ALTER TABLE voice ADD COLUMN fallback_spoken_loudness_lufs REAL;
+        """,
     ]
 
     /// The first version whose take features (position, contour, edges, cut) a clip row holds, and whose voices hold
     /// selection weights.
     static let takeFeaturesVersion = 8
+
+    /// The first version whose voices hold how loud their fallback voice speaks.
+    static let spokenLoudnessVersion = 9
 
     /// The oldest version a read-only open reads as it is, writing nothing: the readers' queries need the columns of
     /// schema 7 and read the take features only from a pack that has them (`VoicePack.hasTakeFeatures`). An older
@@ -177,6 +186,7 @@ package enum Schema {
         [.table("manifest"), .index("sqlite_autoindex_manifest_1", on: "manifest")],  // key PRIMARY KEY
         [],
         [],
+        [],
     ]
 
     /// The `sqlite_schema` rows a pack of schema `version` holds, in the order the steps make them.
@@ -188,11 +198,11 @@ package enum Schema {
     /// reads as they are), table by table: a pack that lacks one (a hand edit, another tool) is refused when it opens,
     /// before any query half-reads it.
     static func columns(version: Int) -> [(table: String, columns: String)] {
-        guard version < takeFeaturesVersion else { return columns }
-        return columns.map { table in
-            switch table.table {
-            case "clip": (table.table, clipColumnsBeforeTakeFeatures)
-            case "voice": (table.table, voiceColumnsBeforeTakeFeatures)
+        columns.map { table in
+            switch (table.table, version) {
+            case ("clip", ..<takeFeaturesVersion): (table.table, clipColumnsBeforeTakeFeatures)
+            case ("voice", ..<takeFeaturesVersion): (table.table, voiceColumnsBeforeTakeFeatures)
+            case ("voice", ..<spokenLoudnessVersion): (table.table, voiceColumnsOfTakeFeatures)
             default: table
             }
         }
@@ -214,13 +224,14 @@ package enum Schema {
         is_loudness_measured, f0_hz, is_f0_measured
         """
 
+    /// The voice columns of schema 8, before step 9 added the fallback voice's spoken loudness.
+    private static let voiceColumnsOfTakeFeatures =
+        voiceColumnsBeforeTakeFeatures
+        + ", selection_position_weight, selection_pitch_weight, selection_energy_weight, selection_spectrum_weight"
+
     /// Every column of the current version, table by table.
     static let columns: [(table: String, columns: String)] = [
-        (
-            "voice",
-            voiceColumnsBeforeTakeFeatures
-                + ", selection_position_weight, selection_pitch_weight, selection_energy_weight, selection_spectrum_weight"
-        ),
+        ("voice", voiceColumnsOfTakeFeatures + ", fallback_spoken_loudness_lufs"),
         ("clip", clipColumnsBeforeTakeFeatures + ", " + StoredTakeFeatures.columns),
         ("manifest", "key, value"),
     ]

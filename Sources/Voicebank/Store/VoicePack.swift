@@ -36,6 +36,8 @@ public final class VoicePack {
     /// Whether the pack's clip rows hold the take features (schema 8 on): a pack of schema 7 opened read-only is read
     /// as it is, and its takes have none.
     package private(set) var hasTakeFeatures = false
+    /// Whether the pack's voices hold how loud their fallback voice speaks (schema 9 on).
+    package private(set) var hasSpokenLoudness = false
 
     /// What an upgrade does beyond its SQL, inside its transaction, once the new columns are there: given the pack
     /// and the version it had. VoicebankAuthoring's measures the take features a pack from before schema 8 lacks.
@@ -67,7 +69,9 @@ public final class VoicePack {
         do {
             try database.execute("PRAGMA foreign_keys = ON")
             try prepareSchema(isWritable: access != .readOnly, completingMigration: completingMigration)
-            hasTakeFeatures = try schemaVersion >= Schema.takeFeaturesVersion
+            let version = try schemaVersion
+            hasTakeFeatures = version >= Schema.takeFeaturesVersion
+            hasSpokenLoudness = version >= Schema.spokenLoudnessVersion
         } catch {
             if case .sqlite(_, _, let message) = error, message.contains("not a database") {
                 throw .notAVoicePack(path: path, reason: "it is not an SQLite database")
@@ -159,6 +163,7 @@ public final class VoicePack {
                 try database.execute(Schema.migrations[step])
             }
             hasTakeFeatures = true
+            hasSpokenLoudness = true
             try completingMigration(self, lockedVersion)
             try database.execute("PRAGMA application_id = \(Schema.applicationID)")
             try database.execute("PRAGMA user_version = \(Schema.currentVersion)")
@@ -254,7 +259,7 @@ public final class VoicePack {
                 fallback_pitch_range, fallback_words_per_minute, fallback_pitch_shift\(
                     hasTakeFeatures
                     ? ", selection_position_weight, selection_pitch_weight, selection_energy_weight, "
-                        + "selection_spectrum_weight" : "")
+                        + "selection_spectrum_weight" : "")\(hasSpokenLoudness ? ", fallback_spoken_loudness_lufs" : "")
             FROM voice ORDER BY id
             """)
         var rows: [(id: Int, voice: Voice)] = []
@@ -280,6 +285,7 @@ public final class VoicePack {
                     position: statement.double(20), pitch: statement.double(21), energy: statement.double(22),
                     spectrum: statement.double(23))
             }
+            if hasSpokenLoudness { voice.fallbackVoice.spokenLoudnessLUFS = statement.optionalDouble(24) }
             if isChecked {
                 guard mode != nil else {
                     throw .damagedVoice(
@@ -386,6 +392,9 @@ public final class VoicePack {
         }
         if let loudness = voice.medianLoudnessLUFS, !LoudnessTarget.targets.contains(loudness) {
             throw damage("median_loudness_lufs", "\(loudness)", "-70 to 0 LUFS", option)
+        }
+        if let loudness = settings.spokenLoudnessLUFS, !LoudnessTarget.targets.contains(loudness) {
+            throw damage("fallback_spoken_loudness_lufs", "\(loudness)", "-70 to 0 LUFS", option)
         }
     }
 

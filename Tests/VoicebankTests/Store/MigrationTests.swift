@@ -74,6 +74,7 @@ import VoicebankAuthoring
         for (column, value) in [
             ("fallback_mode", "'beep'"), ("fallback_variant", "'f3; rm'"), ("fallback_pitch", "101"),
             ("fallback_words_per_minute", "5000"), ("median_loudness_lufs", "40"),
+            ("fallback_spoken_loudness_lufs", "40"),
         ] {
             try execute("UPDATE voice SET \(column) = \(value)", on: path)
             #expect(throws: VoicebankError.self, "\(column) = \(value)") {
@@ -82,7 +83,7 @@ import VoicebankAuthoring
             try execute(
                 """
                 UPDATE voice SET fallback_mode = 'clip', fallback_variant = '', fallback_pitch = 50,
-                    fallback_words_per_minute = 175, median_loudness_lufs = NULL
+                    fallback_words_per_minute = 175, median_loudness_lufs = NULL, fallback_spoken_loudness_lufs = NULL
                 """, on: path)
         }
         #expect(try VoicePack(path: path, access: .readOnly).voices().count == 1)
