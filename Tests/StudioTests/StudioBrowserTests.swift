@@ -108,6 +108,14 @@ import Voicebank
             #expect(first <= 700 && samples.count - 1 - last <= 700, "\(take.id): \(first), \(samples.count - last)")
         }
         #expect(studio.log.contains("DELETE /api/takes/"))
+        // Each take went to the studio in pieces while it was recorded, and was checked and kept as the recording the
+        // studio held, with no samples sent again.
+        let log = studio.log.split(separator: "\n")
+        let keeps = log.filter { $0.contains(" kept take #") }
+        #expect(keeps.count >= 3 && keeps.allSatisfy { $0.contains("&recording=") }, "\(studio.log)")
+        #expect(log.filter { $0.contains(" checked a take of ") }.allSatisfy { $0.contains("?recording=") })
+        #expect(log.filter { $0.contains(" added to recording ") }.count >= 3, "\(studio.log)")
+        #expect(log.filter { $0.contains("/end?frame=") && $0.contains(" 200 ended recording ") }.count >= 3)
 
         // Listen: the page's audio is concat-synth render's of the same sentence with the same pack, sample for sample
         // (the kept takes of "bob" included), and its picture is the render's.
@@ -252,6 +260,8 @@ import Voicebank
         #expect(clips.map(\.position) == [.initial, .medial, .initial, .final])
         #expect(clips.last?.sourceName == "e.york.wav")
         #expect(studio.log.contains("\"london\" in "), "\(studio.log)")
+        let keeps = studio.log.split(separator: "\n").filter { $0.contains(" kept take #") }
+        #expect(keeps.count == 3 && keeps.allSatisfy { $0.contains("&recording=") }, "\(studio.log)")
 
         let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
