@@ -67,14 +67,8 @@ public struct PreparedClip: Sendable {
             sampleRate: sampleRate, channelCount: 1, frameCount: floatSamples.count,
             container: SoundFileReader.formatName(Int32(SF_FORMAT_WAV)),
             sampleFormat: SoundFileReader.formatName(Int32(SF_FORMAT_FLOAT)))
-        original = OriginalPCM(
-            encoding: .float32, channelCount: 1,
-            bytes: floatSamples.withUnsafeBufferPointer { samples in
-                var bytes: [UInt8] = []
-                bytes.reserveCapacity(samples.count * 4)
-                for sample in samples { withUnsafeBytes(of: sample.bitPattern.littleEndian) { bytes += $0 } }
-                return bytes
-            })
+        // In memory order, as `SoundFileReader.readOriginal` keeps a float file's samples.
+        original = OriginalPCM(encoding: .float32, channelCount: 1, bytes: floatSamples.withUnsafeBytes { Array($0) })
         self.renderReady = renderReady + [Float](repeating: 0, count: frameCount - renderReady.count)
         self.converter = converter
     }

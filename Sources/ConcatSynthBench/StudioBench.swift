@@ -24,7 +24,7 @@ struct StudioBench {
     static let voice = "org.concatsynth.en"
     /// How often the page sends a piece while it records, and the end it holds back for the stop to cut (its
     /// `pieceSeconds` and the studio's `TakeChecks.tailSeconds`).
-    static let pieceSeconds = 0.25
+    static let pieceSeconds = 0.1
     static let tailSeconds = 0.15
 
     /// A studio to measure: its voice's fallback, and whether it works out the coverage of the texts again.

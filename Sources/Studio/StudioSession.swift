@@ -172,16 +172,20 @@ final class StudioSession: Sendable {
     }
 
     /// Notes that takes changed, and chooses the fallback voice's settings again once no other change has come for
-    /// `fallbackVoiceDelay`. Choosing them takes a second or two for a voice whose fallback voice is espeak-ng (it
-    /// speaks sample phrases in each variant and pitch), which each keep would otherwise wait for.
+    /// `fallbackVoiceDelay`, and no recording has started since. Choosing them takes a second or two for a voice whose
+    /// fallback voice is espeak-ng (it speaks sample phrases in each variant and pitch), which each keep would
+    /// otherwise wait for; a recording started meanwhile is kept soon, and its keep would wait for them too.
     private func takesChanged() {
         guard voice.fallbackMode == .voice else { return }
         let change = changes.withLock { changes in
             changes.made += 1
             return changes.made
         }
+        let recordings = recording.withLock { $0.number }
         fallbackVoiceUpdates.asyncAfter(deadline: .now() + Self.fallbackVoiceDelay) { [self] in
-            guard changes.withLock({ $0.made == change }) else { return }
+            guard changes.withLock({ $0.made == change }), recording.withLock({ $0.number }) == recordings else {
+                return
+            }
             // A failure here changes nothing in the pack; the next Listen chooses again and reports it.
             try? updateFallbackVoice()
         }

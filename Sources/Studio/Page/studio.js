@@ -316,8 +316,9 @@ function warn(text) {
 
 // MARK: The take sent in pieces
 
-// How often a piece of the take goes to the studio while it is recorded.
-const pieceSeconds = 0.25;
+// How often a piece of the take goes to the studio while it is recorded: what is left to convert at the stop is at most
+// this and the end the stop cuts off.
+const pieceSeconds = 0.1;
 
 // The take's frames from `start` to `end` (on the audio context's clock), silence where no block came.
 function framesOf(recording, start, end) {
