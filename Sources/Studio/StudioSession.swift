@@ -491,6 +491,18 @@ final class StudioSession: Sendable {
         return (clip, prompts(phraseKey: clip.phraseKey))
     }
 
+    /// Tags a kept take with another position, or none, in its own transaction: its source name's prefix follows
+    /// (`e.york.wav`), as if it had been kept so.
+    ///
+    /// - Throws: `StudioError.unknownTake`, `.voicebank`.
+    func reposition(takeID: String, position: TakePosition?) throws(StudioError) -> Clip {
+        let clip = try take(id: takeID)
+        return try withPack { (pack) throws(VoicebankError) in
+            try pack.setPosition(
+                position, clipID: clip.id, sourceName: Self.sourceName(clip.phrase, position: position))
+        }
+    }
+
     /// The state of each prompt of a phrase after a change, in the script's order.
     func promptStates(phraseKey: String) throws(StudioError) -> [StudioState.PromptState] {
         let takes = try takesByPrompt()

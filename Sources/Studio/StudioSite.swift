@@ -11,16 +11,15 @@ import Voicebank
 /// | `GET /?token=T` | the page |
 /// | `GET /studio.js`, `/studio.css`, `/recorder.js` | the page's files |
 /// | `GET /api/state` | every prompt with its takes, and the coverage of the texts |
-/// | `POST /api/recordings` | starts a take sent in pieces as it is recorded (replacing the one in progress), with its \
-/// first piece, which may be empty: raw samples, `X-Sample-Rate`, `X-Sample-Format: f32le`; answers its id |
-/// | `POST /api/recordings/ID?frame=F` | the next piece, from frame `F` (the frames sent before it), converted as it comes |
+/// | `POST /api/recordings` | starts a take sent in pieces while it is recorded, replacing the one in progress |
+/// | `POST /api/recordings/ID?frame=F` | its next piece, from frame `F`, with a take's headers; converted as it comes |
 /// | `POST /api/recordings/ID/end?frame=F` | the last piece, which may be empty: the recording has ended |
 /// | `DELETE /api/recordings/ID` | drops the recording; nothing of it was in the pack |
 /// | `POST /api/takes?prompt=ID[&position=P]` | keeps a take: raw samples, `X-Sample-Rate`, `X-Sample-Format: f32le` |
 /// | `POST /api/takes?prompt=ID[&position=P]&recording=R` | keeps the recording `R` that has ended, with no body |
-/// | `POST /api/takes/check[?recording=R]` | what keeping a take would be told of its loudness, the same body or the \
-/// recording that has ended; nothing is kept |
+/// | `POST /api/takes/check[?recording=R]` | what keeping a take (or recording `R`) would be told of its loudness |
 /// | `DELETE /api/takes/ID` | discards a take |
+/// | `POST /api/takes/ID/position?position=P` | tags a kept take with another position, or `none` |
 /// | `GET /api/takes/ID/audio` | a take as it plays: trimmed, 22050 Hz, f32le |
 /// | `GET /api/takes/ID/hearing` | what listening to a kept take found, once the listener got to it |
 /// | `POST /api/texts` | adds a pasted text (`text/plain`): its coverage is shown, its missing words are prompts |
@@ -221,6 +220,22 @@ final class StudioSite: HTTPSite {
                         "discarded take #\(take.id) of prompt \(prompts.map(\.id).joined(separator: ", ")) \"\(take.phrase)\""
                 )
             }
+        case (.POST, _) where parts.count == 4 && parts[0] == "api" && parts[1] == "takes" && parts[3] == "position":
+            guard let chosen = try Self.position(request.queryParameters["position"]) else {
+                throw .invalid(
+                    "the request names no position; expected POST \(path)?position=P, P one of \(TakePosition.accepted) or none"
+                )
+            }
+            return job { [session, id = parts[2]] () throws(StudioError) in
+                let take = try session.reposition(takeID: id, position: chosen)
+                let change = StudioChange(
+                    take: .init(take, hearing: session.listener.hearing(take: take.id)),
+                    prompts: try session.promptStates(phraseKey: take.phraseKey), coverage: try session.coverage())
+                return StudioAnswer(
+                    body: encodeJSON(change),
+                    summary:
+                        "take #\(take.id) \"\(take.phrase)\" is now \(take.position?.rawValue ?? "of no position")")
+            }
         case (.GET, _) where parts.count == 4 && parts[0] == "api" && parts[1] == "takes" && parts[3] == "hearing":
             // Not a job: it reads no pack, and a page asks it again and again while the listener works.
             guard let id = Int(parts[2]), let hearing = session.listener.hearing(take: id) else {
@@ -253,7 +268,7 @@ final class StudioSite: HTTPSite {
             throw APIError(
                 status: .notFound, type: "not_found_error",
                 message:
-                    "no endpoint \(method) \(path); expected GET /, GET /api/state, POST /api/takes?prompt=ID, POST /api/recordings, POST /api/recordings/ID?frame=F, POST /api/recordings/ID/end?frame=F, DELETE /api/recordings/ID, DELETE /api/takes/ID, GET /api/takes/ID/audio, GET /api/takes/ID/hearing, POST /api/texts, POST /api/listen or GET /renders/ID.wav and .svg"
+                    "no endpoint \(method) \(path); expected GET /, GET /api/state, POST /api/takes?prompt=ID, POST /api/recordings, POST /api/recordings/ID?frame=F, POST /api/recordings/ID/end?frame=F, DELETE /api/recordings/ID, DELETE /api/takes/ID, POST /api/takes/ID/position?position=P, GET /api/takes/ID/audio, GET /api/takes/ID/hearing, POST /api/texts, POST /api/listen or GET /renders/ID.wav and .svg"
             )
         }
     }
@@ -271,7 +286,8 @@ final class StudioSite: HTTPSite {
         case .forbidden: return APIError(status: .forbidden, type: "permission_error", message: message)
         case .unknownPrompt, .unknownTake, .unknownRender, .unknownRecording:
             return APIError(status: .notFound, type: "not_found_error", message: message)
-        case .takeFormat, .pastedText, .texts, .listenText, .recordingFormat, .recordingRequest: return .invalid(message)
+        case .takeFormat, .pastedText, .texts, .listenText, .recordingFormat, .recordingRequest:
+            return .invalid(message)
         case .recordingTooLong:
             return APIError(status: .payloadTooLarge, type: "invalid_request_error", message: message)
         case .recordingOrder, .recordingEnded, .recordingInProgress:

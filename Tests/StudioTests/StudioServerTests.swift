@@ -394,7 +394,9 @@ import Voicebank
         #expect(again.body.contains("no recording \(id) in progress"), "\(again.body)")
     }
 
-    @Test("pieces of another rate, out of order, past the cap, of a recording ended or unknown: clear errors, nothing kept")
+    @Test(
+        "pieces of another rate, out of order, past the cap, of a recording ended or unknown: clear errors, nothing kept"
+    )
     func badPieces() throws {
         let studio = try studio()
         let before = try clips()
@@ -463,6 +465,50 @@ import Voicebank
         let discarded = try sendPiece(studio, "/api/recordings/\(newerID)/end?frame=100", [][...])
         #expect(discarded.status == 404, "\(discarded.body)")
         #expect(try clips() == before)
+    }
+
+    @Test(
+        "a kept take's position changed in place: its row tagged and named anew, the rest of it as kept; bad ones refused")
+    func reposition() throws {
+        let studio = try studio()
+        let kept = try send(studio, prompt: "2", raw: try take().raw)
+        #expect(kept.status == 201, "\(kept.body)")
+        let before = try #require(try clips().last)
+        #expect(before.position == nil && before.sourceName == "bob.wav")
+        let move = { (target: String) throws -> (status: Int, body: String) in
+            try api(studio, ["-X", "POST", "\(studio.base)/api/takes/\(target)"])
+        }
+
+        let final = try move("\(before.id)/position?position=final")
+        #expect(final.status == 200, "\(final.body)")
+        let change = try json(final.body)
+        #expect((change["take"] as? [String: Any])?["position"] as? String == "final")
+        #expect((change["prompts"] as? [[String: Any]])?.map { $0["text"] as? String } == ["bob"])
+        #expect(change["coverage"] != nil)
+        var expected = before
+        expected.position = .final
+        expected.sourceName = "e.bob.wav"
+        #expect(try clips().last == expected)
+        let store = try VoicePack(path: pack, access: .readOnly)
+        #expect(try store.renderReadyPCM(clipID: before.id).count == before.frameCount)
+
+        let none = try move("\(before.id)/position?position=none")
+        #expect(none.status == 200, "\(none.body)")
+        #expect(try clips().last == before)
+
+        let others = try clips().dropLast()
+        for (target, status, message) in [
+            ("\(before.id)/position?position=last", 400, "is not one; expected initial, medial, final, question or none"),
+            ("\(before.id)/position", 400, "the request names no position"),
+            ("999999/position?position=final", 404, "no take 999999 of a prompt of this studio"),
+            ("\(others.first!.id)/position?position=final", 404, "no take \(others.first!.id) of a prompt"),
+        ] {
+            let answer = try move(target)
+            #expect(answer.status == status, "\(target): \(answer.body)")
+            #expect(answer.body.contains(message), "\(target): \(answer.body)")
+        }
+        #expect(try clips().last == before)
+        #expect(try Array(clips().dropLast()) == Array(others))
     }
 
     @Test("the same audio again is refused as the take it is; another take of the prompt is kept beside the first")

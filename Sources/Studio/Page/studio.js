@@ -167,6 +167,8 @@ function render() {
 
 function renderTakes(prompt) {
   const list = element('takes');
+  // A take's position list that has the focus keeps it when the list is drawn again (after its own change).
+  const focusedTake = document.activeElement?.dataset?.takeId;
   list.replaceChildren();
   if (prompt.takes.length === 0) {
     const item = document.createElement('li');
@@ -186,9 +188,24 @@ function renderTakes(prompt) {
       button(`Play`, `Play take ${number} of ${quoted(prompt.text)}`, () => playKept(prompt, take, number)),
       ' ',
       button(`Discard`, `Discard take ${number} of ${quoted(prompt.text)}`, () => discardKept(prompt, take, number)),
+      ' ',
+      positionList(prompt, take, number),
     );
     list.append(item);
   });
+  list.querySelector(`select[data-take-id="${focusedTake}"]`)?.focus();
+}
+
+// A kept take's position, changed in the pack as it is chosen: the same choices as the next take's.
+function positionList(prompt, take, number) {
+  const list = element('take-position').cloneNode(true);
+  list.removeAttribute('id');
+  list.removeAttribute('aria-keyshortcuts');
+  list.dataset.takeId = String(take.id);
+  list.value = take.position ?? 'none';
+  list.setAttribute('aria-label', `Position of take ${number} of ${quoted(prompt.readText)}`);
+  list.addEventListener('change', () => run(() => reposition(prompt, take, number, list.value)));
+  return list;
 }
 
 function renderScript() {
@@ -685,6 +702,36 @@ async function discardKept(prompt, take, number) {
   );
 }
 
+// Position changes go to the studio one at a time, in the order they were chosen: arrows pressed quickly on a take's
+// list leave it with the last.
+let repositioning = Promise.resolve();
+
+async function reposition(prompt, take, number, position) {
+  const change = (repositioning = repositioning.catch(() => {}).then(async () => {
+    const response = await api('POST', `/api/takes/${take.id}/position?position=${position}`);
+    return response.json();
+  }));
+  const { take: changed, prompts, coverage } = await change;
+  replacePrompts(prompts);
+  showCoverage(coverage);
+  render();
+  const as = changed.position ? aTake(changed.position) : 'a take of no particular place';
+  announce(
+    `Take ${number} of ${quoted(prompt.readText)} is now ${as}, in the pack.` +
+      (coverage ? ` Your texts: ${coverage.summary}.` : ''),
+  );
+}
+
+// T: the position of the prompt's last kept take.
+function focusLastTakePosition() {
+  const lists = document.querySelectorAll('#takes select');
+  if (lists.length === 0) {
+    announce(`${quoted(current().readText)} has no kept take whose position to change.`);
+    return;
+  }
+  lists[lists.length - 1].focus();
+}
+
 async function addText() {
   if (studio.isBusy) return;
   const text = element('paste').value;
@@ -804,6 +851,7 @@ const keys = {
   s: skip,
   a: redo,
   o: () => element('take-position').focus(),
+  t: focusLastTakePosition,
 };
 
 document.addEventListener('keydown', (event) => {
