@@ -1,3 +1,4 @@
+import CSndFile
 import SpeechCore
 
 /// A source file read once and made ready for rendering: the lossless original and the render-ready PCM.
@@ -44,6 +45,31 @@ public struct PreparedClip: Sendable {
         self.source = source
         self.original = original
         renderReady = try SampleRateConversion.convert(mono, from: source.sampleRate, converter: converter)
+        self.converter = converter
+    }
+
+    /// Mono Float32 samples at `sampleRate` and their conversion to 22050 Hz as a clip, exactly as a 32-bit float WAV
+    /// file holding the samples would be read (its format, its samples kept losslessly) and converted: for a take
+    /// converted piece by piece while it was recorded (`StreamingResampler` gives what one conversion gives), which
+    /// has no file. `renderReady` shorter than `SampleRateConversion.convertedFrameCount` is padded with silence, as
+    /// `SampleRateConversion.convert` pads what libsamplerate did not fill.
+    ///
+    /// ```swift
+    /// let clip = PreparedClip(floatSamples: take, sampleRate: 48_000, renderReady: converted)
+    /// ```
+    /// - Precondition: `floatSamples` is not empty, and `renderReady` is no longer than the conversion's length.
+    public init(floatSamples: [Float], sampleRate: Int, renderReady: [Float], converter: Converter = .best) {
+        let frameCount = SampleRateConversion.convertedFrameCount(
+            floatSamples.count, from: sampleRate, to: RenderFormat.sampleRate)
+        precondition(
+            !floatSamples.isEmpty && renderReady.count <= frameCount, "a clip has samples and their conversion")
+        source = SourceFormat(
+            sampleRate: sampleRate, channelCount: 1, frameCount: floatSamples.count,
+            container: SoundFileReader.formatName(Int32(SF_FORMAT_WAV)),
+            sampleFormat: SoundFileReader.formatName(Int32(SF_FORMAT_FLOAT)))
+        // In memory order, as `SoundFileReader.readOriginal` keeps a float file's samples.
+        original = OriginalPCM(encoding: .float32, channelCount: 1, bytes: floatSamples.withUnsafeBytes { Array($0) })
+        self.renderReady = renderReady + [Float](repeating: 0, count: frameCount - renderReady.count)
         self.converter = converter
     }
 

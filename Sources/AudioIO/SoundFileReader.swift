@@ -171,7 +171,7 @@ final class SoundFileReader {
         }
     }
 
-    private static func formatName(_ format: Int32) -> String {
+    static func formatName(_ format: Int32) -> String {
         var info = SF_FORMAT_INFO()
         info.format = format
         guard sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0,

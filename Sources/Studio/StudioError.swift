@@ -26,6 +26,20 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
     /// A take's body that is not raw samples as its headers announced them: `reason` says what is wrong.
     case takeFormat(reason: String)
     case unsupportedContentType(String?)
+    /// An id that is not the recording in progress: never started, replaced by a newer one, kept or discarded.
+    case unknownRecording(id: String)
+    /// A piece of a recording in another format than the recording's start: `reason` says how.
+    case recordingFormat(id: Int, reason: String)
+    /// A piece that does not start at the frame where the recording's samples end.
+    case recordingOrder(id: Int, frame: Int, expected: Int)
+    /// A piece that would take a recording past the bytes a take may have.
+    case recordingTooLong(id: Int, byteCount: Int, sampleRate: Int)
+    /// A piece of a recording that has ended.
+    case recordingEnded(id: Int)
+    /// A recording checked or kept before its end.
+    case recordingInProgress(id: Int)
+    /// A request that names a recording and sends samples too, or a piece without its frame: `reason` says which.
+    case recordingRequest(reason: String)
     /// The same audio is a take of the prompt already.
     case sameTake(clipID: Int, phrase: String)
     case voicebank(VoicebankError)
@@ -74,6 +88,26 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
         case .unsupportedContentType(let type):
             return
                 "a take sent as \(type.map { "\"\($0)\"" } ?? "no Content-Type") is not one the studio reads; expected Content-Type: application/octet-stream with raw samples"
+        case .unknownRecording(let id):
+            return
+                "no recording \(id) in progress in this studio; expected the id POST /api/recordings answered, of the recording not yet kept, discarded or replaced by a newer one"
+        case .recordingFormat(let id, let reason):
+            return
+                "a piece of recording \(id) is not in its format: \(reason); expected every piece at the rate and in the format its start named"
+        case .recordingOrder(let id, let frame, let expected):
+            return
+                "a piece of recording \(id) starts at frame \(frame), but its samples end at frame \(expected); expected its pieces in order, each with frame=\(expected) for the next"
+        case .recordingTooLong(let id, let byteCount, let sampleRate):
+            return
+                "recording \(id) would be \(byteCount) bytes with this piece, more than a take may have; expected at most \(TakeRecording.maximumBytes) bytes, \(TakeRecording.maximumBytes / 4 / sampleRate) s at \(sampleRate) Hz"
+        case .recordingEnded(let id):
+            return
+                "recording \(id) has ended; expected a piece of the recording in progress, or POST /api/recordings to start another"
+        case .recordingInProgress(let id):
+            return
+                "recording \(id) is still in progress; expected POST /api/recordings/\(id)/end before it is checked or kept"
+        case .recordingRequest(let reason):
+            return reason
         case .sameTake(let clipID, let phrase):
             return "the same audio is take #\(clipID) of \"\(phrase)\" already; expected a new recording"
         case .voicebank(let error):

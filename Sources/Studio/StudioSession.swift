@@ -34,6 +34,9 @@ final class StudioSession: Sendable {
     /// last chosen: keep and discard leave that choice to `updateFallbackVoice()`, a moment after the last change.
     private let changes = Mutex((made: 0, chosen: 0))
     private let fallbackVoiceUpdates = DispatchQueue(label: "org.concatsynth.studio.fallback-voice")
+    /// The take the page is sending in pieces, until it is kept, discarded or replaced: one at a time, and the number
+    /// of the last one started.
+    private let recording = Mutex<(current: TakeRecording?, number: Int)>((nil, 0))
 
     /// A text whose coverage the page shows: a `--texts` file, named by its path, or a text pasted into the page.
     struct Text: Sendable {
@@ -169,16 +172,20 @@ final class StudioSession: Sendable {
     }
 
     /// Notes that takes changed, and chooses the fallback voice's settings again once no other change has come for
-    /// `fallbackVoiceDelay`. Choosing them takes a second or two for a voice whose fallback voice is espeak-ng (it
-    /// speaks sample phrases in each variant and pitch), which each keep would otherwise wait for.
+    /// `fallbackVoiceDelay`, and no recording has started since. Choosing them takes a second or two for a voice whose
+    /// fallback voice is espeak-ng (it speaks sample phrases in each variant and pitch), which each keep would
+    /// otherwise wait for; a recording started meanwhile is kept soon, and its keep would wait for them too.
     private func takesChanged() {
         guard voice.fallbackMode == .voice else { return }
         let change = changes.withLock { changes in
             changes.made += 1
             return changes.made
         }
+        let recordings = recording.withLock { $0.number }
         fallbackVoiceUpdates.asyncAfter(deadline: .now() + Self.fallbackVoiceDelay) { [self] in
-            guard changes.withLock({ $0.made == change }) else { return }
+            guard changes.withLock({ $0.made == change }), recording.withLock({ $0.number }) == recordings else {
+                return
+            }
             // A failure here changes nothing in the pack; the next Listen chooses again and reports it.
             try? updateFallbackVoice()
         }
@@ -329,14 +336,100 @@ final class StudioSession: Sendable {
         let request = ImportRequest(
             path: path, phrase: prompt.text, sourceName: Self.sourceName(prompt.text, position: position),
             position: position)
-        let report = try withPack { (pack) throws(VoicebankError) in
-            try pack.importFiles([request], into: voice.identifier, parallelism: 1, choosesFallbackVoice: false)
+        return try kept(
+            withPack { (pack) throws(VoicebankError) in
+                try pack.importFiles([request], into: voice.identifier, parallelism: 1, choosesFallbackVoice: false)
+            })
+    }
+
+    /// Imports the recording sent in pieces as `keep(_:prompt:position:)` imports a take sent whole, with the same
+    /// result in the pack: its conversion is done, so what is left is its trim, its measurements and the commit. The
+    /// recording is gone once kept; one that is not (the same audio is kept already) stays, to be checked or
+    /// discarded.
+    ///
+    /// - Throws: `StudioError.unknownRecording`, `.recordingInProgress`, `.sameTake`, `.voicebank`.
+    func keep(recordingID: String, prompt: Prompt, position: TakePosition?) throws(StudioError) -> Clip {
+        let (id, clip) = try withRecording(id: recordingID) { (recording) throws(StudioError) in
+            (recording.id, try recording.preparedClip())
         }
+        let request = ImportRequest(
+            path: "recording \(id)", phrase: prompt.text, sourceName: Self.sourceName(prompt.text, position: position),
+            position: position)
+        let take = try kept(
+            withPack { (pack) throws(VoicebankError) in
+                try pack.importClip(clip, as: request, into: voice.identifier, choosesFallbackVoice: false)
+            })
+        recording.withLock { if $0.current?.id == id { $0.current = nil } }
+        return take
+    }
+
+    /// The take an import of one take stored, or the clip it has the same audio as.
+    private func kept(_ report: ImportReport) throws(StudioError) -> Clip {
         if let skipped = report.skipped.first {
             throw .sameTake(clipID: skipped.existing.id, phrase: skipped.existing.phrase)
         }
         takesChanged()
         return report.imported[0]
+    }
+
+    // MARK: A take sent in pieces
+
+    /// Starts a recording with its first piece, which may hold no samples; the recording in progress, if any, is
+    /// dropped (a page records one take at a time, and a reloaded page knows no recording of its own).
+    ///
+    /// - Throws: `StudioError.recordingTooLong`, `.audio`.
+    func startRecording(_ piece: TakeUpload) throws(StudioError) -> TakeRecording.State {
+        try recording.withLock { (recording) throws(StudioError) in
+            recording.current = nil
+            recording.number += 1
+            let started = try TakeRecording(id: recording.number, sampleRate: piece.sampleRate)
+            try started.append(piece, frame: 0, isLast: false)
+            recording.current = started
+            return started.state
+        }
+    }
+
+    /// Adds a piece to the recording in progress and converts it; `isLast` ends it.
+    ///
+    /// - Throws: `StudioError.unknownRecording`, and what `TakeRecording.append` throws: `.recordingEnded`,
+    ///   `.recordingFormat`, `.recordingOrder`, `.recordingTooLong`, `.audio`.
+    func appendToRecording(id: String, _ piece: TakeUpload, frame: Int, isLast: Bool) throws(StudioError)
+        -> TakeRecording.State
+    {
+        try withRecording(id: id) { (recording) throws(StudioError) in
+            try recording.append(piece, frame: frame, isLast: isLast)
+            return recording.state
+        }
+    }
+
+    /// Drops the recording in progress: nothing of it was in the pack.
+    ///
+    /// - Throws: `StudioError.unknownRecording`.
+    func discardRecording(id: String) throws(StudioError) -> TakeRecording.State {
+        let state = try withRecording(id: id) { (recording) throws(StudioError) in recording.state }
+        recording.withLock { if $0.current?.id == state.id { $0.current = nil } }
+        return state
+    }
+
+    /// The samples of a recording that has ended, as a take sent whole would bring them: what its loudness check
+    /// measures.
+    ///
+    /// - Throws: `StudioError.unknownRecording`, `.recordingInProgress`.
+    func recordedTake(id: String) throws(StudioError) -> TakeUpload {
+        try withRecording(id: id) { (recording) throws(StudioError) in
+            guard recording.isEnded else { throw .recordingInProgress(id: recording.id) }
+            return TakeUpload(samples: recording.samples, sampleRate: recording.sampleRate)
+        }
+    }
+
+    /// Runs `body` on the recording in progress if `id` names it.
+    private func withRecording<T: Sendable>(id text: String, _ body: (TakeRecording) throws(StudioError) -> T)
+        throws(StudioError) -> T
+    {
+        try recording.withLock { (recording) throws(StudioError) -> T in
+            guard let current = recording.current, Int(text) == current.id else { throw .unknownRecording(id: text) }
+            return try body(current)
+        }
     }
 
     /// What `voicebank verify` would say of a take's loudness were it kept: more than `VerifyLimits.loudnessToleranceLU`
@@ -396,6 +489,18 @@ final class StudioSession: Sendable {
         }
         takesChanged()
         return (clip, prompts(phraseKey: clip.phraseKey))
+    }
+
+    /// Tags a kept take with another position, or none, in its own transaction: its source name's prefix follows
+    /// (`e.york.wav`), as if it had been kept so.
+    ///
+    /// - Throws: `StudioError.unknownTake`, `.voicebank`.
+    func reposition(takeID: String, position: TakePosition?) throws(StudioError) -> Clip {
+        let clip = try take(id: takeID)
+        return try withPack { (pack) throws(VoicebankError) in
+            try pack.setPosition(
+                position, clipID: clip.id, sourceName: Self.sourceName(clip.phrase, position: position))
+        }
     }
 
     /// The state of each prompt of a phrase after a change, in the script's order.

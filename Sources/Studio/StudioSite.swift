@@ -11,9 +11,15 @@ import Voicebank
 /// | `GET /?token=T` | the page |
 /// | `GET /studio.js`, `/studio.css`, `/recorder.js` | the page's files |
 /// | `GET /api/state` | every prompt with its takes, and the coverage of the texts |
+/// | `POST /api/recordings` | starts a take sent in pieces while it is recorded, replacing the one in progress |
+/// | `POST /api/recordings/ID?frame=F` | its next piece, from frame `F`, with a take's headers; converted as it comes |
+/// | `POST /api/recordings/ID/end?frame=F` | the last piece, which may be empty: the recording has ended |
+/// | `DELETE /api/recordings/ID` | drops the recording; nothing of it was in the pack |
 /// | `POST /api/takes?prompt=ID[&position=P]` | keeps a take: raw samples, `X-Sample-Rate`, `X-Sample-Format: f32le` |
-/// | `POST /api/takes/check` | what keeping a take would be told of its loudness, the same body; nothing is kept |
+/// | `POST /api/takes?prompt=ID[&position=P]&recording=R` | keeps the recording `R` that has ended, with no body |
+/// | `POST /api/takes/check[?recording=R]` | what keeping a take (or recording `R`) would be told of its loudness |
 /// | `DELETE /api/takes/ID` | discards a take |
+/// | `POST /api/takes/ID/position?position=P` | tags a kept take with another position, or `none` |
 /// | `GET /api/takes/ID/audio` | a take as it plays: trimmed, 22050 Hz, f32le |
 /// | `GET /api/takes/ID/hearing` | what listening to a kept take found, once the listener got to it |
 /// | `POST /api/texts` | adds a pasted text (`text/plain`): its coverage is shown, its missing words are prompts |
@@ -72,6 +78,7 @@ final class StudioSite: HTTPSite {
             }
             // The prompt's own position unless the page says another; `none` for a take of no particular place.
             let position = try Self.position(request.queryParameters["position"])
+            let recordingID = try Self.recording(request)
             let headers = request.head.headers
             let (type, format, rate) = (
                 headers.first(name: "content-type"), headers.first(name: "x-sample-format"),
@@ -79,8 +86,14 @@ final class StudioSite: HTTPSite {
             )
             return job { [session, log, body = request.body] () throws(StudioError) in
                 let prompt = try session.prompt(id: promptID)
-                let upload = try TakeUpload(contentType: type, sampleFormat: format, sampleRate: rate, body: body)
-                let take = try session.keep(upload, prompt: prompt, position: position ?? prompt.position)
+                let take: Clip
+                if let recordingID {
+                    take = try session.keep(
+                        recordingID: recordingID, prompt: prompt, position: position ?? prompt.position)
+                } else {
+                    let upload = try TakeUpload(contentType: type, sampleFormat: format, sampleRate: rate, body: body)
+                    take = try session.keep(upload, prompt: prompt, position: position ?? prompt.position)
+                }
                 let prompts = try session.promptStates(phraseKey: prompt.phraseKey)
                 let number = prompts.first { $0.id == prompt.id }?.takes.count ?? 0
                 try session.listen(to: take, name: "take \(number) of “\(prompt.readText)”") { hearing in
@@ -98,19 +111,58 @@ final class StudioSite: HTTPSite {
                 )
             }
         case (.POST, "/api/takes/check"):
+            let recordingID = try Self.recording(request)
             let headers = request.head.headers
             let (type, format, rate) = (
                 headers.first(name: "content-type"), headers.first(name: "x-sample-format"),
                 headers.first(name: "x-sample-rate")
             )
             return job { [session, body = request.body] () throws(StudioError) in
-                let upload = try TakeUpload(contentType: type, sampleFormat: format, sampleRate: rate, body: body)
+                let upload =
+                    if let recordingID { try session.recordedTake(id: recordingID) } else {
+                        try TakeUpload(contentType: type, sampleFormat: format, sampleRate: rate, body: body)
+                    }
                 let check = try session.loudnessCheck(upload)
                 return StudioAnswer(
                     body: encodeJSON(check),
                     summary:
                         "checked a take of \(Self.seconds(Double(upload.samples.count) / Double(upload.sampleRate))) s: \(check.message == nil ? "fine" : "stands out")"
                 )
+            }
+        case (.POST, "/api/recordings"):
+            let read = Self.piece(request)
+            return job { [session] () throws(StudioError) in
+                let state = try session.startRecording(try read())
+                return StudioAnswer(
+                    status: .created, body: encodeJSON(state),
+                    summary: "started recording \(state.id) at \(state.sampleRate) Hz with \(state.frames) frames")
+            }
+        case (.POST, _)
+        where parts.count >= 3 && parts.count <= 4 && parts[0] == "api" && parts[1] == "recordings"
+            && (parts.count == 3 || parts[3] == "end"):
+            let isLast = parts.count == 4
+            guard let text = request.queryParameters["frame"], let frame = Int(text), frame >= 0 else {
+                throw apiError(
+                    for: StudioError.recordingRequest(
+                        reason:
+                            "a piece of a recording names no frame it starts at; expected POST \(path)?frame=F, F the frames sent before it"
+                    ))
+            }
+            let read = Self.piece(request)
+            return job { [session, id = parts[2]] () throws(StudioError) in
+                let piece = try read()
+                let state = try session.appendToRecording(id: id, piece, frame: frame, isLast: isLast)
+                return StudioAnswer(
+                    body: encodeJSON(state),
+                    summary:
+                        "\(isLast ? "ended" : "added to") recording \(state.id): \(piece.samples.count) frames from frame \(frame), \(Self.seconds(Double(state.frames) / Double(state.sampleRate))) s in all"
+                )
+            }
+        case (.DELETE, _) where parts.count == 3 && parts[0] == "api" && parts[1] == "recordings":
+            return job { [session, id = parts[2]] () throws(StudioError) in
+                let state = try session.discardRecording(id: id)
+                return StudioAnswer(
+                    body: encodeJSON(state), summary: "discarded recording \(state.id) of \(state.frames) frames")
             }
         case (.POST, "/api/texts"):
             let type = request.head.headers.first(name: "content-type")
@@ -168,6 +220,22 @@ final class StudioSite: HTTPSite {
                         "discarded take #\(take.id) of prompt \(prompts.map(\.id).joined(separator: ", ")) \"\(take.phrase)\""
                 )
             }
+        case (.POST, _) where parts.count == 4 && parts[0] == "api" && parts[1] == "takes" && parts[3] == "position":
+            guard let chosen = try Self.position(request.queryParameters["position"]) else {
+                throw .invalid(
+                    "the request names no position; expected POST \(path)?position=P, P one of \(TakePosition.accepted) or none"
+                )
+            }
+            return job { [session, id = parts[2]] () throws(StudioError) in
+                let take = try session.reposition(takeID: id, position: chosen)
+                let change = StudioChange(
+                    take: .init(take, hearing: session.listener.hearing(take: take.id)),
+                    prompts: try session.promptStates(phraseKey: take.phraseKey), coverage: try session.coverage())
+                return StudioAnswer(
+                    body: encodeJSON(change),
+                    summary:
+                        "take #\(take.id) \"\(take.phrase)\" is now \(take.position?.rawValue ?? "of no position")")
+            }
         case (.GET, _) where parts.count == 4 && parts[0] == "api" && parts[1] == "takes" && parts[3] == "hearing":
             // Not a job: it reads no pack, and a page asks it again and again while the listener works.
             guard let id = Int(parts[2]), let hearing = session.listener.hearing(take: id) else {
@@ -188,18 +256,19 @@ final class StudioSite: HTTPSite {
                     summary: "take #\(id), \(samples.count) frames")
             }
         case (_, _)
-        where ["/", "/api/state", "/api/takes", "/api/takes/check", "/api/texts", "/api/listen"].contains(path)
+        where ["/", "/api/state", "/api/takes", "/api/takes/check", "/api/texts", "/api/listen", "/api/recordings"]
+            .contains(path)
             || Self.files[path] != nil:
             throw APIError(
                 status: .methodNotAllowed, type: "invalid_request_error",
                 message:
-                    "\(method) is not a method of \(path); expected \(["/api/takes", "/api/takes/check", "/api/texts", "/api/listen"].contains(path) ? "POST" : "GET")"
+                    "\(method) is not a method of \(path); expected \(["/api/takes", "/api/takes/check", "/api/texts", "/api/listen", "/api/recordings"].contains(path) ? "POST" : "GET")"
             )
         default:
             throw APIError(
                 status: .notFound, type: "not_found_error",
                 message:
-                    "no endpoint \(method) \(path); expected GET /, GET /api/state, POST /api/takes?prompt=ID, DELETE /api/takes/ID, GET /api/takes/ID/audio, GET /api/takes/ID/hearing, POST /api/texts, POST /api/listen or GET /renders/ID.wav and .svg"
+                    "no endpoint \(method) \(path); expected GET /, GET /api/state, POST /api/takes?prompt=ID, POST /api/recordings, POST /api/recordings/ID?frame=F, POST /api/recordings/ID/end?frame=F, DELETE /api/recordings/ID, DELETE /api/takes/ID, POST /api/takes/ID/position?position=P, GET /api/takes/ID/audio, GET /api/takes/ID/hearing, POST /api/texts, POST /api/listen or GET /renders/ID.wav and .svg"
             )
         }
     }
@@ -215,9 +284,14 @@ final class StudioSite: HTTPSite {
         let message = error.description
         switch error {
         case .forbidden: return APIError(status: .forbidden, type: "permission_error", message: message)
-        case .unknownPrompt, .unknownTake, .unknownRender:
+        case .unknownPrompt, .unknownTake, .unknownRender, .unknownRecording:
             return APIError(status: .notFound, type: "not_found_error", message: message)
-        case .takeFormat, .pastedText, .texts, .listenText: return .invalid(message)
+        case .takeFormat, .pastedText, .texts, .listenText, .recordingFormat, .recordingRequest:
+            return .invalid(message)
+        case .recordingTooLong:
+            return APIError(status: .payloadTooLarge, type: "invalid_request_error", message: message)
+        case .recordingOrder, .recordingEnded, .recordingInProgress:
+            return APIError(status: .conflict, type: "invalid_request_error", message: message)
         case .render(.ssml), .render(.text): return .invalid(message)
         case .unsupportedContentType, .textContentType:
             return APIError(status: .unsupportedMediaType, type: "invalid_request_error", message: message)
@@ -277,6 +351,30 @@ final class StudioSite: HTTPSite {
             throw .invalid("the position \"\(parameter)\" is not one; expected \(TakePosition.accepted) or none")
         }
         return position
+    }
+
+    /// The recording a keep or a loudness check names (`recording=R`), which sends no samples of its own: `nil` for
+    /// a take sent whole.
+    static func recording(_ request: HTTPRequest) throws(APIError) -> String? {
+        guard let id = request.queryParameters["recording"] else { return nil }
+        guard request.body.isEmpty else {
+            throw .invalid(
+                "the request names recording \(id) and sends \(request.body.count) bytes of samples too; expected one or the other"
+            )
+        }
+        return id
+    }
+
+    /// Reads a piece of a recording from its headers and body, in a job: the samples are checked off the event loop.
+    static func piece(_ request: HTTPRequest) -> @Sendable () throws(StudioError) -> TakeUpload {
+        let headers = request.head.headers
+        let (type, format, rate, body) = (
+            headers.first(name: "content-type"), headers.first(name: "x-sample-format"),
+            headers.first(name: "x-sample-rate"), request.body
+        )
+        return { () throws(StudioError) in
+            try TakeUpload(contentType: type, sampleFormat: format, sampleRate: rate, body: body, isEmptyAllowed: true)
+        }
     }
 
     /// `1.23`.

@@ -19,12 +19,15 @@ struct TakeUpload: Equatable {
         self.sampleRate = sampleRate
     }
 
-    /// Reads a take's headers and body.
+    /// Reads a take's headers and body, or a piece of a recording's: `isEmptyAllowed` for a recording's start and
+    /// end, which may carry no samples.
     ///
     /// - Throws: `StudioError.unsupportedContentType`; `.takeFormat` for a missing or other sample format or rate, an
     ///   empty body, an audio file, a body that is not whole samples, or a sample that is not a number or is beyond
     ///   ±2.
-    init(contentType: String?, sampleFormat: String?, sampleRate: String?, body: [UInt8]) throws(StudioError) {
+    init(
+        contentType: String?, sampleFormat: String?, sampleRate: String?, body: [UInt8], isEmptyAllowed: Bool = false
+    ) throws(StudioError) {
         let type = contentType?.split(separator: ";").first.map { String($0).trimmingSpaces.lowercased() }
         guard type == "application/octet-stream" else { throw .unsupportedContentType(contentType) }
         guard let sampleFormat else { throw .takeFormat(reason: "the request has no X-Sample-Format header") }
@@ -38,7 +41,7 @@ struct TakeUpload: Equatable {
                     "X-Sample-Rate \"\(sampleRate)\" is not a rate in Hz from \(Self.sampleRates.lowerBound) to \(Self.sampleRates.upperBound)"
             )
         }
-        guard !body.isEmpty else { throw .takeFormat(reason: "the body is empty") }
+        guard !body.isEmpty || isEmptyAllowed else { throw .takeFormat(reason: "the body is empty") }
         if let container = Self.fileContainer(body) {
             throw .takeFormat(reason: "the body is \(container) file, not raw samples")
         }

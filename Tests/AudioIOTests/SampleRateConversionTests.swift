@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 
@@ -66,5 +67,67 @@ import Testing
         #expect(try stream(input, blockFrames: 512, to: 8_000) == stream(input, blockFrames: 512, to: 8_000))
         #expect(try stream(input, blockFrames: 700, to: 22_050) == input)
         #expect(try stream([], blockFrames: 700, to: 8_000).isEmpty)
+    }
+}
+
+/// A take converted piece by piece while it is recorded (the studio's recordings) must be the clip the same samples
+/// give converted whole: libsamplerate's stream gives the samples of one call, bit for bit, whatever the pieces.
+@Suite struct PiecewiseTakeTests {
+    let directory = TemporaryDirectory("piecewise")
+
+    /// A spoken-like take: a vowel's harmonics that rise and fall in syllables, with a little noise.
+    static func take(sampleRate: Int, frameCount: Int) -> [Float] {
+        var noise: UInt32 = 12_345
+        return (0..<frameCount).map { frame in
+            let time = Double(frame) / Double(sampleRate)
+            var sample = 0.0
+            for harmonic in 1...5 { sample += sin(2 * .pi * 130 * Double(harmonic) * time) / Double(harmonic) }
+            noise = noise &* 1_664_525 &+ 1_013_904_223
+            return Float(0.3 * sample * (0.5 - 0.5 * cos(2 * .pi * 3 * time)) + Double(noise >> 16) / 65_536 * 1e-3)
+        }
+    }
+
+    /// Converts `samples` through one `StreamingResampler` in pieces of the sizes given, round and round.
+    static func piecewise(_ samples: [Float], from rate: Int, pieceSizes: [Int]) throws -> [Float] {
+        let resampler = try StreamingResampler(from: rate, to: 22_050, converter: .best)
+        var output: [Float] = []
+        var start = 0
+        var index = 0
+        try samples.withUnsafeBufferPointer { buffer in
+            while start < buffer.count {
+                let end = min(start + pieceSizes[index % pieceSizes.count], buffer.count)
+                try resampler.convert(UnsafeBufferPointer(rebasing: buffer[start..<end])) { output += $0 }
+                start = end
+                index += 1
+            }
+        }
+        try resampler.finish { output += $0 }
+        return output
+    }
+
+    @Test(
+        "pieces of odd sizes give the 22050 Hz samples of the whole take's conversion, bit for bit",
+        arguments: [(48_000, [12_001, 7, 4_800, 1, 23_999]), (44_100, [11_025, 3_001, 13]), (48_000, [144_000])])
+    func piecesAreTheWhole(rate: Int, pieceSizes: [Int]) throws {
+        let samples = Self.take(sampleRate: rate, frameCount: rate * 3 + 17)
+        let whole = try SampleRateConversion.convert(samples, from: rate, converter: .best)
+        let pieces = try Self.piecewise(samples, from: rate, pieceSizes: pieceSizes)
+        #expect(pieces.count == whole.count)
+        #expect(pieces.map(\.bitPattern) == whole.map(\.bitPattern))
+        #expect(pieces.contains { abs($0) > 0.1 }, "the take is converted to sound, not silence")
+    }
+
+    @Test("a take's samples and their piecewise conversion are the clip a Float32 WAV file of them reads as")
+    func clipOfSamplesIsTheFilesClip() throws {
+        let samples = Self.take(sampleRate: 48_000, frameCount: 52_801).map { $0 * 1.5 }
+        let wav = try Fixture.write(
+            samples, to: directory.file("take.wav"), format: .init(.wav, .float32), sampleRate: 48_000)
+        let read = try PreparedClip(path: wav, converter: .best)
+        let converted = try Self.piecewise(samples, from: 48_000, pieceSizes: [9_601, 333])
+        let made = PreparedClip(floatSamples: samples, sampleRate: 48_000, renderReady: converted, converter: .best)
+        #expect(made.source == read.source)
+        #expect(made.original == read.original)
+        #expect(made.renderReady.map(\.bitPattern) == read.renderReady.map(\.bitPattern))
+        #expect(made.converter == read.converter)
     }
 }

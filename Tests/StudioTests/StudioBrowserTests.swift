@@ -108,6 +108,14 @@ import Voicebank
             #expect(first <= 700 && samples.count - 1 - last <= 700, "\(take.id): \(first), \(samples.count - last)")
         }
         #expect(studio.log.contains("DELETE /api/takes/"))
+        // Each take went to the studio in pieces while it was recorded, and was checked and kept as the recording the
+        // studio held, with no samples sent again.
+        let log = studio.log.split(separator: "\n")
+        let keeps = log.filter { $0.contains(" kept take #") }
+        #expect(keeps.count >= 3 && keeps.allSatisfy { $0.contains("&recording=") }, "\(studio.log)")
+        #expect(log.filter { $0.contains(" checked a take of ") }.allSatisfy { $0.contains("?recording=") })
+        #expect(log.filter { $0.contains(" added to recording ") }.count >= 3, "\(studio.log)")
+        #expect(log.filter { $0.contains("/end?frame=") && $0.contains(" 200 ended recording ") }.count >= 3)
 
         // Listen: the page's audio is concat-synth render's of the same sentence with the same pack, sample for sample
         // (the kept takes of "bob" included), and its picture is the render's.
@@ -164,7 +172,7 @@ import Voicebank
     }
 
     @Test(
-        "positions in Chromium: a prompt for the final take the texts need, kept and redone, is in the pack as final; a take that says another word is heard so; the position chosen by keyboard is the take's; S skips"
+        "positions in Chromium: a prompt for the final take the texts need, kept and redone, is in the pack as final; a take that says another word is heard so; the position chosen by keyboard is the take's, and T changes a kept take's in place; S skips"
     )
     func positions() throws {
         // A voice with "the train to" and a medial take of "york": the texts need a final "york", and "london".
@@ -241,17 +249,22 @@ import Voicebank
         #expect((answer["redo"] as? String)?.hasPrefix("Recording “york.”") == true)
         #expect((answer["redone"] as? String)?.contains("It replaces the take redone.") == true, "\(answer)")
         #expect(answer["after"] as? [String] == ["“london”: 1 take", "“york.” (final): 1 take"])
-        // London ends its sentence: kept as an initial take, it still wants a final one.
-        #expect(answer["positions_after"] as? String == "; 1 phrase still to record for a place (1 use)")
+        // London ends its sentence: kept as an initial take, it wanted a final one, which T and the arrows made it.
+        #expect(answer["repositioning"] as? String == "Position of take 1 of “london”")
+        let repositioned = try #require(answer["repositioned"] as? String)
+        #expect(repositioned.hasPrefix("Take 1 of “london” is now a final take, in the pack."), "\(repositioned)")
+        #expect(answer["positions_after"] as? String == "")
         let coverage = try voicebank.run(["coverage", "--bank", pack, "--voice", voice, "--file", texts])
         #expect(answer["coverage"] as? String == coverage.standardOutput.split(separator: "\n").last.map(String.init))
 
-        // In the pack: the takes imported, london's initial take and the redone final take of york; listened to.
+        // In the pack: the takes imported, london's take (made final) and the redone final take of york; listened to.
         let clips = try VoicePack(path: pack, access: .readOnly).clips(voice: voice)
         #expect(clips.map(\.phrase) == ["the train to", "york", "london", "york"])
-        #expect(clips.map(\.position) == [.initial, .medial, .initial, .final])
-        #expect(clips.last?.sourceName == "e.york.wav")
+        #expect(clips.map(\.position) == [.initial, .medial, .final, .final])
+        #expect(clips.map(\.sourceName).suffix(2) == ["e.london.wav", "e.york.wav"])
         #expect(studio.log.contains("\"london\" in "), "\(studio.log)")
+        let keeps = studio.log.split(separator: "\n").filter { $0.contains(" kept take #") }
+        #expect(keeps.count == 3 && keeps.allSatisfy { $0.contains("&recording=") }, "\(studio.log)")
 
         let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))

@@ -146,6 +146,17 @@ import Voicebank
                 "X-Sample-Format: f32le", "--data-binary", "@\(take.raw)", "\(studio.base)/api/takes?prompt=1",
             ],
             ["-X", "DELETE", "\(studio.base)/api/takes/\(before[0].id)"],
+            [
+                "-H", "Content-Type: application/octet-stream", "-H", "X-Sample-Rate: 48000", "-H",
+                "X-Sample-Format: f32le", "--data-binary", "@\(take.raw)", "\(studio.base)/api/recordings",
+            ],
+            [
+                "-H", "Content-Type: application/octet-stream", "-H", "X-Sample-Rate: 48000", "-H",
+                "X-Sample-Format: f32le", "--data-binary", "@\(take.raw)",
+                "\(studio.base)/api/recordings/1/end?frame=0",
+            ],
+            ["-X", "DELETE", "\(studio.base)/api/recordings/1"],
+            ["-X", "POST", "\(studio.base)/api/takes?prompt=1&recording=1"],
         ]
         for request in requests {
             let answer = try curl(filled + request)
@@ -154,6 +165,7 @@ import Voicebank
         }
         #expect(try clips() == before)
         #expect(!studio.server.log.contains(" 201 "))
+        #expect(!studio.server.log.contains("recording 1"))
     }
 
     @Test("the page and its files are refused without their token", arguments: ["/?token=0123", "/", "/studio.js"])
@@ -286,6 +298,217 @@ import Voicebank
         #expect((error["message"] as? String)?.contains(message) == true, "\(error)")
         #expect(try clips() == before)
         try studio.server.waitForLog(" \(status)")
+    }
+
+    /// Sends samples to one of the recording endpoints (`/api/recordings`, `/api/recordings/ID?frame=F`, …) as the
+    /// page does, with the page's headers unless `headers` changes them.
+    func sendPiece(_ studio: Studio, _ target: String, _ samples: ArraySlice<Float>, headers: [String: String] = [:])
+        throws -> (status: Int, body: String)
+    {
+        let piece = directory.file("piece.raw")
+        try Data(samples.flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) })
+            .write(to: URL(fileURLWithPath: piece))
+        let defaults = [
+            "Content-Type": "application/octet-stream", "X-Sample-Rate": "48000", "X-Sample-Format": "f32le",
+        ]
+        let all = defaults.merging(headers) { $1 }
+        return try api(
+            studio,
+            all.sorted { $0.key < $1.key }.flatMap { ["-H", "\($0.key): \($0.value)"] }
+                + ["--data-binary", "@\(piece)", "\(studio.base)\(target)"])
+    }
+
+    /// Sends `samples` as a recording in pieces of the sizes given (the first with the start, the last with the end)
+    /// and answers its id.
+    func sendInPieces(_ studio: Studio, _ samples: [Float], sizes: [Int]) throws -> Int {
+        var start = min(sizes[0], samples.count)
+        let started = try sendPiece(studio, "/api/recordings", samples[..<start])
+        #expect(started.status == 201, "\(started.body)")
+        let id = try #require(try json(started.body)["id"] as? Int)
+        for size in sizes.dropFirst() {
+            let end = min(start + size, samples.count)
+            let answer = try sendPiece(studio, "/api/recordings/\(id)?frame=\(start)", samples[start..<end])
+            #expect(answer.status == 200, "\(answer.body)")
+            #expect(try json(answer.body)["frames"] as? Int == end)
+            start = end
+        }
+        let ended = try sendPiece(studio, "/api/recordings/\(id)/end?frame=\(start)", samples[start...])
+        #expect(ended.status == 200, "\(ended.body)")
+        let state = try json(ended.body)
+        #expect(state["frames"] as? Int == samples.count && state["isEnded"] as? Bool == true, "\(state)")
+        return id
+    }
+
+    @Test(
+        "a take sent in pieces as it is recorded is kept as the same take sent whole: the same clip, the same check")
+    func piecesAreTheWholeTake() throws {
+        let whole = try studio()
+        let piecesPack = directory.file("pieces.sqlite")
+        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: piecesPack)
+        let pieces = try studio(pack: piecesPack)
+        let before = try clips(piecesPack)
+        let take = try take()
+
+        let wholeCheck = try api(
+            whole,
+            [
+                "-H", "Content-Type: application/octet-stream", "-H", "X-Sample-Rate: 48000", "-H",
+                "X-Sample-Format: f32le", "--data-binary", "@\(take.raw)", "\(whole.base)/api/takes/check",
+            ])
+        #expect(wholeCheck.status == 200, "\(wholeCheck.body)")
+        let kept = try send(whole, prompt: "2&position=final", raw: take.raw)
+        #expect(kept.status == 201, "\(kept.body)")
+
+        // Odd sizes, an empty start: the pieces of a page whose timer and audio thread do not keep step.
+        let id = try sendInPieces(pieces, take.samples, sizes: [0, 4_801, 7, 12_000, 1, 20_000])
+        let check = try api(pieces, ["-X", "POST", "\(pieces.base)/api/takes/check?recording=\(id)"])
+        #expect(check.status == 200, "\(check.body)")
+        #expect(try json(check.body) as NSDictionary == json(wholeCheck.body) as NSDictionary)
+        #expect(try clips(piecesPack) == before, "nothing is in the pack before the keep")
+        let keptPieces = try api(
+            pieces, ["-X", "POST", "\(pieces.base)/api/takes?prompt=2&position=final&recording=\(id)"])
+        #expect(keptPieces.status == 201, "\(keptPieces.body)")
+        let keptChange = try json(keptPieces.body)
+        let wholeChange = try json(kept.body)
+        // What listening found depends on when the listener got to it, not on how the take came.
+        var keptTake = try #require(keptChange["take"] as? [String: Any])
+        var wholeTake = try #require(wholeChange["take"] as? [String: Any])
+        keptTake["hearing"] = nil
+        wholeTake["hearing"] = nil
+        #expect(keptTake as NSDictionary == wholeTake as NSDictionary)
+        #expect((keptChange["coverage"] as? NSDictionary) == (wholeChange["coverage"] as? NSDictionary))
+
+        let wholeClip = try #require(try clips().last)
+        let piecesClip = try #require(try clips(piecesPack).last)
+        #expect(piecesClip == wholeClip)
+        #expect(piecesClip.position == .final && piecesClip.sourceName == "e.bob.wav")
+        let store = try VoicePack(path: pack, access: .readOnly)
+        let piecesStore = try VoicePack(path: piecesPack, access: .readOnly)
+        #expect(
+            try piecesStore.renderReadyPCM(clipID: piecesClip.id).map(\.bitPattern)
+                == store.renderReadyPCM(clipID: wholeClip.id).map(\.bitPattern))
+        #expect(try piecesStore.originalPCM(clipID: piecesClip.id) == store.originalPCM(clipID: wholeClip.id))
+        // Kept, the recording is gone: keeping it again finds none.
+        let again = try api(pieces, ["-X", "POST", "\(pieces.base)/api/takes?prompt=2&recording=\(id)"])
+        #expect(again.status == 404, "\(again.body)")
+        #expect(again.body.contains("no recording \(id) in progress"), "\(again.body)")
+    }
+
+    @Test(
+        "pieces of another rate, out of order, past the cap, of a recording ended or unknown: clear errors, nothing kept"
+    )
+    func badPieces() throws {
+        let studio = try studio()
+        let before = try clips()
+        let samples = try take().samples
+        let message = { (answer: (status: Int, body: String)) throws -> String in
+            try #require((try json(answer.body)["error"] as? [String: Any])?["message"] as? String)
+        }
+        let started = try sendPiece(studio, "/api/recordings", samples[..<4_800])
+        let id = try #require(try json(started.body)["id"] as? Int)
+
+        let otherRate = try sendPiece(
+            studio, "/api/recordings/\(id)?frame=4800", samples[4_800..<9_600], headers: ["X-Sample-Rate": "44100"])
+        #expect(otherRate.status == 400)
+        #expect(
+            try message(otherRate)
+                == "a piece of recording \(id) is not in its format: the piece's X-Sample-Rate is 44100, the recording's 48000; expected every piece at the rate and in the format its start named"
+        )
+        let otherFormat = try sendPiece(
+            studio, "/api/recordings/\(id)?frame=4800", samples[4_800..<9_600], headers: ["X-Sample-Format": "s16le"])
+        #expect(otherFormat.status == 400, "\(otherFormat.body)")
+        #expect(try message(otherFormat).contains(#""s16le" is not a format"#))
+        let skipped = try sendPiece(studio, "/api/recordings/\(id)?frame=9600", samples[9_600..<14_400])
+        #expect(skipped.status == 409)
+        #expect(
+            try message(skipped)
+                == "a piece of recording \(id) starts at frame 9600, but its samples end at frame 4800; expected its pieces in order, each with frame=4800 for the next"
+        )
+        let noFrame = try sendPiece(studio, "/api/recordings/\(id)", samples[4_800..<9_600])
+        #expect(noFrame.status == 400, "\(noFrame.body)")
+        #expect(try message(noFrame).contains("names no frame it starts at"))
+        let unknown = try sendPiece(studio, "/api/recordings/\(id + 1)?frame=4800", samples[4_800..<9_600])
+        #expect(unknown.status == 404, "\(unknown.body)")
+        #expect(try message(unknown).hasPrefix("no recording \(id + 1) in progress"))
+        let early = try api(studio, ["-X", "POST", "\(studio.base)/api/takes?prompt=2&recording=\(id)"])
+        #expect(early.status == 409, "\(early.body)")
+        #expect(try message(early).contains("recording \(id) is still in progress"))
+        // A piece refused changes nothing: the next one in order is taken.
+        let next = try sendPiece(studio, "/api/recordings/\(id)?frame=4800", samples[4_800..<9_600])
+        #expect(next.status == 200, "\(next.body)")
+        #expect(try json(next.body)["frames"] as? Int == 9_600)
+
+        // Past the cap over all pieces: 16 MiB and then 16 MiB more, each within a body's.
+        let half = [Float](repeating: 0, count: 4 << 20)
+        let large = try sendPiece(studio, "/api/recordings/\(id)?frame=9600", half[...])
+        #expect(large.status == 200, "\(large.body)")
+        let tooLarge = try sendPiece(studio, "/api/recordings/\(id)?frame=\(9_600 + half.count)", half[...])
+        #expect(tooLarge.status == 413)
+        #expect(try message(tooLarge).contains("more than a take may have; expected at most 33554432 bytes"))
+
+        let ended = try sendPiece(studio, "/api/recordings/\(id)/end?frame=\(9_600 + half.count)", [][...])
+        #expect(ended.status == 200, "\(ended.body)")
+        let afterEnd = try sendPiece(studio, "/api/recordings/\(id)?frame=\(9_600 + half.count)", samples[..<10])
+        #expect(afterEnd.status == 409, "\(afterEnd.body)")
+        #expect(try message(afterEnd).hasPrefix("recording \(id) has ended"))
+        let withBody = try send(studio, prompt: "2&recording=\(id)", raw: try take().raw)
+        #expect(withBody.status == 400, "\(withBody.body)")
+        #expect(try message(withBody).contains("expected one or the other"))
+
+        // A new recording replaces the one in progress; a discarded one is gone.
+        let newer = try sendPiece(studio, "/api/recordings", samples[..<100])
+        let newerID = try #require(try json(newer.body)["id"] as? Int)
+        #expect(newerID == id + 1)
+        let replaced = try api(studio, ["-X", "POST", "\(studio.base)/api/takes/check?recording=\(id)"])
+        #expect(replaced.status == 404, "\(replaced.body)")
+        #expect(try api(studio, ["-X", "DELETE", "\(studio.base)/api/recordings/\(newerID)"]).status == 200)
+        let discarded = try sendPiece(studio, "/api/recordings/\(newerID)/end?frame=100", [][...])
+        #expect(discarded.status == 404, "\(discarded.body)")
+        #expect(try clips() == before)
+    }
+
+    @Test(
+        "a kept take's position changed in place: its row tagged and named anew, the rest of it as kept; bad ones refused")
+    func reposition() throws {
+        let studio = try studio()
+        let kept = try send(studio, prompt: "2", raw: try take().raw)
+        #expect(kept.status == 201, "\(kept.body)")
+        let before = try #require(try clips().last)
+        #expect(before.position == nil && before.sourceName == "bob.wav")
+        let move = { (target: String) throws -> (status: Int, body: String) in
+            try api(studio, ["-X", "POST", "\(studio.base)/api/takes/\(target)"])
+        }
+
+        let final = try move("\(before.id)/position?position=final")
+        #expect(final.status == 200, "\(final.body)")
+        let change = try json(final.body)
+        #expect((change["take"] as? [String: Any])?["position"] as? String == "final")
+        #expect((change["prompts"] as? [[String: Any]])?.map { $0["text"] as? String } == ["bob"])
+        #expect(change["coverage"] != nil)
+        var expected = before
+        expected.position = .final
+        expected.sourceName = "e.bob.wav"
+        #expect(try clips().last == expected)
+        let store = try VoicePack(path: pack, access: .readOnly)
+        #expect(try store.renderReadyPCM(clipID: before.id).count == before.frameCount)
+
+        let none = try move("\(before.id)/position?position=none")
+        #expect(none.status == 200, "\(none.body)")
+        #expect(try clips().last == before)
+
+        let others = try clips().dropLast()
+        for (target, status, message) in [
+            ("\(before.id)/position?position=last", 400, "is not one; expected initial, medial, final, question or none"),
+            ("\(before.id)/position", 400, "the request names no position"),
+            ("999999/position?position=final", 404, "no take 999999 of a prompt of this studio"),
+            ("\(others.first!.id)/position?position=final", 404, "no take \(others.first!.id) of a prompt"),
+        ] {
+            let answer = try move(target)
+            #expect(answer.status == status, "\(target): \(answer.body)")
+            #expect(answer.body.contains(message), "\(target): \(answer.body)")
+        }
+        #expect(try clips().last == before)
+        #expect(try Array(clips().dropLast()) == Array(others))
     }
 
     @Test("the same audio again is refused as the take it is; another take of the prompt is kept beside the first")

@@ -1,6 +1,7 @@
 // The studio's page. The server is the source of truth: the prompts, their kept takes and the coverage come from
 // /api/state, and each change comes back from the server; the page holds only the take just recorded, until it is
-// kept or discarded.
+// kept or discarded. While a take is recorded, its pieces go to the studio, which converts them as they come (a
+// recording): at the end of the take only the last piece is left to send, and the keep sends no samples.
 
 const token = new URLSearchParams(location.search).get('token') ?? '';
 const element = (id) => document.getElementById(id);
@@ -11,9 +12,12 @@ const studio = {
   language: null,
   microphone: null,
   playback: null,
-  // While recording: {startFrame, blocks, isClipping, stopFrame, stopped}.
+  // While recording: {startFrame, from, blocks, isClipping, stopFrame, stopped, queued, upload}: `from` is the take's
+  // first frame, `queued` the end of the pieces sent or waiting to be, `upload` the promise of the recording's id once
+  // they have arrived.
   recording: null,
-  // The take just recorded, not kept yet: {samples, sampleRate, peak}.
+  // The take just recorded, not kept yet: {samples, sampleRate, peak, recording}, `recording` the promise of the
+  // studio's recording of it, or of null when its pieces did not all arrive.
   pending: null,
   // The position the person chose for the prompt's next take ('none' for no particular place); null keeps the
   // prompt's own.
@@ -49,7 +53,12 @@ function announce(text) {
   element('status').textContent = text;
 }
 
-class RequestError extends Error {}
+class RequestError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
 
 // A call of the studio's API with its token; an error answer becomes a RequestError with the server's message.
 async function api(method, path, { headers = {}, body } = {}) {
@@ -66,7 +75,7 @@ async function api(method, path, { headers = {}, body } = {}) {
     } catch {
       // The status line is all there is.
     }
-    throw new RequestError(message);
+    throw new RequestError(message, response.status);
   }
   return response;
 }
@@ -158,6 +167,8 @@ function render() {
 
 function renderTakes(prompt) {
   const list = element('takes');
+  // A take's position list that has the focus keeps it when the list is drawn again (after its own change).
+  const focusedTake = document.activeElement?.dataset?.takeId;
   list.replaceChildren();
   if (prompt.takes.length === 0) {
     const item = document.createElement('li');
@@ -177,9 +188,24 @@ function renderTakes(prompt) {
       button(`Play`, `Play take ${number} of ${quoted(prompt.text)}`, () => playKept(prompt, take, number)),
       ' ',
       button(`Discard`, `Discard take ${number} of ${quoted(prompt.text)}`, () => discardKept(prompt, take, number)),
+      ' ',
+      positionList(prompt, take, number),
     );
     list.append(item);
   });
+  list.querySelector(`select[data-take-id="${focusedTake}"]`)?.focus();
+}
+
+// A kept take's position, changed in the pack as it is chosen: the same choices as the next take's.
+function positionList(prompt, take, number) {
+  const list = element('take-position').cloneNode(true);
+  list.removeAttribute('id');
+  list.removeAttribute('aria-keyshortcuts');
+  list.dataset.takeId = String(take.id);
+  list.value = take.position ?? 'none';
+  list.setAttribute('aria-label', `Position of take ${number} of ${quoted(prompt.readText)}`);
+  list.addEventListener('change', () => run(() => reposition(prompt, take, number, list.value)));
+  return list;
 }
 
 function renderScript() {
@@ -266,6 +292,11 @@ function heard({ frame, samples }) {
   element('level').textContent = levels + floor + '.';
   if (recording === null) return;
   recording.blocks.push({ frame, samples });
+  // The last frames may be cut off at the stop (the click of Space): a piece holds only frames the take keeps.
+  const sendable = frame + samples.length - Math.round(studio.checks.tailSeconds * recording.sampleRate);
+  if (recording.stopFrame === undefined && sendable - recording.queued >= pieceSeconds * recording.sampleRate) {
+    sendPiece(recording, sendable, false);
+  }
   const { clippingDecibels } = studio.checks;
   if (decibels(peak) > clippingDecibels && !recording.isClipping) {
     recording.isClipping = true;
@@ -300,6 +331,73 @@ function warn(text) {
   warning.textContent = text ?? '';
 }
 
+// MARK: The take sent in pieces
+
+// How often a piece of the take goes to the studio while it is recorded: what is left to convert at the stop is at most
+// this and the end the stop cuts off.
+const pieceSeconds = 0.1;
+
+// The take's frames from `start` to `end` (on the audio context's clock), silence where no block came.
+function framesOf(recording, start, end) {
+  const samples = new Float32Array(Math.max(0, end - start));
+  for (const block of recording.blocks) {
+    for (let index = 0; index < block.samples.length; index++) {
+      const frame = block.frame + index;
+      if (frame >= start && frame < end) samples[frame - start] = block.samples[index];
+    }
+  }
+  return samples;
+}
+
+// A promise on the recording's chain of requests: one at a time, in order; a failure is seen by the next step, which
+// does not run, and by whoever awaits the chain's end, not reported on its own.
+function chain(recording, step) {
+  recording.upload = recording.upload.then(step);
+  recording.upload.catch(() => {});
+}
+
+function startUpload(recording) {
+  const { sampleRate } = recording;
+  recording.upload = Promise.resolve();
+  chain(recording, async () => {
+    const response = await api('POST', '/api/recordings', takeRequest({ samples: new Float32Array(0), sampleRate }));
+    return (await response.json()).id;
+  });
+}
+
+// Sends the take's frames from the end of the last piece to `end` after the pieces before it; `isLast` ends it.
+function sendPiece(recording, end, isLast) {
+  const start = recording.queued;
+  recording.queued = end;
+  const samples = framesOf(recording, start, end);
+  chain(recording, async (id) => {
+    const path = `/api/recordings/${id}${isLast ? '/end' : ''}?frame=${start - recording.from}`;
+    await api('POST', path, takeRequest({ samples, sampleRate: recording.sampleRate }));
+    return id;
+  });
+}
+
+// The studio's recording of a take the page drops: dropped there too, if it got there.
+function dropRecording(recordingId) {
+  recordingId
+    .then((id) => (id === null || id === undefined ? null : api('DELETE', `/api/recordings/${id}`)))
+    .catch(() => {});
+}
+
+// A request about the take just recorded (`/api/takes/check`, `/api/takes?…`): on the studio's recording of it, or
+// with the whole take as its body when its pieces did not all arrive or another page's recording replaced it.
+async function aboutTake(pending, path) {
+  const id = await pending.recording;
+  if (id !== null) {
+    try {
+      return await api('POST', `${path}${path.includes('?') ? '&' : '?'}recording=${id}`);
+    } catch (error) {
+      if (!(error instanceof RequestError) || error.status !== 404) throw error;
+    }
+  }
+  return api('POST', path, takeRequest(pending));
+}
+
 // MARK: Actions
 
 async function record() {
@@ -307,9 +405,13 @@ async function record() {
   // A second R while the browser asks for the microphone records nothing more.
   studio.isBusy = true;
   const { context } = await openMicrophone().finally(() => (studio.isBusy = false));
+  if (studio.pending) dropRecording(studio.pending.recording);
   studio.pending = null;
   warn(null);
-  studio.recording = { startFrame: Math.round(context.currentTime * context.sampleRate), blocks: [] };
+  const startFrame = Math.round(context.currentTime * context.sampleRate);
+  const from = startFrame + Math.round(studio.checks.leadSeconds * context.sampleRate);
+  studio.recording = { startFrame, from, queued: from, sampleRate: context.sampleRate, blocks: [] };
+  startUpload(studio.recording);
   render();
   announce(`Recording ${quoted(current().readText)}. Press Space to stop.`);
 }
@@ -326,25 +428,26 @@ async function stop() {
     setTimeout(resolve, 500);
   });
   studio.recording = null;
-  const { leadSeconds, tailSeconds, shortestSeconds, clippingDecibels, quietDecibels } = studio.checks;
-  const from = recording.startFrame + Math.round(leadSeconds * rate);
+  const { tailSeconds, shortestSeconds, clippingDecibels, quietDecibels } = studio.checks;
+  const from = recording.from;
   const to = recording.stopFrame - Math.round(tailSeconds * rate);
   if (to - from < rate * shortestSeconds) {
+    dropRecording(recording.upload.catch(() => null));
     render();
     announce('The take was too short to keep. Press R to record again.');
     return;
   }
-  const samples = new Float32Array(to - from);
-  let peak = 0;
-  for (const block of recording.blocks) {
-    for (let index = 0; index < block.samples.length; index++) {
-      const frame = block.frame + index;
-      if (frame < from || frame >= to) continue;
-      samples[frame - from] = block.samples[index];
-      peak = Math.max(peak, Math.abs(block.samples[index]));
-    }
+  const samples = framesOf(recording, from, to);
+  const peak = samples.reduce((largest, sample) => Math.max(largest, Math.abs(sample)), 0);
+  // A piece sent past the stop's frame (a clock that did not keep step) is no part of the take: it is sent whole.
+  let recordingId = Promise.resolve(null);
+  if (to >= recording.queued) {
+    sendPiece(recording, to, true);
+    recordingId = recording.upload.catch(() => null);
+  } else {
+    dropRecording(recording.upload.catch(() => null));
   }
-  studio.pending = { samples, sampleRate: rate, peak };
+  studio.pending = { samples, sampleRate: rate, peak, recording: recordingId };
   const level = decibels(peak);
   let hint = '';
   if (level > clippingDecibels) {
@@ -422,7 +525,7 @@ function takeRequest({ samples, sampleRate }) {
 async function checkLoudness(pending) {
   let check;
   try {
-    check = await (await api('POST', '/api/takes/check', takeRequest(pending))).json();
+    check = await (await aboutTake(pending, '/api/takes/check')).json();
   } catch (error) {
     check = { message: `Its loudness could not be checked: ${error.message}.` };
   }
@@ -450,7 +553,7 @@ async function keep() {
   render();
   announce(`Keeping the take of ${quoted(prompt.readText)}…`);
   const query = `prompt=${encodeURIComponent(prompt.id)}&position=${position}`;
-  const response = await api('POST', `/api/takes?${query}`, takeRequest(studio.pending));
+  const response = await aboutTake(studio.pending, `/api/takes?${query}`);
   let change = await response.json();
   const take = change.take;
   studio.isBusy = false;
@@ -568,10 +671,12 @@ async function discard() {
   const prompt = current();
   if (studio.recording) {
     studio.recording.stopped?.();
+    dropRecording(studio.recording.upload.catch(() => null));
     studio.recording = null;
     render();
     announce('Recording stopped and discarded.');
   } else if (studio.pending) {
+    dropRecording(studio.pending.recording);
     studio.pending = null;
     warn(null);
     announce('Take discarded; nothing was kept. Press R to record again.');
@@ -595,6 +700,36 @@ async function discardKept(prompt, take, number) {
     `Removed take ${number} of ${quoted(prompt.readText)} from the pack.` +
       (change.coverage ? ` Your texts: ${change.coverage.summary}.` : ''),
   );
+}
+
+// Position changes go to the studio one at a time, in the order they were chosen: arrows pressed quickly on a take's
+// list leave it with the last.
+let repositioning = Promise.resolve();
+
+async function reposition(prompt, take, number, position) {
+  const change = (repositioning = repositioning.catch(() => {}).then(async () => {
+    const response = await api('POST', `/api/takes/${take.id}/position?position=${position}`);
+    return response.json();
+  }));
+  const { take: changed, prompts, coverage } = await change;
+  replacePrompts(prompts);
+  showCoverage(coverage);
+  render();
+  const as = changed.position ? aTake(changed.position) : 'a take of no particular place';
+  announce(
+    `Take ${number} of ${quoted(prompt.readText)} is now ${as}, in the pack.` +
+      (coverage ? ` Your texts: ${coverage.summary}.` : ''),
+  );
+}
+
+// T: the position of the prompt's last kept take.
+function focusLastTakePosition() {
+  const lists = document.querySelectorAll('#takes select');
+  if (lists.length === 0) {
+    announce(`${quoted(current().readText)} has no kept take whose position to change.`);
+    return;
+  }
+  lists[lists.length - 1].focus();
 }
 
 async function addText() {
@@ -666,6 +801,7 @@ async function listen() {
 function moveTo(index, before = '') {
   if (studio.recording || index < 0 || index >= studio.prompts.length) return;
   const dropped = studio.pending !== null;
+  if (dropped) dropRecording(studio.pending.recording);
   studio.pending = null;
   studio.chosenPosition = null;
   studio.redoing = null;
@@ -715,6 +851,7 @@ const keys = {
   s: skip,
   a: redo,
   o: () => element('take-position').focus(),
+  t: focusLastTakePosition,
 };
 
 document.addEventListener('keydown', (event) => {

@@ -163,6 +163,27 @@ extension VoicePack {
         }
     }
 
+    /// Imports one clip read and converted already (a take converted while it was recorded), in its own
+    /// transaction, as `importFiles` imports a file: conditioned, measured and stored the same way, so that a take's
+    /// samples give the same clip row whether they came as a file or as a `PreparedClip`. `request.path` names it in
+    /// errors and the report.
+    ///
+    /// ```swift
+    /// let clip = PreparedClip(floatSamples: take, sampleRate: 48_000, renderReady: converted)
+    /// let report = try pack.importClip(clip, as: ImportRequest(path: "take", phrase: "York"), into: nil)
+    /// ```
+    /// - Throws: `VoicebankError`: `.emptyPhrase`, `.audio` when the meter fails, or a voice error.
+    public func importClip(
+        _ clip: PreparedClip, as request: ImportRequest, into voice: String?, choosesFallbackVoice: Bool = true
+    ) throws(VoicebankError) -> ImportReport {
+        try store(
+            [request.path], into: voice, keepGoing: false, parallelism: 1, choosesFallbackVoice: choosesFallbackVoice,
+            progress: { _ in }
+        ) { _, conditioning in
+            Result { () throws(VoicebankError) in try Self.prepare(clip, as: request, cut: nil, conditioning) }
+        }
+    }
+
     /// Imports the takes a label track marks in one recording as clips of a voice, in one transaction: each label
     /// (Audacity's `start<TAB>end<TAB>label`) becomes a clip of its frames, as a file holding only them would, that
     /// knows its cut (`RecordingCut`: the recording named by a hash of its samples, and the frames in its own rate),

@@ -54,6 +54,8 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case labels(path: String, line: Int?, reason: String)
     /// A take's position given in two ways that disagree, or given to a fallback clip; `file` is the audio file.
     case position(file: String, reason: String)
+    /// A position given to a fallback clip already in a pack, which is never tagged with one.
+    case fallbackPosition(clipID: Int, path: String)
     case noAudioFiles(folder: String)
     case unknownPhrase(phrase: String, voice: String, path: String)
     case lastFallback(voice: String, path: String)
@@ -154,6 +156,9 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
             return "labels \(path)\(line.map { " line \($0)" } ?? ""): \(reason)"
         case .position(let file, let reason):
             return "cannot import \(file): \(reason)"
+        case .fallbackPosition(let clipID, let path):
+            return
+                "clip \(clipID) of \(path) is a fallback clip, which has no position; expected the id of a phrase clip (a take)"
         case .noAudioFiles(let folder):
             return
                 "folder \(folder) holds no audio files; expected files ending in \(PreparedClip.fileExtensions.sorted().map { "." + $0 }.joined(separator: ", "))"

@@ -289,6 +289,15 @@ def positions(url, microphone, screenshot, take_seconds):
             page.wait_for_status("Stopped:")
             redone = page.keep()
             page.wait_for_hearing("Heard “")
+            # T: the position of the prompt's last kept take, changed in place: London's, from initial to final.
+            page.press(Keys.ARROW_LEFT)
+            page.wait_for_status("Prompt 1 of")
+            page.press("t")
+            repositioning = driver.execute_script("return document.activeElement.getAttribute('aria-label')")
+            page.press(Keys.ARROW_DOWN)
+            page.press(Keys.ARROW_DOWN)
+            repositioned = page.wait_for_status("Take 1 of “london” is now a final take")
+            page.press(Keys.ESCAPE)
             driver.refresh()
             page.wait_for_status("Prompt ")
             console = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
@@ -310,6 +319,8 @@ def positions(url, microphone, screenshot, take_seconds):
                 "again_label": again_label,
                 "redo": redo,
                 "redone": redone,
+                "repositioning": repositioning,
+                "repositioned": repositioned,
                 "positions_before": positions_before,
                 "coverage": page.text("coverage-summary"),
                 "positions_after": page.text("coverage-positions"),
