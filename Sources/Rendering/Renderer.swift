@@ -116,7 +116,10 @@ public final class Renderer {
         self.init(source: RenderPlan.Replay(plan), audio: audio, stretchCache: stretchCache)
     }
 
+    /// A request given up without a cancel (a client gone) is cancelled too, so that the fallback voice stops making
+    /// speech nobody will play, and frees espeak-ng for the next request.
     deinit {
+        cancellation.cancel()
         mixBuffer.deallocate()
         stretchInput.deallocate()
     }

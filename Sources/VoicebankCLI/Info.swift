@@ -82,7 +82,12 @@ func fallbackLine(_ voice: Voice) -> String {
     switch voice.fallbackMode {
     case .clip: return "clip (the fallback clip speaks the words no clip covers)"
     case .spell: return "spell (letter clips spell the words no clip covers)"
-    case .voice: return "voice (espeak-ng \(voice.fallbackVoice)\(matching(voice)))"
+    case .voice:
+        let spoken = voice.fallbackVoice.spokenLoudnessLUFS.map {
+            "; it speaks at \(formatTenths($0)) LUFS, so runs play as they are spoken"
+        }
+        return "voice (espeak-ng \(voice.fallbackVoice)\(matching(voice))"
+            + "\(spoken ?? "; how loud it speaks is not measured (voicebank migrate), so runs are made whole first"))"
     }
 }
 
@@ -152,6 +157,9 @@ struct InfoJSON: Encodable {
         var pitchRange: Int
         var wordsPerMinute: Int
         var pitchShiftSemitones: Double
+        /// How loud espeak-ng speaks with these settings, limited as a run plays (LUFS); absent until measured, when
+        /// each run is made whole before it plays.
+        var spokenLoudnessLUFS: Double?
     }
 
     var path: String
@@ -192,7 +200,8 @@ struct InfoJSON: Encodable {
                     variant: voice.voice.fallbackVoice.variant, pitch: voice.voice.fallbackVoice.pitch,
                     pitchRange: voice.voice.fallbackVoice.pitchRange,
                     wordsPerMinute: voice.voice.fallbackVoice.wordsPerMinute,
-                    pitchShiftSemitones: voice.voice.fallbackVoice.pitchShiftSemitones),
+                    pitchShiftSemitones: voice.voice.fallbackVoice.pitchShiftSemitones,
+                    spokenLoudnessLUFS: voice.voice.fallbackVoice.spokenLoudnessLUFS),
                 takesByPosition: Dictionary(
                     uniqueKeysWithValues: TakePosition.allCases.map { ($0.rawValue, voice.takesByPosition[$0] ?? 0) }
                         + [("untagged", voice.untaggedTakeCount)]),

@@ -95,6 +95,25 @@ final class ArrivingToneVoice: FallbackSpeaker {
         #expect(markers.first { $0.marker.kind == .mark }?.marker.frame == 44_100)
     }
 
+    @Test("a render given up inside a long fallback phrase, without a cancel, stops espeak-ng inside it too")
+    func abandonedInsidePhrase() throws {
+        // 250 words, about 90 s of speech: one run, played as espeak-ng speaks it.
+        let text = Array(repeating: "the weather today is sunny with a high of twenty degrees", count: 25)
+            .joined(separator: " ")
+        let voice = FallbackVoice(language: "en-US", settings: .standard)
+        let whole = try voice.speak(text, cancellation: Cancellation()).samples.count
+        let speaker = KeepingSpeaker(voice)
+        do {
+            let stream = planner(speaker: speaker).stream(try SSMLReader().read(text))
+            let renderer = Renderer(source: stream, audio: clips, cancellation: stream.cancellation)
+            var buffer = [Float](repeating: 0, count: 4_096)
+            let pulled = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
+            #expect(pulled.frameCount == 4_096)
+        }
+        let spoken = try #require(speaker.speeches.first).samples.count
+        #expect(spoken < whole / 4, "\(spoken) of \(whole) frames made")
+    }
+
     @Test("its edges fade like a clip's, and an exact break beside it stays exact")
     func edges() throws {
         let plan = try planner(speaker: ToneVoice()).plan(
@@ -130,6 +149,19 @@ final class ArrivingToneVoice: FallbackSpeaker {
         #expect(samples.isEmpty)
         let spoken = try #require(speaker.spokenFrameCounts.first)
         #expect(spoken < whole.samples.count / 4, "\(spoken) of \(whole.samples.count) frames made")
+    }
+}
+
+/// A fallback voice that keeps the speech it hands over, to look at once the render is gone.
+final class KeepingSpeaker: FallbackSpeaker {
+    let voice: FallbackVoice
+    private(set) var speeches: [SynthesizedSpeech] = []
+
+    init(_ voice: FallbackVoice) { self.voice = voice }
+
+    func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
+        speeches.append(try voice.speak(words, cancellation: cancellation))
+        return speeches.last!
     }
 }
 

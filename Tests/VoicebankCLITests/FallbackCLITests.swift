@@ -53,8 +53,10 @@ import Testing
         let settings = try #require(json["fallbackVoice"] as? [String: Any])
         #expect(settings["variant"] as? String == "f3")
         #expect((settings["pitchRange"] as? Int).map { (10...25).contains($0) } == true)
+        #expect((settings["spokenLoudnessLUFS"] as? Double).map { (-40 ... -10).contains($0) } == true)
         let text = try voicebank.run(["info", "--bank", bank]).standardOutput
         #expect(text.contains("  fallback: voice (espeak-ng variant f3, pitch "))
+        #expect(text.contains(" LUFS, so runs play as they are spoken)"))
 
         let bad = try voicebank.run(["configure", "--bank", bank, "--fallback", "beep"])
         #expect(bad.status == 64)

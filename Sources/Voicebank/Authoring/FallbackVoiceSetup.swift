@@ -101,25 +101,33 @@ extension VoicePack {
     }
 
     /// How loud espeak-ng speaks the voice's sample phrases with `settings`, as a run plays: the voice's loudness less
-    /// the gain that takes them there through the limiter under its ceiling (`played`), or their own loudness for a
-    /// voice with no loudness to match; `nil` when they are too short or quiet to measure.
+    /// the median of the gains that take each phrase there through the limiter under its ceiling (`played`), or the
+    /// median of their own loudness for a voice with no loudness to match; `nil` when none can be measured. Each is
+    /// measured alone, as a run is: a run of one or two words (most of them) plays at this gain throughout, while a
+    /// longer one is corrected by its own loudness as it goes (`LoudnessFollower`).
     ///
     /// - Throws: `VoicebankError.audio` when espeak-ng cannot speak the language or the loudness meter fails.
     static func spokenLoudness(
         language: String, texts: [String], settings: FallbackVoiceSettings, playedAt played: FallbackVoiceSettings
     ) throws(VoicebankError) -> Double? {
-        guard !texts.isEmpty else { return nil }
-        let samples = Array(try speak(texts, language: language, settings: settings).joined())
-        do throws(AudioIOError) {
-            guard let target = played.loudnessLUFS else {
-                return try Loudness(samples, measuringTruePeak: false).clipLUFS
+        var loudness: [Double] = []
+        for samples in try speak(texts, language: language, settings: settings) {
+            do throws(AudioIOError) {
+                if let target = played.loudnessLUFS {
+                    if let gain = try PeakLimiter.gainDecibels(
+                        reaching: target, from: samples, ceilingDBTP: played.truePeakCeilingDBTP)
+                    {
+                        loudness.append(target - gain)
+                    }
+                } else if let own = try Loudness(samples, measuringTruePeak: false).clipLUFS {
+                    loudness.append(own)
+                }
+            } catch {
+                throw .audio(error)
             }
-            return try PeakLimiter.gainDecibels(
-                reaching: target, from: samples, ceilingDBTP: played.truePeakCeilingDBTP
-            ).map { target - $0 }
-        } catch {
-            throw .audio(error)
         }
+        guard !loudness.isEmpty else { return nil }
+        return loudness.sorted()[(loudness.count - 1) / 2]
     }
 
     /// How many of a voice's phrases (first imported first) its fallback voice is matched on.
