@@ -59,14 +59,21 @@ struct BenchCommand: ParsableCommand {
     /// The items, in the order they run.
     static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
 
-    /// `--espeak-first-audio FILE RUNS TEXT` times espeak-ng's own first audio for item 12 (`EspeakFirstAudio`).
+    /// `--espeak-first-audio FILE RUNS VOICE RATE PITCH RANGE TEXT` times espeak-ng's own first audio for item 12
+    /// (`EspeakFirstAudio`).
     /// `--peak-rss-of FILE PROGRAM ARGUMENTS…` runs PROGRAM and writes its exit status and peak RSS in bytes to FILE:
     /// a child inherits the high-water mark of the process that spawns it (Linux keeps it across the spawn and
     /// exec), so item 5 measures from this small fresh process rather than from the benchmark with its packs.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == EspeakFirstAudio.helperFlag, arguments.count == 4, let runs = Int(arguments[2]) {
-            do { try EspeakFirstAudio.helper(file: arguments[1], runs: runs, text: arguments[3]) } catch {
+        if arguments.first == EspeakFirstAudio.helperFlag, arguments.count == 8, let runs = Int(arguments[2]),
+            let rate = Int32(arguments[4]), let pitch = Int32(arguments[5]), let range = Int32(arguments[6])
+        {
+            do {
+                try EspeakFirstAudio.helper(
+                    file: arguments[1], runs: runs, voice: arguments[3], wordsPerMinute: rate, pitch: pitch,
+                    pitchRange: range, text: arguments[7])
+            } catch {
                 exit(withError: error)
             }
             return

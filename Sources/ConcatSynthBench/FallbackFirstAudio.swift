@@ -15,12 +15,12 @@ import SpeechCore
 /// of the same text through its library, measured in the same run.
 ///
 /// Ours is timed as a screen reader's voice is used: the synthesizer open, from the request to the first filled
-/// 512-frame pull, each request `pauseSeconds` after the last as a listener's messages come; the fallback voice
-/// synthesizes each uncovered run whole, on a libespeak-ng made fresh after the last synthesis (for identical output
-/// every time), which the pause leaves time for. The same requests back to back show what waiting for that costs.
-/// espeak-ng's is timed in a helper process of its own
-/// (`EspeakFirstAudio`), since its callback and state are the process's: from `espeak_Synth` to the first samples
-/// its callback receives, libespeak-ng initialised once, with the 50 ms buffers the fallback voice asks for.
+/// 512-frame pull, each request `pauseSeconds` after the last as a listener's messages come; the fallback voice speaks
+/// each run on a libespeak-ng made fresh after the last synthesis (for identical output every time), which the pause
+/// leaves time for. The same requests back to back show what waiting for that costs. espeak-ng's is timed in a helper
+/// process of its own (`EspeakFirstAudio`), since its callback and state are the process's: from `espeak_Synth` to the
+/// first samples its callback receives, libespeak-ng initialised once, with the fallback voice's voice, parameters and
+/// 50 ms buffers, each synthesis `pauseSeconds` after the last, as ours.
 struct FallbackFirstAudioBench {
     var runs: Int
     var work: WorkDirectory
@@ -42,13 +42,12 @@ struct FallbackFirstAudioBench {
             "12. First audio of a request that starts with uncovered words: default pack (`voice` mode) against espeak-ng's library (ms, median (min–max) of \(runs) runs)",
             columns: [
                 "request", "first uncovered run",
-                "concat-synth, \(Int(Self.pauseSeconds * 1_000)) ms after the last request",
-                "… of which the fallback voice makes the whole run", "… of which espeak-ng speaks it",
-                "concat-synth, back to back",
-                "espeak-ng's own first audio", "ratio (≤ 2)",
+                "concat-synth, \(Int(Self.pauseSeconds * 1_000)) ms after the last request", "concat-synth, back to back",
+                "espeak-ng's own first audio, \(Int(Self.pauseSeconds * 1_000)) ms after the last", "ratio (≤ 2)",
             ])
         table.printHeader()
         var worst: Double?
+        let settings = synthesizer.voice.fallbackVoice
         for text in Self.requests {
             let plan = try synthesizer.plan(text)
             guard let run = plan.fallbacks.first?.fallback?.words, plan.fallbacks.first?.frame == 0 else {
@@ -68,35 +67,15 @@ struct FallbackFirstAudioBench {
             }
             let ours = try firstAudio(pause: Self.pauseSeconds)
             let backToBack = try firstAudio(pause: 0)
-            // Where ours goes: the fallback voice making the whole run (espeak-ng, trimming, loudness), and of that
-            // espeak-ng speaking it, each after the same pause, the library made fresh after each.
-            let settings = synthesizer.voice.fallbackVoice
-            let fallbackVoice = FallbackVoice(language: synthesizer.voice.language, settings: settings)
-            func afterPauses(_ body: () throws -> Void) throws -> Samples {
-                var times = Samples()
-                for round in 0..<(runs + 3) {
-                    usleep(UInt32(Self.pauseSeconds * 1e6))
-                    let elapsed = try seconds(body)
-                    // As the fallback voice does once it has measured a run (a no-op after it).
-                    EspeakNG.shared.makeFresh()
-                    if round >= 3 { times.append(elapsed) }
-                }
-                return times
-            }
-            let made = try afterPauses { _ = try fallbackVoice.speak(run, cancellation: Cancellation()) }
-            let whole = try afterPauses {
-                _ = try EspeakNG.shared.synthesize(
-                    run, language: synthesizer.voice.language, variant: settings.variant, pitch: settings.pitch,
-                    pitchRange: settings.pitchRange, wordsPerMinute: settings.wordsPerMinute)
-            }
-            let theirs = try EspeakFirstAudio.measure(text, runs: runs, work: work)
+            let voiceName =
+                synthesizer.voice.language.lowercased() + (settings.variant.isEmpty ? "" : "+\(settings.variant)")
+            let theirs = try EspeakFirstAudio.measure(
+                text, voice: voiceName, settings: settings, runs: runs, pause: Self.pauseSeconds, work: work)
             let ratio = ours.median / theirs.median
             worst = max(worst ?? ratio, ratio)
             table.add([
-                text, "\"\(run)\"", Unit.milliseconds.summary(ours), Unit.milliseconds.summary(made),
-                Unit.milliseconds.summary(whole),
-                Unit.milliseconds.summary(backToBack), Unit.milliseconds.summary(theirs),
-                "\(decimal(ratio, places: 2))x",
+                text, "\"\(run)\"", Unit.milliseconds.summary(ours), Unit.milliseconds.summary(backToBack),
+                Unit.milliseconds.summary(theirs), "\(decimal(ratio, places: 2))x",
             ])
         }
         return [
@@ -111,20 +90,30 @@ struct FallbackFirstAudioBench {
 enum EspeakFirstAudio {
     static let helperFlag = "--espeak-first-audio"
 
-    /// Seconds from `espeak_Synth` to the first samples of `text`, `runs` times after three unmeasured ones.
-    static func measure(_ text: String, runs: Int, work: WorkDirectory) throws -> Samples {
+    /// Seconds from `espeak_Synth` to the first samples of `text` spoken by espeak-ng's `voice` with `settings`'
+    /// parameters, `runs` times after three unmeasured ones, each `pause` seconds after the last.
+    static func measure(
+        _ text: String, voice: String, settings: FallbackVoiceSettings, runs: Int, pause: Double, work: WorkDirectory
+    ) throws -> Samples {
         let result = work.file("espeak-first-audio.txt")
         let helper = try spawnAndWait(
-            Locations.binaries + "/concat-synth-bench", [helperFlag, result, "\(runs)", text], showingErrors: true)
+            Locations.binaries + "/concat-synth-bench",
+            [
+                helperFlag, result, "\(runs)", voice, "\(settings.wordsPerMinute)", "\(settings.pitch)",
+                "\(settings.pitchRange)", text,
+            ], showingErrors: true)
         guard helper.status == 0 else {
             throw BenchError(description: "the espeak-ng first-audio helper exited \(helper.status)")
         }
         return Samples(try readText(result).split(separator: "\n").compactMap { Double($0) })
     }
 
-    /// The helper's work: loads libespeak-ng, then speaks `text` `runs + 3` times with the US English voice, and
-    /// writes the time to the first samples of each measured run to `file`, one a line.
-    static func helper(file: String, runs: Int, text: String) throws {
+    /// The helper's work: loads libespeak-ng, then speaks `text` `runs + 3` times with `voice` and the parameters,
+    /// each `FallbackFirstAudioBench.pauseSeconds` after the last, and writes the time to the first samples of each
+    /// measured run to `file`, one a line.
+    static func helper(
+        file: String, runs: Int, voice: String, wordsPerMinute: Int32, pitch: Int32, pitchRange: Int32, text: String
+    ) throws {
         guard let espeak = concat_synth_espeak_load() else {
             throw BenchError(
                 description: "cannot load libespeak-ng: \(String(cString: concat_synth_espeak_load_error()))")
@@ -133,11 +122,17 @@ enum EspeakFirstAudio {
             AUDIO_OUTPUT_SYNCHRONOUS, 50, nil, espeakINITIALIZE_DONT_EXIT)
         guard rate > 0 else { throw BenchError(description: "espeak_Initialize failed") }
         espeak.pointee.espeak_SetSynthCallback(firstSamples)
-        guard espeak.pointee.espeak_SetVoiceByName("en-us") == EE_OK else {
-            throw BenchError(description: "espeak-ng has no en-us voice")
+        guard espeak.pointee.espeak_SetVoiceByName(voice) == EE_OK else {
+            throw BenchError(description: "espeak-ng has no voice \(voice)")
+        }
+        for (parameter, value) in [(espeakRATE, wordsPerMinute), (espeakPITCH, pitch), (espeakRANGE, pitchRange)] {
+            guard espeak.pointee.espeak_SetParameter(parameter, value, 0) == EE_OK else {
+                throw BenchError(description: "espeak-ng refused parameter \(parameter.rawValue) = \(value)")
+            }
         }
         var lines: [String] = []
         for round in 0..<(runs + 3) {
+            usleep(UInt32(FallbackFirstAudioBench.pauseSeconds * 1e6))
             firstSamplesTime = nil
             let start = now()
             let status = text.withCString {
