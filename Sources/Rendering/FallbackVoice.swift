@@ -46,7 +46,9 @@ public final class FallbackVoice: FallbackSpeaker {
     {
         if let refusal { throw refusal }
         do throws(AudioIOError) {
-            guard let gain = gainDecibelsBeforeSpeaking else { return try speakWhole(words, cancellation: cancellation) }
+            guard let gain = gainDecibelsBeforeSpeaking else {
+                return try speakWhole(words, cancellation: cancellation)
+            }
             if !hasLanguage {
                 guard try EspeakNG.shared.hasVoice(forLanguage: language) else {
                     throw AudioIOError.espeakLanguage(language: language)

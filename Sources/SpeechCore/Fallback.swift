@@ -108,7 +108,8 @@ public struct SynthesizedSpeech: Equatable, Sendable {
     /// The same samples, gain and pitch shift: two streams are compared once each is whole.
     public static func == (lhs: SynthesizedSpeech, rhs: SynthesizedSpeech) -> Bool {
         lhs.levelDecibels == rhs.levelDecibels && lhs.pitchSemitones == rhs.pitchSemitones
-            && lhs.arrivesWhilePlaying == rhs.arrivesWhilePlaying && (lhs.stream === rhs.stream || lhs.samples == rhs.samples)
+            && lhs.arrivesWhilePlaying == rhs.arrivesWhilePlaying
+            && (lhs.stream === rhs.stream || lhs.samples == rhs.samples)
     }
 }
 

@@ -147,7 +147,8 @@ import VoicebankAuthoring
         }
         // A migration measures it again, as it was.
         _ = try VoicePack.migrate(path: pack.path)
-        #expect(try VoicePack(path: pack.path, access: .readOnly).voices().first?.fallbackVoice.spokenLoudnessLUFS == spoken)
+        let migrated = try VoicePack(path: pack.path, access: .readOnly).voices().first
+        #expect(migrated?.fallbackVoice.spokenLoudnessLUFS == spoken)
     }
 
     @Test("a loud voice: fallback speech as loud as its clips, its peaks limited under the -1 dBTP ceiling")
@@ -174,7 +175,9 @@ import VoicebankAuthoring
         _ = try render("こんにちは", with: other)
         let second = try render(text, with: pack).samples
         let differing = zip(first, second).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        #expect(first.count == second.count && differing == nil, "\(first.count) and \(second.count) samples, first differing at \(differing ?? -1)")
+        #expect(
+            first.count == second.count && differing == nil,
+            "\(first.count) and \(second.count) samples, first differing at \(differing ?? -1)")
         #expect(first.count > 22_050)
     }
 
