@@ -65,11 +65,16 @@ public struct LoudnessFollower {
         while start < samples.count {
             let count = min(samples.count - start, blockFrames - blockFrameCount)
             let piece = Array(samples[start..<start + count])
-            var levelled = [Float](repeating: 0, count: count)
-            for index in 0..<count {
-                let position = Double(blockFrameCount + index) / Double(blockFrames)
-                let gain = fromGain == toGain ? fromGain : fromGain + (toGain - fromGain) * position
-                levelled[index] = piece[index] * Float(Decibels.amplitude(gain))
+            let levelled: [Float]
+            if fromGain == toGain {
+                // Most blocks: one gain, worked out once rather than a power for each sample.
+                let gain = Float(Decibels.amplitude(fromGain))
+                levelled = piece.map { $0 * gain }
+            } else {
+                levelled = piece.indices.map { index in
+                    let position = Double(blockFrameCount + index) / Double(blockFrames)
+                    return piece[index] * Float(Decibels.amplitude(fromGain + (toGain - fromGain) * position))
+                }
             }
             output += letOut(limiter.process(levelled), after: levelled)
             measure(input, piece)

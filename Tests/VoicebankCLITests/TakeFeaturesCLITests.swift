@@ -231,7 +231,7 @@ import Testing
 
             #expect(try rows("PRAGMA integrity_check", on: pack) == [["ok"]])
             // A kill after the commit, before the process ends, finds the migration whole; any other, the old pack.
-            if try rows("PRAGMA user_version", on: pack) == [["8"]] {
+            if try rows("PRAGMA user_version", on: pack) == [["\(Schema.currentVersion)"]] {
                 let unmeasured = "SELECT count(*) FROM clip WHERE is_fallback = 0 AND is_features_measured = 0"
                 #expect(try rows(unmeasured, on: pack) == [["0"]], "attempt \(attempt)")
             } else {
