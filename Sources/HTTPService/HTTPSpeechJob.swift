@@ -19,7 +19,8 @@ final class HTTPSpeechJob: HTTPAnswerJob, @unchecked Sendable {
     private let cancellation = RenderCancellation()
     private var synthesizer: Synthesizer?
     private var chain: ConvertedPull?
-    private var file: (path: String, reader: ReadableFile)?
+    /// The rendered file being sent, and how many of its bytes are still to send.
+    private var file: (path: String, reader: ReadableFile, unsentByteCount: Int)?
     private(set) var fallbackCount = 0
 
     /// A 100 ms block of the renderer's frames.
@@ -91,13 +92,14 @@ final class HTTPSpeechJob: HTTPAnswerJob, @unchecked Sendable {
         try render(into: path, fileExtension, encoding)
         // Once `render` has returned, no local reference to the chain is left (see `releaseSynthesizer`).
         releaseSynthesizer()
+        let size = fileSize(path) ?? 0
         do throws(FileError) {
-            file = (path, try ReadableFile(path: path))
+            file = (path, try ReadableFile(path: path), size)
         } catch {
             unlink(path)
             throw error
         }
-        return fileSize(path) ?? 0
+        return size
     }
 
     /// Renders the request into the file at `path`; the chain ends with the call.
@@ -131,9 +133,14 @@ final class HTTPSpeechJob: HTTPAnswerJob, @unchecked Sendable {
         }
         try checkCancelled()
         let chunk = try file.reader.descriptor.read(upTo: Self.fileChunkBytes)
-        if chunk.isEmpty { end() }
+        let unsentByteCount = file.unsentByteCount - chunk.count
+        self.file?.unsentByteCount = unsentByteCount
+        // The chunk that ends the file ends the answer, rather than an empty step after it: a client that has its
+        // content-length of bytes may close the connection at once, which must not look like leaving mid-answer.
+        let isComplete = chunk.isEmpty || unsentByteCount <= 0
+        if isComplete { end() }
         return HTTPAnswerStep(
-            bytes: allocator.buffer(bytes: chunk), isComplete: chunk.isEmpty, contentType: order.format.contentType)
+            bytes: allocator.buffer(bytes: chunk), isComplete: isComplete, contentType: order.format.contentType)
     }
 
     private func start(sampleRate: Int) throws -> ConvertedPull {

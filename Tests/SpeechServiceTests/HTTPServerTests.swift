@@ -97,6 +97,33 @@ import Voicebank
                 == (try rendered("Good morning", name: "g.wav", ["--encoding", "s16"])))
     }
 
+    @Test("an answer sent whole is logged with its status, not as cancelled, when the client closes on its last byte")
+    func closedOnLastByte() throws {
+        let server = try server()
+        let port = try #require(Int(server.uri.split(separator: ":").last!))
+        let speech =
+            #"{"model": "tts-1", "input": "Hello Bob", "voice": "org.concatsynth.en", "response_format": "wav"}"#
+        let requests = [
+            "GET /process?INPUT_TEXT=Hello+Bob&INPUT_TYPE=TEXT&LOCALE=en_US HTTP/1.1\r\nHost: localhost\r\n\r\n",
+            "POST /v1/audio/speech HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(speech.utf8.count)\r\n\r\n\(speech)",
+        ]
+        // As speak2mary and the openai client do, each connection is closed once its content-length of bytes is in:
+        // a close that overtook a last, empty step of the answer was taken for a client leaving mid-answer.
+        let count = 20
+        for index in 0..<count {
+            let socket = try TCPClient(port: port)
+            try socket.send(requests[index % requests.count])
+            let answer = try socket.readAnswer(seconds: 10)
+            #expect(answer.head.hasPrefix("HTTP/1.1 200 OK"), "\(answer.head)")
+        }
+        try server.waitForLog("client \(count) ")
+        let log = server.log
+        #expect(
+            log.split(separator: "\n").filter { $0.contains(" 200 voice org.concatsynth.en") }.count == count, "\(log)")
+        #expect(!log.contains("went away"), "\(log)")
+    }
+
     @Test("the model and voice lists say what there is")
     func lists() throws {
         let server = try server()
@@ -257,6 +284,28 @@ final class TCPClient {
     func send(_ text: String) throws {
         let bytes = Array(text.utf8)
         guard write(descriptor, bytes, bytes.count) == bytes.count else { throw TestFailure(description: "send") }
+    }
+
+    /// One answer with a content-length, read to its last byte and no further, within `seconds`: its head, and its body.
+    func readAnswer(seconds: Int) throws -> (head: String, body: [UInt8]) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let blankLine = Array("\r\n\r\n".utf8)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let end = received.indices.first(where: { received[$0...].starts(with: blankLine) }) {
+                let head = String(decoding: received[..<end], as: UTF8.self)
+                let length = head.lowercased().split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+                guard let length else { throw TestFailure(description: "an answer without a length: \(head)") }
+                let body = received[(end + blankLine.count)...]
+                if body.count >= length { return (head, Array(body)) }
+            }
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { throw TestFailure(description: "closed after \(received.count) bytes") }
+            received += buffer[..<count]
+        }
     }
 
     /// What arrives until the server closes the connection, within `seconds`.
