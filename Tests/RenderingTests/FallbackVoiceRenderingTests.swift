@@ -3,6 +3,7 @@ import Planning
 import SSML
 import SpeechCore
 import SpeechTestSupport
+import Synchronization
 import Testing
 
 @testable import Rendering
@@ -114,6 +115,62 @@ final class ArrivingToneVoice: FallbackSpeaker {
         #expect(spoken < whole / 4, "\(spoken) of \(whole) frames made")
     }
 
+    @Test(
+        "a cancel from another thread while a long fallback phrase plays: the render stops within the block under way, espeak-ng inside the phrase"
+    )
+    func cancelWhilePlaying() throws {
+        // 275 words, about 100 s of speech; the first run, 256 words, plays as espeak-ng speaks it.
+        let text = Array(repeating: "the weather today is sunny with a high of twenty degrees", count: 25)
+            .joined(separator: " ")
+        let voice = FallbackVoice(language: "en-US", settings: .standard)
+        let clock = ContinuousClock()
+        var whole = 0
+        let wholeDuration = try clock.measure {
+            whole = try voice.speak(text, cancellation: Cancellation()).samples.count
+        }
+
+        let speaker = KeepingSpeaker(voice)
+        let stream = planner(speaker: speaker).stream(try SSMLReader().read(text))
+        let renderer = Renderer(source: stream, audio: clips, cancellation: stream.cancellation)
+        let progress = CancelProgress()
+        let cancellation = renderer.cancellation
+        let go = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            go.wait()
+            cancellation.cancel()
+            progress.cancelledAt.store(
+                progress.renderedFrames.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
+            progress.cancelled.signal()
+        }
+        let blockSize = 4_096
+        var buffer = [Float](repeating: 0, count: blockSize)
+        var blockCount = 0
+        while true {
+            let pulled = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
+            progress.renderedFrames.add(pulled.frameCount, ordering: .sequentiallyConsistent)
+            blockCount += 1
+            // The first frames of the phrase are out: the cancel comes while the next blocks are pulled.
+            if blockCount == 3 { go.signal() }
+            if pulled.isComplete { break }
+        }
+        // The next synthesis starts once the cancelled one has stopped, not once it would have ended.
+        let nextDuration = try clock.measure {
+            _ = try voice.speak("good morning", cancellation: Cancellation()).samples
+        }
+        progress.cancelled.wait()
+
+        let rendered = progress.renderedFrames.load(ordering: .sequentiallyConsistent)
+        let cancelledAt = progress.cancelledAt.load(ordering: .sequentiallyConsistent)
+        #expect(cancelledAt >= 3 * blockSize)
+        #expect(rendered - cancelledAt <= blockSize, "\(rendered - cancelledAt) frames after the cancel")
+        #expect(rendered < whole / 4, "\(rendered) of \(whole) frames rendered")
+        let spoken = try #require(speaker.speeches.first).samples.count
+        #expect(spoken < whole / 4, "\(spoken) of \(whole) frames made")
+        #expect(
+            nextDuration < wholeDuration / 2,
+            "the next synthesis took \(nextDuration), the whole phrase \(wholeDuration)")
+    }
+
     @Test("its edges fade like a clip's, and an exact break beside it stays exact")
     func edges() throws {
         let plan = try planner(speaker: ToneVoice()).plan(
@@ -181,4 +238,14 @@ final class StartSignallingSpeaker: FallbackSpeaker, @unchecked Sendable {
         spokenFrameCounts.append(speech.samples.count)
         return speech
     }
+}
+
+/// How far a render had come when another thread cancelled it.
+final class CancelProgress: Sendable {
+    /// Frames the render has written, counted after each pull.
+    let renderedFrames = Atomic<Int>(0)
+    /// `renderedFrames` just after the cancel.
+    let cancelledAt = Atomic<Int>(-1)
+    /// Signalled once the cancel is made and `cancelledAt` set.
+    let cancelled = DispatchSemaphore(value: 0)
 }
