@@ -249,7 +249,21 @@ import VoicebankAuthoring
         }
         _ = try pack.importFiles(requests, into: nil)
         let after = try #require(try pack.voices().first)
+        // 8 of the 15 phrase clips are the new ones, lower and louder than every clip before them.
         #expect(abs(try #require(after.medianF0Hz) - 120) < 1)
-        #expect(after.fallbackVoice.pitch < before.fallbackVoice.pitch || after.fallbackVoice != before.fallbackVoice)
+        let loudness = try #require(after.medianLoudnessLUFS)
+        #expect(loudness > (try #require(before.medianLoudnessLUFS)) + 6)
+        // The settings are those configure chooses for the clips as they are now, not those of before.
+        try pack.setFallbackMode(.voice, voice: Self.voice)
+        let chosen = try #require(try pack.voices().first).fallbackVoice
+        #expect(after.fallbackVoice == chosen)
+        #expect(chosen.description != before.fallbackVoice.description, "\(chosen)")
+        #expect(chosen.spokenLoudnessLUFS != before.fallbackVoice.spokenLoudnessLUFS)
+        // So the fallback voice speaks near the new median F0, as loud as the clips now are.
+        let speech = fallbackSpeech(try render("Bob, the weather today is sunny", with: pack))
+        let f0 = try #require(try PitchTracker.medianFrequency(of: speech))
+        #expect(abs(12 * log2(f0 / 120)) < 2, "F0 \(f0) Hz")
+        let spoken = try #require(try Loudness(speech).clipLUFS)
+        #expect(abs(spoken - loudness) < 1, "\(spoken) LUFS against \(loudness)")
     }
 }
