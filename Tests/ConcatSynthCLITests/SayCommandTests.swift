@@ -65,6 +65,24 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: home.file("s16.raw"))) == expected)
     }
 
+    @Test("words no clip covers are spoken by the fallback voice: render's samples, sounding where its phrase is")
+    func fallbackVoice() throws {
+        try configure(defaultFile: home.file("default.raw"), captureFile: home.file("capture.raw"))
+        let text = "Hello Bob, the weather today is sunny."
+        let said = try concatSynth.run(["say", text], environment: ["HOME": home.path])
+        #expect(said.status == 0, "\(said.standardError)")
+        #expect(
+            said.standardError
+                == "fallback: no clip for \"bob the weather today is sunny\" in voice org.concatsynth.en\n")
+        let played = try Data(contentsOf: URL(fileURLWithPath: home.file("default.raw")))
+        let reference = try FallbackReference(text, directory: home)
+        #expect(reference.fallbackFrames.count == 1)
+        #expect(played.count == reference.bytes.count)
+        #expect(played == reference.bytes)
+        let peaks = reference.fallbackPeaks(played.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) })
+        #expect(peaks.count == 1 && peaks.allSatisfy { $0 > 0.05 }, "\(peaks)")
+    }
+
     @Test("a device that does not exist is a one-line error naming it and ALSA's reason")
     func missingDevice() throws {
         try configure(defaultFile: home.file("default.raw"), captureFile: home.file("capture.raw"))

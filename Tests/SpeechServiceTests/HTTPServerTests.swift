@@ -97,6 +97,36 @@ import Voicebank
                 == (try rendered("Good morning", name: "g.wav", ["--encoding", "s16"])))
     }
 
+    @Test(
+        "words no clip covers are spoken by the fallback voice: render's samples, sounding where its phrase is",
+        arguments: [
+            ("openai", "pcm", ["--sample-rate", "24000", "--encoding", "s16"]), ("openai", "wav", []),
+            ("mary", "WAVE_FILE", ["--encoding", "s16"]),
+        ])
+    func fallbackVoice(client: String, format: String, options: [String]) throws {
+        let server = try server()
+        let port = String(server.uri.split(separator: ":").last!)
+        let output = directory.file("fallback-\(format)")
+        let text = "Hello Bob, the weather today is sunny."
+        _ = try driver(
+            client == "mary"
+                ? ["mary", "127.0.0.1", port, output, text, "en_US", "org.concatsynth.en", format]
+                : ["openai", server.uri + "/v1", output, text, "org.concatsynth.en", format, "1"])
+        let received = try Data(contentsOf: URL(fileURLWithPath: output))
+        let reference = try FallbackReference(text, options: ["--bank", pack] + options, directory: directory)
+        #expect(reference.fallbackFrames.count == 1)
+        // A file's samples are its end, after the header.
+        let samples = format == "pcm" ? received : received.suffix(reference.bytes.count)
+        #expect(samples.count == reference.bytes.count)
+        #expect(samples == reference.bytes)
+        let peaks =
+            options.contains("s16")
+            ? reference.fallbackPeaks(samples.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) })
+            : reference.fallbackPeaks(samples.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) })
+        #expect(peaks.count == 1 && peaks.allSatisfy { $0 > 0.05 }, "\(peaks)")
+        try server.waitForLog(", 1 fallback")
+    }
+
     @Test("an answer sent whole is logged with its status, not as cancelled, when the client closes on its last byte")
     func closedOnLastByte() throws {
         let server = try server()

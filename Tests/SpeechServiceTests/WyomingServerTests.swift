@@ -69,6 +69,24 @@ import Voicebank
         #expect(server.log.contains("characters: first chunk"))
     }
 
+    @Test("words no clip covers are spoken by the fallback voice: render's samples, sounding where its phrase is")
+    func fallbackVoice() throws {
+        let server = try WyomingTestServer(pack: pack)
+        let output = directory.file("fallback.raw")
+        let text = "Hello Bob, the weather today is sunny."
+        let answer = try Driver.run(["synthesize", server.uri, output, text])
+        #expect(answer["error"] == nil, "\(answer)")
+        let received = try samples(atPath: output)
+        let reference = try FallbackReference(text, options: ["--bank", pack], directory: directory)
+        #expect(reference.fallbackFrames.count == 1)
+        let expected = reference.bytes.withUnsafeBytes { $0.bindMemory(to: Float.self).map(PCM16.sample) }
+        #expect(received.count == expected.count)
+        #expect(received == expected)
+        let peaks = reference.fallbackPeaks(received)
+        #expect(peaks.count == 1 && peaks.allSatisfy { $0 > 0.05 }, "\(peaks)")
+        try server.waitForLog(", 1 fallback")
+    }
+
     @Test("a Unix socket serves as a TCP port does")
     func unixSocket() throws {
         let socket = directory.file("tts.socket")
