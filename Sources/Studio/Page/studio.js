@@ -30,7 +30,8 @@ const studio = {
   heardTake: null,
   // Whether the page has said that the voice's language is not checked by listening.
   hasSaidSkipped: false,
-  // The quietest block heard outside a take's kept frames (its lead-in, between takes): the room's noise.
+  // The quietest block heard while not recording (before the first take, between takes): the room's noise. A take's
+  // lead-in does not count, since it holds the click of R.
   noiseFloor: null,
   // The level below which the pack trims a take's ends, in dBFS; null when the voice keeps clips whole.
   trimDecibels: null,
@@ -41,6 +42,8 @@ const studio = {
   // R) and end (the click of Space), and the shortest take.
   checks: null,
   isBusy: false,
+  // While the room's noise is heard before the first take: {until, done}, `until` the frame it is heard to.
+  measuring: null,
 };
 
 const decibels = (amplitude) => (amplitude > 0 ? 20 * Math.log10(amplitude) : -Infinity);
@@ -251,17 +254,21 @@ async function openMicrophone() {
   if (!window.AudioWorkletNode || !navigator.mediaDevices) {
     throw new Error('this browser has no AudioWorklet or no microphone access; the studio needs both');
   }
-  // The device's own rate: the import converts a take to 22050 Hz as it converts any file.
-  const context = new AudioContext();
   let stream;
+  let context;
   try {
-    await context.audioWorklet.addModule('/recorder.js');
     // The samples as the microphone makes them: the take's level and noise are the pack's to measure.
     stream = await navigator.mediaDevices.getUserMedia({
       audio: { echoCancellation: false, autoGainControl: false, noiseSuppression: false, channelCount: 1 },
     });
+    // At the device's own rate when the browser says it, so that the take is what the microphone made, not a
+    // conversion to the output's rate: the import converts it to 22050 Hz as it converts any file.
+    const { sampleRate } = stream.getAudioTracks()[0]?.getSettings() ?? {};
+    context = new AudioContext(sampleRate ? { sampleRate } : {});
+    await context.audioWorklet.addModule('/recorder.js');
   } catch (error) {
-    context.close();
+    stream?.getTracks().forEach((track) => track.stop());
+    context?.close();
     throw new Error(`the microphone could not be opened (${error.message}); allow this page to use it`);
   }
   const node = new AudioWorkletNode(context, 'recorder');
@@ -283,10 +290,10 @@ function heard({ frame, samples }) {
   const rms = Math.sqrt(squares / samples.length);
   drawMeter(peak, rms);
   const recording = studio.recording;
-  const leadEnd = recording && recording.startFrame + studio.checks.leadSeconds * studio.microphone.context.sampleRate;
-  if ((recording === null || frame + samples.length <= leadEnd) && rms > 0) {
+  if ((recording === null || frame + samples.length <= recording.startFrame) && rms > 0) {
     studio.noiseFloor = studio.noiseFloor === null ? rms : Math.min(studio.noiseFloor, rms);
   }
+  if (studio.measuring && frame + samples.length >= studio.measuring.until) studio.measuring.done();
   const levels = `Peak ${formatDecibels(decibels(peak))}, RMS ${formatDecibels(decibels(rms))}`;
   const floor = studio.noiseFloor === null ? '' : `; noise floor ${formatDecibels(decibels(studio.noiseFloor))}`;
   element('level').textContent = levels + floor + '.';
@@ -404,7 +411,13 @@ async function record() {
   if (studio.recording || studio.isBusy) return;
   // A second R while the browser asks for the microphone records nothing more.
   studio.isBusy = true;
-  const { context } = await openMicrophone().finally(() => (studio.isBusy = false));
+  const isOpening = studio.microphone === null;
+  const { context } = await openMicrophone()
+    .then(async (microphone) => {
+      if (isOpening) await measureRoom(microphone.context);
+      return microphone;
+    })
+    .finally(() => (studio.isBusy = false));
   if (studio.pending) dropRecording(studio.pending.recording);
   studio.pending = null;
   warn(null);
@@ -414,6 +427,21 @@ async function record() {
   startUpload(studio.recording);
   render();
   announce(`Recording ${quoted(current().readText)}. Press Space to stop.`);
+}
+
+// How long the room is heard before the first take.
+const roomSeconds = 0.3;
+
+// The room's noise, heard for a moment when the microphone opens, before the first take: so the first take's noise
+// floor is the room's, not its lead-in's with the click of R in it.
+async function measureRoom(context) {
+  announce("Measuring the room's noise…");
+  await new Promise((resolve) => {
+    studio.measuring = { until: Math.round((context.currentTime + roomSeconds) * context.sampleRate), done: resolve };
+    // Should the audio thread send nothing, the take is not held up for it.
+    setTimeout(resolve, 3000);
+  });
+  studio.measuring = null;
 }
 
 async function stop() {

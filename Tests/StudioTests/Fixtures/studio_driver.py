@@ -2,17 +2,20 @@
 Chromium's fake microphone playing a WAV file. Run by StudioBrowserTests with tools/python-env's interpreter; prints
 one JSON object on standard output.
 
-    studio_driver.py session URL MICROPHONE.wav SCREENSHOT.png PASTED_TEXT SENTENCE LISTENED.wav SERVER_PID RESTART
-    studio_driver.py positions URL MICROPHONE.wav SCREENSHOT.png
+    studio_driver.py session URL MICROPHONE.wav SCREENSHOT.png PASTED_TEXT SENTENCE LISTENED.wav SERVER_PID RESTART RATE
+    studio_driver.py positions URL MICROPHONE.wav SCREENSHOT.png TAKE_SECONDS
+    studio_driver.py loudness URL MICROPHONE.wav TAKE_SECONDS
 
 RESTART is the command that starts the studio again, as a JSON array; the driver kills SERVER_PID mid-take with
-SIGKILL, runs RESTART, opens the address it prints, and ends it.
+SIGKILL, runs RESTART, opens the address it prints, and ends it. RATE is the rate the microphone's track says it
+runs at (`browser`).
 
 `positions` records a script of a phrase and a phrase's final take from a microphone that says one word, with the
 position chosen by keyboard, skip, redo, and what listening to each kept take found.
 """
 
 import base64
+import contextlib
 import json
 import os
 import signal
@@ -28,11 +31,15 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-# How long a take is held: the fake microphone's file repeats a tone every 0.8 s.
-TAKE_SECONDS = 2.4
+# How long a take is held: the fake microphone's file repeats a tone every 1.4 s, and a take of about 2 s once its ends
+# are left out begins or ends in the room's noise, which the pack trims (StudioBrowserTests.tone).
+TAKE_SECONDS = 2.2
 
 
-def browser(microphone, profile):
+def browser(microphone, profile, device_rate=None):
+    """Headless Chromium whose microphone plays `microphone`. Its fake device runs at the rate of the output, 44100 Hz;
+    with `device_rate`, its track says it runs at that rate instead, as a real microphone whose own rate is not the
+    output's does, and Chromium converts the fake device's samples to it."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in [
@@ -51,7 +58,20 @@ def browser(microphone, profile):
         options.add_argument(argument)
     options.set_capability("goog:loggingOptions", {"browser": "ALL"})
     # Debian's chromedriver, so that Selenium Manager downloads nothing.
-    return webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    if device_rate:
+        driver.execute_cdp_cmd(
+            "Page.addScriptToEvaluateOnNewDocument",
+            {
+                "source": f"""
+                const settings = MediaStreamTrack.prototype.getSettings;
+                MediaStreamTrack.prototype.getSettings = function () {{
+                  return {{ ...settings.call(this), sampleRate: {int(device_rate)} }};
+                }};
+                """
+            },
+        )
+    return driver
 
 
 class Page:
@@ -64,6 +84,21 @@ class Page:
 
     def status(self):
         return self.text("status")
+
+    def hear_announcements(self):
+        """From now on, keeps every text the live region is given, however soon the next replaces it (`said`)."""
+        self.driver.execute_script(
+            """
+            window.said = [];
+            const region = document.getElementById('status');
+            new MutationObserver(() => window.said.push(region.textContent)).observe(region, {
+              childList: true, characterData: true, subtree: true,
+            });
+            """
+        )
+
+    def said(self):
+        return self.driver.execute_script("return window.said")
 
     def press(self, key):
         ActionChains(self.driver).send_keys(key).perform()
@@ -108,6 +143,20 @@ class Page:
         return self.text("hearing-text")
 
 
+@contextlib.contextmanager
+def studio_page(url, microphone, device_rate=None):
+    """The studio's page at `url` in a browser of its own (see `browser`), once it has said its first prompt."""
+    with tempfile.TemporaryDirectory() as profile:
+        driver = browser(microphone, profile, device_rate)
+        try:
+            page = Page(driver)
+            driver.get(url)
+            page.wait_for_status("Prompt 1 of")
+            yield page
+        finally:
+            driver.quit()
+
+
 def fetch(driver, element_id, base64):
     """What the page's element loads from its src: the bytes in base64, or the text."""
     answer = driver.execute_async_script(
@@ -131,223 +180,232 @@ def fetch(driver, element_id, base64):
     return answer["body"]
 
 
-def session(url, microphone, screenshot, pasted, sentence, listened, server, restart):
-    with tempfile.TemporaryDirectory() as profile:
-        driver = browser(microphone, profile)
+def session(url, microphone, screenshot, pasted, sentence, listened, server, restart, device_rate):
+    with studio_page(url, microphone, device_rate) as page:
+        driver = page.driver
+        output_rate = driver.execute_script("return new AudioContext().sampleRate")
+        page.hear_announcements()
+        first_prompt = page.text("prompt-text")
+        # The first take: the room is heard before it, so the level line's noise floor is the room's from the start.
+        page.press("r")
+        page.wait_for_status("Recording")
+        time.sleep(TAKE_SECONDS)
+        first_level = page.text("level")
+        page.press(Keys.SPACE)
+        page.wait_for_status("Stopped:")
+        # P plays the take just recorded; kept, it is on to prompt 2, ↑ goes back, P plays the take as the pack
+        # holds it, and → comes on again.
+        page.press("p")
+        played = page.wait_for_status("Playing the take just recorded, ")
+        page.keep()  # prompt 1: one take, and on to prompt 2
+        page.press(Keys.ARROW_UP)
+        went_up = page.wait_for_status("Prompt 1 of")
+        page.press("p")
+        played_kept = page.wait_for_status("Playing take 1 of ")
+        page.press(Keys.ARROW_RIGHT)
+        went_on = page.wait_for_status("Prompt 2 of")
+        first_said = page.said()
+        page.record()
+        page.keep()  # prompt 2: one take, and on to prompt 3
+        page.record()
+        page.keep()  # prompt 3: one take, and on to prompt 4
+        page.press(Keys.ARROW_LEFT)
+        page.wait_for_status("Prompt 3 of")
+        page.press(Keys.ARROW_LEFT)
+        page.wait_for_status("Prompt 2 of")
+        page.record()
+        level = page.text("level")
+        driver.save_screenshot(screenshot)
+        page.keep()  # prompt 2: a second take, and on to prompt 3
+        page.press(Keys.BACKSPACE)
+        page.wait_for_status("Removed take 1 of")  # prompt 3's kept take leaves the pack
+        page.record()
+        page.press(Keys.BACKSPACE)
+        page.wait_for_status("Take discarded; nothing was kept")  # never sent
+        driver.refresh()
+        resumed = page.wait_for_status("Prompt ")
+        position = page.text("position")
+        coverage = page.text("coverage-summary")
+        script = page.script()
+        # A pasted text, typed into the text area: its letters (an r among them) are not the studio's keys.
+        paste = page.element("paste")
+        paste.click()
+        paste.send_keys(pasted)
+        page.element("add-text").click()
+        added = page.wait_for_status("Added pasted text 1:")
+        driver.refresh()
+        page.wait_for_status("Prompt ")
+        pasted_coverage = page.text("coverage-summary")
+        pasted_script = page.script()
+        texts = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#texts li")]
+        # Listen: a sentence typed and rendered with the pack as it stands, its audio and picture on the page.
+        field = page.element("sentence")
+        field.click()
+        field.send_keys(sentence)
+        page.element("listen").click()
+        rendered = page.wait_for_status("Rendered ")
+        WebDriverWait(driver, 20, poll_frequency=0.05).until(
+            lambda _: driver.execute_script(
+                "const picture = document.getElementById('listen-picture');"
+                "return picture.complete && picture.naturalWidth > 0"
+            )
+        )
+        audio = fetch(driver, "listen-audio", base64=True)
+        with open(listened, "wb") as file:
+            file.write(base64.b64decode(audio))
+        picture = fetch(driver, "listen-picture", base64=False)
+        listen_result = page.text("listen-result")
+        picture_alt = driver.find_element(By.ID, "listen-picture").get_attribute("alt")
+        console = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        # The studio killed mid-take, then started again on the same pack, and the page opened at its new address.
+        # The keys are the studio's again once the sentence's field has lost the focus.
+        driver.execute_script("document.activeElement.blur()")
+        page.press("r")
+        page.wait_for_status("Recording")
+        time.sleep(1)
+        os.kill(int(server), signal.SIGKILL)
+        restarted = subprocess.Popen(
+            json.loads(restart), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
         try:
-            page = Page(driver)
-            driver.get(url)
-            page.wait_for_status("Prompt 1 of")
-            first_prompt = page.text("prompt-text")
-            page.record()
-            page.keep()  # prompt 1: one take, and on to prompt 2
-            page.record()
-            page.keep()  # prompt 2: one take, and on to prompt 3
-            page.record()
-            page.keep()  # prompt 3: one take, and on to prompt 4
-            page.press(Keys.ARROW_LEFT)
-            page.wait_for_status("Prompt 3 of")
-            page.press(Keys.ARROW_LEFT)
-            page.wait_for_status("Prompt 2 of")
-            page.record()
-            level = page.text("level")
-            driver.save_screenshot(screenshot)
-            page.keep()  # prompt 2: a second take, and on to prompt 3
-            page.press(Keys.BACKSPACE)
-            page.wait_for_status("Removed take 1 of")  # prompt 3's kept take leaves the pack
-            page.record()
-            page.press(Keys.BACKSPACE)
-            page.wait_for_status("Take discarded; nothing was kept")  # never sent
-            driver.refresh()
-            resumed = page.wait_for_status("Prompt ")
-            position = page.text("position")
-            coverage = page.text("coverage-summary")
-            script = page.script()
-            # A pasted text, typed into the text area: its letters (an r among them) are not the studio's keys.
-            paste = page.element("paste")
-            paste.click()
-            paste.send_keys(pasted)
-            page.element("add-text").click()
-            added = page.wait_for_status("Added pasted text 1:")
-            driver.refresh()
-            page.wait_for_status("Prompt ")
-            pasted_coverage = page.text("coverage-summary")
-            pasted_script = page.script()
-            texts = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#texts li")]
-            # Listen: a sentence typed and rendered with the pack as it stands, its audio and picture on the page.
-            field = page.element("sentence")
-            field.click()
-            field.send_keys(sentence)
-            page.element("listen").click()
-            rendered = page.wait_for_status("Rendered ")
-            WebDriverWait(driver, 20, poll_frequency=0.05).until(
-                lambda _: driver.execute_script(
-                    "const picture = document.getElementById('listen-picture');"
-                    "return picture.complete && picture.naturalWidth > 0"
-                )
-            )
-            audio = fetch(driver, "listen-audio", base64=True)
-            with open(listened, "wb") as file:
-                file.write(base64.b64decode(audio))
-            picture = fetch(driver, "listen-picture", base64=False)
-            listen_result = page.text("listen-result")
-            picture_alt = driver.find_element(By.ID, "listen-picture").get_attribute("alt")
-            console = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
-            # The studio killed mid-take, then started again on the same pack, and the page opened at its new address.
-            # The keys are the studio's again once the sentence's field has lost the focus.
-            driver.execute_script("document.activeElement.blur()")
-            page.press("r")
-            page.wait_for_status("Recording")
-            time.sleep(1)
-            os.kill(int(server), signal.SIGKILL)
-            restarted = subprocess.Popen(
-                json.loads(restart), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-            )
-            try:
-                driver.get(restarted.stdout.readline().strip())
-                resumed_again = page.wait_for_status("Prompt ")
-                again = {
-                    "resumed": resumed_again,
-                    "position": page.text("position"),
-                    "coverage": page.text("coverage-summary"),
-                    "script": page.script(),
-                }
-            finally:
-                restarted.terminate()
-                restarted.wait()
-            return {
-                "first_prompt": first_prompt,
-                "statuses": page.statuses,
-                "level": level,
-                "resumed": resumed,
-                "position": position,
-                "coverage": coverage,
-                "script": script,
-                "added": added,
-                "pasted_coverage": pasted_coverage,
-                "pasted_script": pasted_script,
-                "texts": texts,
-                "rendered": rendered,
-                "listen_result": listen_result,
-                "picture": picture,
-                "picture_alt": picture_alt,
-                "console": console,
-                "restarted": again,
+            driver.get(restarted.stdout.readline().strip())
+            resumed_again = page.wait_for_status("Prompt ")
+            again = {
+                "resumed": resumed_again,
+                "position": page.text("position"),
+                "coverage": page.text("coverage-summary"),
+                "script": page.script(),
             }
         finally:
-            driver.quit()
+            restarted.terminate()
+            restarted.wait()
+        return {
+            "first_prompt": first_prompt,
+            "output_rate": output_rate,
+            "first_level": first_level,
+            "first_said": first_said,
+            "played": played,
+            "went_up": went_up,
+            "played_kept": played_kept,
+            "went_on": went_on,
+            "statuses": page.statuses,
+            "level": level,
+            "resumed": resumed,
+            "position": position,
+            "coverage": coverage,
+            "script": script,
+            "added": added,
+            "pasted_coverage": pasted_coverage,
+            "pasted_script": pasted_script,
+            "texts": texts,
+            "rendered": rendered,
+            "listen_result": listen_result,
+            "picture": picture,
+            "picture_alt": picture_alt,
+            "console": console,
+            "restarted": again,
+        }
 
 
 def positions(url, microphone, screenshot, take_seconds):
     take_seconds = float(take_seconds)
-    with tempfile.TemporaryDirectory() as profile:
-        driver = browser(microphone, profile)
-        try:
-            page = Page(driver)
+    with studio_page(url, microphone) as page:
+        driver = page.driver
 
-            def record():
-                page.press("r")
-                page.wait_for_status("Recording")
-                time.sleep(take_seconds)
-                page.press(Keys.SPACE)
-                page.wait_for_status("Stopped:")
-
-            driver.get(url)
-            first = page.wait_for_status("Prompt 1 of")
-            script = page.script()
-            positions_before = page.text("coverage-positions")
-            # S skips to the next prompt without a take, and ← comes back.
-            page.press("s")
-            skipped = page.wait_for_status("Skipped ")
-            skipped_how = page.text("prompt-how")
-            skipped_choice = driver.find_element(By.ID, "take-position").get_attribute("value")
-            page.press(Keys.ARROW_LEFT)
-            page.wait_for_status("Prompt 1 of")
-            # O goes to the position's list, whose arrows choose, and Escape gives the keys back.
-            page.press("o")
-            focused = driver.execute_script("return document.activeElement.id")
-            page.press(Keys.ARROW_DOWN)
-            chosen = page.wait_for_status("The take of ")
-            page.press(Keys.ESCAPE)
-            record()
-            kept_first = page.keep()
-            first_hearing = page.wait_for_hearing("Heard take 1 of ")
-            # The final take's prompt: the microphone says the other word.
-            prompt_text = page.text("prompt-text")
-            record()
-            kept_final = page.keep()
-            final_hearing = page.wait_for_hearing("Heard “")
-            actions = driver.find_element(By.ID, "hearing-actions").is_displayed()
-            takes = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#takes li")]
-            again_label = driver.find_element(By.ID, "hearing-again").get_attribute("aria-label")
-            driver.save_screenshot(screenshot)
-            # A: the last kept take recorded again; once kept, the new take replaces it.
-            page.press("a")
-            redo = page.wait_for_status("Recording")
+        def record():
+            page.press("r")
+            page.wait_for_status("Recording")
             time.sleep(take_seconds)
             page.press(Keys.SPACE)
             page.wait_for_status("Stopped:")
-            redone = page.keep()
-            page.wait_for_hearing("Heard “")
-            # T: the position of the prompt's last kept take, changed in place: London's, from initial to final.
-            page.press(Keys.ARROW_LEFT)
-            page.wait_for_status("Prompt 1 of")
-            page.press("t")
-            repositioning = driver.execute_script("return document.activeElement.getAttribute('aria-label')")
-            page.press(Keys.ARROW_DOWN)
-            page.press(Keys.ARROW_DOWN)
-            repositioned = page.wait_for_status("Take 1 of “london” is now a final take")
-            page.press(Keys.ESCAPE)
-            driver.refresh()
-            page.wait_for_status("Prompt ")
-            console = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
-            return {
-                "first": first,
-                "script": script,
-                "skipped": skipped,
-                "skipped_how": skipped_how,
-                "skipped_choice": skipped_choice,
-                "focused": focused,
-                "chosen": chosen,
-                "kept_first": kept_first,
-                "first_hearing": first_hearing,
-                "prompt_text": prompt_text,
-                "kept_final": kept_final,
-                "final_hearing": final_hearing,
-                "actions": actions,
-                "takes": takes,
-                "again_label": again_label,
-                "redo": redo,
-                "redone": redone,
-                "repositioning": repositioning,
-                "repositioned": repositioned,
-                "positions_before": positions_before,
-                "coverage": page.text("coverage-summary"),
-                "positions_after": page.text("coverage-positions"),
-                "after": page.script(),
-                "console": console,
-            }
-        finally:
-            driver.quit()
+
+        first = page.statuses[0]
+        script = page.script()
+        positions_before = page.text("coverage-positions")
+        # S skips to the next prompt without a take, and ← comes back.
+        page.press("s")
+        skipped = page.wait_for_status("Skipped ")
+        skipped_how = page.text("prompt-how")
+        skipped_choice = driver.find_element(By.ID, "take-position").get_attribute("value")
+        page.press(Keys.ARROW_LEFT)
+        page.wait_for_status("Prompt 1 of")
+        # O goes to the position's list, whose arrows choose, and Escape gives the keys back.
+        page.press("o")
+        focused = driver.execute_script("return document.activeElement.id")
+        page.press(Keys.ARROW_DOWN)
+        chosen = page.wait_for_status("The take of ")
+        page.press(Keys.ESCAPE)
+        record()
+        kept_first = page.keep()
+        first_hearing = page.wait_for_hearing("Heard take 1 of ")
+        # The final take's prompt: the microphone says the other word.
+        prompt_text = page.text("prompt-text")
+        record()
+        kept_final = page.keep()
+        final_hearing = page.wait_for_hearing("Heard “")
+        actions = driver.find_element(By.ID, "hearing-actions").is_displayed()
+        takes = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#takes li")]
+        again_label = driver.find_element(By.ID, "hearing-again").get_attribute("aria-label")
+        driver.save_screenshot(screenshot)
+        # A: the last kept take recorded again; once kept, the new take replaces it.
+        page.press("a")
+        redo = page.wait_for_status("Recording")
+        time.sleep(take_seconds)
+        page.press(Keys.SPACE)
+        page.wait_for_status("Stopped:")
+        redone = page.keep()
+        page.wait_for_hearing("Heard “")
+        # T: the position of the prompt's last kept take, changed in place: London's, from initial to final.
+        page.press(Keys.ARROW_LEFT)
+        page.wait_for_status("Prompt 1 of")
+        page.press("t")
+        repositioning = driver.execute_script("return document.activeElement.getAttribute('aria-label')")
+        page.press(Keys.ARROW_DOWN)
+        page.press(Keys.ARROW_DOWN)
+        repositioned = page.wait_for_status("Take 1 of “london” is now a final take")
+        page.press(Keys.ESCAPE)
+        driver.refresh()
+        page.wait_for_status("Prompt ")
+        console = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        return {
+            "first": first,
+            "script": script,
+            "skipped": skipped,
+            "skipped_how": skipped_how,
+            "skipped_choice": skipped_choice,
+            "focused": focused,
+            "chosen": chosen,
+            "kept_first": kept_first,
+            "first_hearing": first_hearing,
+            "prompt_text": prompt_text,
+            "kept_final": kept_final,
+            "final_hearing": final_hearing,
+            "actions": actions,
+            "takes": takes,
+            "again_label": again_label,
+            "redo": redo,
+            "redone": redone,
+            "repositioning": repositioning,
+            "repositioned": repositioned,
+            "positions_before": positions_before,
+            "coverage": page.text("coverage-summary"),
+            "positions_after": page.text("coverage-positions"),
+            "after": page.script(),
+            "console": console,
+        }
 
 
 def loudness(url, microphone, take_seconds):
     """Records one take and waits for what the studio says of its loudness against the voice's other takes."""
-    with tempfile.TemporaryDirectory() as profile:
-        driver = browser(microphone, profile)
-        try:
-            page = Page(driver)
-            driver.get(url)
-            page.wait_for_status("Prompt 1 of")
-            page.press("r")
-            page.wait_for_status("Recording")
-            time.sleep(float(take_seconds))
-            page.press(Keys.SPACE)
-            # The stop's own sentence may be replaced by the check's before it is seen: wait for the check's.
-            said = page.wait_for_status("It is ")
-            return {"said": said, "warning": page.text("warning")}
-        finally:
-            driver.quit()
+    with studio_page(url, microphone) as page:
+        driver = page.driver
+        page.press("r")
+        page.wait_for_status("Recording")
+        time.sleep(float(take_seconds))
+        page.press(Keys.SPACE)
+        # The stop's own sentence may be replaced by the check's before it is seen: wait for the check's.
+        said = page.wait_for_status("It is ")
+        return {"said": said, "warning": page.text("warning")}
 
 
 if __name__ == "__main__":
