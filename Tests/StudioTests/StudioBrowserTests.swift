@@ -258,6 +258,61 @@ import Voicebank
     }
 
     @Test(
+        "two tabs on one studio: the one opened last records; the other's take in progress is dropped and its changes refused, said on the page with a Use here button; its reads still work; nothing half-written"
+    )
+    func twoPages() throws {
+        let (pack, _, arguments) = try defaultPack("pages")
+        let (microphone, _) = try loopedMicrophone()
+        let before = try VoicePack(path: pack, access: .readOnly).clips(voice: Self.voice)
+        let studio = try studio(arguments)
+        let answer = try driver.run(["pages", studio.address, microphone])
+
+        // The first tab, recording when the second was opened: its take is dropped, and it says why, what to do, and
+        // when the other page took over, in its error area and its live region.
+        let refused = try #require(answer["refused"] as? String)
+        #expect(
+            refused.wholeMatch(
+                of: /The studio is open in another page since \d\d:\d\d:\d\d; press Use here to record in this one\./)
+                != nil, "\(refused)")
+        #expect(answer["elsewhere_shown"] as? Bool == true)
+        #expect(answer["elsewhere_text"] as? String == refused)
+        #expect(answer["again"] as? String == refused, "R records nothing there")
+        // Reads still work in it.
+        #expect((answer["moved"] as? String)?.hasPrefix("Prompt 2 of 4: “bob”") == true, "\(answer)")
+        #expect((answer["listened"] as? String)?.hasPrefix("Rendered “Hello.”, ") == true, "\(answer)")
+        #expect(
+            (answer["second_kept"] as? String)?.hasPrefix("Kept take 1 of “bob says the weather is fine”") == true)
+        // Use here: a real button, reached by Tab, described by the message; Enter on it makes the tab record again.
+        let focused = try #require(answer["focused"] as? [String: Any])
+        #expect(focused["tag"] as? String == "BUTTON" && focused["id"] as? String == "use-here", "\(focused)")
+        #expect(focused["name"] as? String == "Use here" && focused["description"] as? String == refused)
+        #expect((answer["used"] as? String)?.hasPrefix("This page records now, since ") == true, "\(answer)")
+        #expect(answer["elsewhere_hidden"] as? Bool == true)
+        #expect(
+            (answer["first_kept"] as? String)?.hasPrefix("Kept take 2 of “bob says the weather is fine”") == true,
+            "\(answer)")
+        // Then the second tab is the older one: removing its take is refused.
+        let secondRefused = try #require(answer["second_refused"] as? String)
+        #expect(secondRefused.hasPrefix("The studio is open in another page since "), "\(secondRefused)")
+
+        // In the pack: the take each tab kept while it recorded, and nothing of the one dropped.
+        let clips = try VoicePack(path: pack, access: .readOnly).clips(voice: Self.voice)
+        #expect(Array(clips.prefix(before.count)) == before)
+        #expect(
+            clips.dropFirst(before.count).map(\.phrase) == Array(repeating: "bob says the weather is fine", count: 2))
+        // The log: the second page dropped the first's recording; each change from the older page refused.
+        let log = studio.log
+        #expect(
+            log.contains(" 201 page 2 opened: it records from now on; recording 1, an older page's, dropped"), "\(log)")
+        let refusals = log.split(separator: "\n").filter {
+            $0.contains(" 409: the studio is open in another page since ")
+        }
+        #expect(refusals.contains { $0.contains("POST /api/recordings/1?frame=") }, "\(log)")
+        #expect(refusals.contains { $0.contains("DELETE /api/takes/") }, "\(log)")
+        #expect(!log.contains("ended recording 1"), "\(log)")
+    }
+
+    @Test(
         "positions in Chromium: a prompt for the final take the texts need, kept and redone, is in the pack as final; a take that says another word is heard so; the position chosen by keyboard is the take's, and T changes a kept take's in place; S skips"
     )
     func positions() throws {

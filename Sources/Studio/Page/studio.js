@@ -7,6 +7,11 @@ const token = new URLSearchParams(location.search).get('token') ?? '';
 const element = (id) => document.getElementById(id);
 
 const studio = {
+  // This page's number, which the studio gave it when it was loaded (POST /api/pages) and which each request
+  // carries: the studio takes changes only from the page opened last.
+  page: null,
+  // What the studio said when another page was opened since this one, until Use here: this page may only read.
+  elsewhere: null,
   prompts: [],
   index: 0,
   language: null,
@@ -57,31 +62,79 @@ function announce(text) {
 }
 
 class RequestError extends Error {
-  constructor(message, status) {
+  constructor(message, status, type) {
     super(message);
     this.status = status;
+    this.type = type;
   }
 }
 
-// A call of the studio's API with its token; an error answer becomes a RequestError with the server's message.
+// A call of the studio's API with its token and this page's number; an error answer becomes a RequestError with the
+// server's message. A change refused because another page records now is said at once, whatever asked for it.
 async function api(method, path, { headers = {}, body } = {}) {
   let response;
+  const page = studio.page === null ? {} : { 'X-Studio-Page': studio.page };
   try {
-    response = await fetch(path, { method, headers: { 'X-Studio-Token': token, ...headers }, body });
+    response = await fetch(path, { method, headers: { 'X-Studio-Token': token, ...page, ...headers }, body });
   } catch (error) {
     throw new RequestError(`the studio cannot be reached (${error.message}); is voicebank studio still running?`);
   }
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
+    let type;
     try {
-      message = (await response.json()).error.message;
+      ({ message, type } = (await response.json()).error);
     } catch {
       // The status line is all there is.
     }
-    throw new RequestError(message, response.status);
+    if (type === 'page_error') elsewhere(message);
+    throw new RequestError(message, response.status, type);
   }
   return response;
 }
+
+// MARK: The page that records
+
+// Registers this page with the studio: the page opened last is the one that records.
+async function register() {
+  studio.page = null;
+  const page = await (await api('POST', '/api/pages')).json();
+  studio.page = String(page.id);
+  return page;
+}
+
+// Another page was opened on the studio since this one: the take being recorded here is dropped (the studio dropped
+// it already), the take not kept yet too, and the page says so, with the button that makes it record again.
+function elsewhere(message) {
+  const said = sentence(message);
+  studio.elsewhere = said;
+  if (studio.recording) {
+    studio.recording.isDropped = true;
+    studio.recording.stopped?.();
+    studio.recording = null;
+  }
+  studio.pending = null;
+  studio.redoing = null;
+  studio.isBusy = false;
+  warn(null);
+  element('elsewhere-text').textContent = said;
+  element('elsewhere').hidden = false;
+  render();
+  announce(said);
+}
+
+// Use here: this page records again, from the pack as the other page left it.
+async function useHere() {
+  const page = await register();
+  studio.elsewhere = null;
+  element('elsewhere').hidden = true;
+  await load({ resume: false });
+  announce(`This page records now, since ${page.since}. ${describePrompt()}`);
+}
+
+// A message of the studio's (`the studio is open in another page …`) as the page's own sentences are: a capital, a
+// full stop.
+const sentence = (text) => text.charAt(0).toUpperCase() + text.slice(1) + (text.endsWith('.') ? '' : '.');
 
 // MARK: State from the server
 
@@ -242,6 +295,8 @@ async function run(action) {
     await action();
   } catch (error) {
     studio.isBusy = false;
+    // A change refused because another page records now has been said already (`elsewhere`).
+    if (error.type === 'page_error') return;
     announce(error instanceof RequestError ? `The studio answered: ${error.message}` : `Error: ${error.message}`);
     render();
   }
@@ -409,6 +464,10 @@ async function aboutTake(pending, path) {
 
 async function record() {
   if (studio.recording || studio.isBusy) return;
+  if (studio.elsewhere) {
+    announce(studio.elsewhere);
+    return;
+  }
   // A second R while the browser asks for the microphone records nothing more.
   studio.isBusy = true;
   const isOpening = studio.microphone === null;
@@ -455,6 +514,8 @@ async function stop() {
     recording.stopFrame = Math.round(context.currentTime * rate);
     setTimeout(resolve, 500);
   });
+  // Dropped meanwhile, as another page was opened (`elsewhere`): nothing of it is kept.
+  if (recording.isDropped) return;
   studio.recording = null;
   const { tailSeconds, shortestSeconds, clippingDecibels, quietDecibels } = studio.checks;
   const from = recording.from;
@@ -917,6 +978,7 @@ element('redo').addEventListener('click', () => run(redo));
 element('hearing-again').addEventListener('click', () => run(recordHeardAgain));
 element('hearing-discard').addEventListener('click', () => run(discardHeard));
 element('take-position').addEventListener('change', () => run(choosePosition));
+element('use-here').addEventListener('click', () => run(useHere));
 // A click leaves the focus where it was, so that the keys go on working after the mouse was used.
 for (const control of document.querySelectorAll('.controls button')) {
   control.addEventListener('mousedown', (event) => event.preventDefault());
@@ -928,6 +990,7 @@ document.addEventListener('visibilitychange', () => {
 });
 
 run(async () => {
+  await register();
   await load({ resume: true });
   announce(describePrompt());
 });

@@ -5,6 +5,7 @@ one JSON object on standard output.
     studio_driver.py session URL MICROPHONE.wav SCREENSHOT.png PASTED_TEXT SENTENCE LISTENED.wav SERVER_PID RESTART RATE
     studio_driver.py positions URL MICROPHONE.wav SCREENSHOT.png TAKE_SECONDS
     studio_driver.py loudness URL MICROPHONE.wav TAKE_SECONDS
+    studio_driver.py pages URL MICROPHONE.wav
 
 RESTART is the command that starts the studio again, as a JSON array; the driver kills SERVER_PID mid-take with
 SIGKILL, runs RESTART, opens the address it prints, and ends it. RATE is the rate the microphone's track says it
@@ -12,6 +13,8 @@ runs at (`browser`).
 
 `positions` records a script of a phrase and a phrase's final take from a microphone that says one word, with the
 position chosen by keyboard, skip, redo, and what listening to each kept take found.
+
+`pages` opens the studio in two tabs of one browser.
 """
 
 import base64
@@ -408,6 +411,86 @@ def loudness(url, microphone, take_seconds):
         return {"said": said, "warning": page.text("warning")}
 
 
+def pages(url, microphone):
+    """The studio in two tabs: the first records, the second is opened mid-take, and the first may then only read until
+    Use here; each one's take is kept while it records."""
+    with studio_page(url, microphone) as first:
+        driver = first.driver
+        first.hear_announcements()
+        one = driver.current_window_handle
+        first.press("r")
+        first.wait_for_status("Recording")
+        time.sleep(1)
+        # A second tab on the same studio, opened while the first records: it records from now on.
+        driver.switch_to.new_window("tab")
+        second = Page(driver)
+        driver.get(url)
+        second.wait_for_status("Prompt 1 of")
+        two = driver.current_window_handle
+        driver.switch_to.window(one)
+        # The first tab's next piece is refused: its take is dropped, and it says so.
+        refused = first.wait_for_status("The studio is open in another page since ")
+        elsewhere_shown = driver.find_element(By.ID, "elsewhere").is_displayed()
+        elsewhere_text = first.text("elsewhere-text")
+        # R says so again, and records nothing.
+        first.press(Keys.SPACE)
+        announced = len(first.said())
+        first.press("r")
+        WebDriverWait(driver, 10, poll_frequency=0.05).until(lambda _: len(first.said()) > announced)
+        again = first.said()[-1]
+        # Reads still work in it: another prompt, and Listen.
+        first.press(Keys.ARROW_RIGHT)
+        moved = first.wait_for_status("Prompt 2 of")
+        field = first.element("sentence")
+        field.click()
+        field.send_keys("Hello.")
+        first.element("listen").click()
+        listened = first.wait_for_status("Rendered ")
+        driver.execute_script("document.activeElement.blur()")
+        # The second tab records and keeps prompt 1's take.
+        driver.switch_to.window(two)
+        second.record()
+        second_kept = second.keep()
+        # Use here, reached by keyboard: Tab until it has the focus, then Enter.
+        driver.switch_to.window(one)
+        tabs = 0
+        while driver.execute_script("return document.activeElement.id") != "use-here" and tabs < 80:
+            first.press(Keys.TAB)
+            tabs += 1
+        focused = driver.execute_script(
+            "const button = document.activeElement;"
+            "return {tag: button.tagName, id: button.id, name: button.textContent,"
+            " description: document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent}"
+        )
+        first.press(Keys.ENTER)
+        used = first.wait_for_status("This page records now, since ")
+        elsewhere_hidden = not driver.find_element(By.ID, "elsewhere").is_displayed()
+        first.press(Keys.ARROW_LEFT)
+        first.wait_for_status("Prompt 1 of")
+        first.record()
+        first_kept = first.keep()
+        # Now the second tab is the older one: its change, removing its kept take, is refused.
+        driver.switch_to.window(two)
+        second.press(Keys.ARROW_LEFT)
+        second.wait_for_status("Prompt 1 of")
+        second.press(Keys.BACKSPACE)
+        second_refused = second.wait_for_status("The studio is open in another page since ")
+        return {
+            "refused": refused,
+            "elsewhere_shown": elsewhere_shown,
+            "elsewhere_text": elsewhere_text,
+            "again": again,
+            "moved": moved,
+            "listened": listened,
+            "second_kept": second_kept,
+            "focused": focused,
+            "used": used,
+            "elsewhere_hidden": elsewhere_hidden,
+            "first_kept": first_kept,
+            "second_refused": second_refused,
+        }
+
+
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
     if command == "session":
@@ -416,5 +499,7 @@ if __name__ == "__main__":
         print(json.dumps(positions(*arguments)))
     elif command == "loudness":
         print(json.dumps(loudness(*arguments)))
+    elif command == "pages":
+        print(json.dumps(pages(*arguments)))
     else:
         raise SystemExit(f"unknown command {command}")
