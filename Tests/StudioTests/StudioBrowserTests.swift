@@ -258,6 +258,52 @@ import Voicebank
     }
 
     @Test(
+        "a take that clips is warned of while it is recorded and once stopped, and announced; a quiet one gets its hint"
+    )
+    func levels() throws {
+        // A voice without takes, so that no loudness check adds its own sentence.
+        let pack = directory.file("levels.sqlite")
+        let voice = "com.example.ann"
+        let created = try voicebank.run([
+            "create", "--bank", pack, "--voice", voice, "--name", "Ann", "--language", "en-US",
+        ])
+        try #require(created.status == 0, "\(created.standardError)")
+        let prompts = directory.file("prompts.txt")
+        try "hello there\n".write(toFile: prompts, atomically: true, encoding: .utf8)
+        // A tone 6 dB past full scale, clipped by sox, and a tone 40 dB down.
+        let (loud, quiet) = (directory.file("loud.wav"), directory.file("quiet.wav"))
+        for (file, gain) in [(loud, "6"), (quiet, "-40")] {
+            let sox = try Binary(path: "/usr/bin/sox").run([
+                "-D", "-n", "-r", "48000", "-c", "1", "-b", "16", file, "synth", "3", "sine", "440", "gain", gain,
+            ])
+            try #require(sox.status == 0, "\(sox.standardError)")
+        }
+        let studio = try studio(["--bank", pack, "--voice", voice, "--prompts", prompts])
+        let answer = try driver.run(["levels", studio.address, loud, quiet])
+
+        let clipped = try #require(answer["loud"] as? [String: Any])
+        #expect(
+            clipped["during"] as? String
+                == "The take clips: it went above -1 dBFS. Record it again a little further from the microphone.",
+            "\(clipped)")
+        let loudSaid = try #require(clipped["said"] as? [String])
+        #expect(loudSaid.contains("Clipping."), "\(loudSaid)")
+        // Its peak is about 0 dBFS: Chromium's conversion of the clipped tone to its rate may overshoot a little.
+        let stopped = try #require(clipped["stopped"] as? String)
+        let hint = try #require(stopped.firstRange(of: "It clips (peak ").map { String(stopped[$0.lowerBound...]) })
+        #expect(hint.contains(" dBFS): record it again a little further from the microphone."), "\(stopped)")
+        #expect((clipped["warning"] as? String)?.hasPrefix(hint.prefix { $0 != ":" }) == true, "\(clipped)")
+
+        let faint = try #require(answer["quiet"] as? [String: Any])
+        #expect(faint["during"] as? String == "", "\(faint)")
+        #expect((faint["said"] as? [String])?.contains("Clipping.") == false, "\(faint)")
+        let quietHint = "It is quiet (peak −40.0 dBFS): move closer to the microphone or raise its input level."
+        #expect((faint["stopped"] as? String)?.contains(quietHint) == true, "\(faint)")
+        #expect((faint["warning"] as? String)?.hasPrefix(quietHint) == true, "\(faint)")
+        #expect(try VoicePack(path: pack, access: .readOnly).clips(voice: voice).isEmpty)
+    }
+
+    @Test(
         "two tabs on one studio: the one opened last records; the other's take in progress is dropped and its changes refused, said on the page with a Use here button; its reads still work; nothing half-written"
     )
     func twoPages() throws {
@@ -310,6 +356,36 @@ import Voicebank
         #expect(refusals.contains { $0.contains("POST /api/recordings/1?frame=") }, "\(log)")
         #expect(refusals.contains { $0.contains("DELETE /api/takes/") }, "\(log)")
         #expect(!log.contains("ended recording 1"), "\(log)")
+    }
+
+    @Test(
+        "a page of another port of this machine that sends the studio a take and a text with its token is refused; the pack and the texts are as they were"
+    )
+    func crossOrigin() throws {
+        let (pack, _, arguments) = try defaultPack("origin")
+        let before = try Data(contentsOf: URL(fileURLWithPath: pack))
+        let studio = try studio(arguments)
+        let answer = try driver.run(["cross_origin", studio.address])
+
+        // The take needs the studio's leave to send its headers, which the studio refuses: the fetch fails. The text,
+        // sent without a preflight, goes without the token and gets an answer the page cannot read.
+        let take = try #require(answer["take"] as? [String: Any])
+        #expect(take["error"] is String && take["status"] == nil, "\(take)")
+        #expect((answer["text"] as? [String: Any])?["type"] as? String == "opaque", "\(answer)")
+        let origin = try #require(answer["origin"] as? String)
+        let log = studio.log
+        #expect(
+            log.contains("OPTIONS /api/takes?prompt=1: 403 the Origin \"\(origin)\" is not this studio's page"),
+            "\(log)")
+        #expect(log.contains("POST /api/texts: 403 the Origin \"\(origin)\" is not this studio's page"), "\(log)")
+        #expect(!log.contains(" 201 "), "\(log)")
+        // Nothing changed: the pack's bytes, and the texts the studio shows.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: pack)) == before)
+        let base = String(studio.address[..<studio.address.range(of: "/?token=")!.lowerBound])
+        let token = String(studio.address[studio.address.range(of: "token=")!.upperBound...])
+        let state = try curl(["-H", "X-Studio-Token: \(token)", "\(base)/api/state"])
+        let shown = try JSONSerialization.jsonObject(with: Data(state.body.utf8)) as? [String: Any]
+        #expect((shown?["texts"] as? [Any])?.count == 1, "\(state.body)")
     }
 
     @Test(

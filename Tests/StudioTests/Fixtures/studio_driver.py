@@ -5,7 +5,9 @@ one JSON object on standard output.
     studio_driver.py session URL MICROPHONE.wav SCREENSHOT.png PASTED_TEXT SENTENCE LISTENED.wav SERVER_PID RESTART RATE
     studio_driver.py positions URL MICROPHONE.wav SCREENSHOT.png TAKE_SECONDS
     studio_driver.py loudness URL MICROPHONE.wav TAKE_SECONDS
+    studio_driver.py levels URL LOUD.wav QUIET.wav
     studio_driver.py pages URL MICROPHONE.wav
+    studio_driver.py cross_origin URL
 
 RESTART is the command that starts the studio again, as a JSON array; the driver kills SERVER_PID mid-take with
 SIGKILL, runs RESTART, opens the address it prints, and ends it. RATE is the rate the microphone's track says it
@@ -14,17 +16,21 @@ runs at (`browser`).
 `positions` records a script of a phrase and a phrase's final take from a microphone that says one word, with the
 position chosen by keyboard, skip, redo, and what listening to each kept take found.
 
-`pages` opens the studio in two tabs of one browser.
+`levels` records a take from a loud microphone and one from a quiet one, each in a browser of its own; `pages` opens
+the studio in two tabs of one browser; `cross_origin` sends the studio requests from a page of another port.
 """
 
 import base64
 import contextlib
+import functools
+import http.server
 import json
 import os
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from selenium import webdriver
@@ -102,6 +108,16 @@ class Page:
 
     def said(self):
         return self.driver.execute_script("return window.said")
+
+    def wait_for_said(self, start, seconds=40):
+        """Waits until the live region has been given a text starting with `start`, and returns it."""
+        try:
+            WebDriverWait(self.driver, seconds, poll_frequency=0.05).until(
+                lambda _: any(text.startswith(start) for text in self.said())
+            )
+        except Exception:
+            raise SystemExit(f"the live region was never given {start!r}: {self.said()!r}")
+        return next(text for text in self.said() if text.startswith(start))
 
     def press(self, key):
         ActionChains(self.driver).send_keys(key).perform()
@@ -411,6 +427,30 @@ def loudness(url, microphone, take_seconds):
         return {"said": said, "warning": page.text("warning")}
 
 
+def levels(url, loud, quiet):
+    """A take from each microphone, each in a browser of its own: what the page warns of while recording and once
+    stopped, and what its live region was given meanwhile."""
+    answer = {}
+    for name, microphone in [("loud", loud), ("quiet", quiet)]:
+        with studio_page(url, microphone) as page:
+            driver = page.driver
+            page.hear_announcements()
+            page.press("r")
+            # "Clipping." may follow at once.
+            page.wait_for_said("Recording")
+            time.sleep(1.5)
+            during = driver.find_element(By.ID, "warning").text
+            page.press(Keys.SPACE)
+            stopped = page.wait_for_said("Stopped:")
+            answer[name] = {
+                "during": during,
+                "stopped": stopped,
+                "warning": driver.find_element(By.ID, "warning").text,
+                "said": page.said(),
+            }
+    return answer
+
+
 def pages(url, microphone):
     """The studio in two tabs: the first records, the second is opened mid-take, and the first may then only read until
     Use here; each one's take is kept while it records."""
@@ -491,6 +531,65 @@ def pages(url, microphone):
         }
 
 
+def cross_origin(url):
+    """A page of another port of this machine that sends the studio a take and a text with the studio's token: what
+    its fetches got."""
+    token = url.split("token=", 1)[1]
+    studio = url.split("/?", 1)[0]
+    with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as profile:
+        with open(os.path.join(folder, "index.html"), "w") as file:
+            file.write("<!doctype html><title>Another page</title><p>Another page of this machine.</p>")
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=folder)
+        handler.log_message = lambda *arguments: None
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        driver = browser("/dev/null", profile)
+        try:
+            other = f"http://127.0.0.1:{server.server_address[1]}/"
+            driver.get(other)
+            answer = driver.execute_async_script(
+                """
+                const [studio, token, done] = arguments;
+                const outcome = (request) =>
+                  request.then(
+                    (response) => ({ status: response.status, type: response.type }),
+                    (error) => ({ error: error.message }),
+                  );
+                Promise.all([
+                  // A take, with the token: its headers need the studio's leave (a preflight), which it refuses.
+                  outcome(
+                    fetch(`${studio}/api/takes?prompt=1`, {
+                      method: 'POST',
+                      headers: {
+                        'X-Studio-Token': token,
+                        'Content-Type': 'application/octet-stream',
+                        'X-Sample-Rate': '48000',
+                        'X-Sample-Format': 'f32le',
+                      },
+                      body: new Float32Array(48000).fill(0.25),
+                    }),
+                  ),
+                  // A text sent as a form could be, without a preflight: the token header cannot go with it.
+                  outcome(
+                    fetch(`${studio}/api/texts`, {
+                      method: 'POST',
+                      mode: 'no-cors',
+                      headers: { 'X-Studio-Token': token, 'Content-Type': 'text/plain' },
+                      body: 'Mallory says hello.',
+                    }),
+                  ),
+                ]).then(([take, text]) => done({ take, text }));
+                """,
+                studio,
+                token,
+            )
+            answer["origin"] = other.rstrip("/")
+            return answer
+        finally:
+            driver.quit()
+            server.shutdown()
+
+
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
     if command == "session":
@@ -499,7 +598,11 @@ if __name__ == "__main__":
         print(json.dumps(positions(*arguments)))
     elif command == "loudness":
         print(json.dumps(loudness(*arguments)))
+    elif command == "levels":
+        print(json.dumps(levels(*arguments)))
     elif command == "pages":
         print(json.dumps(pages(*arguments)))
+    elif command == "cross_origin":
+        print(json.dumps(cross_origin(*arguments)))
     else:
         raise SystemExit(f"unknown command {command}")
