@@ -40,6 +40,10 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
     case recordingInProgress(id: Int)
     /// A request that names a recording and sends samples too, or a piece without its frame: `reason` says which.
     case recordingRequest(reason: String)
+    /// A change from a page that no longer records: another page of the studio was opened since `since` (`12:03:11`).
+    case anotherPage(since: String)
+    /// An `X-Studio-Page` that names no page the studio registered.
+    case unknownPage(id: String)
     /// The same audio is a take of the prompt already.
     case sameTake(clipID: Int, phrase: String)
     case voicebank(VoicebankError)
@@ -108,6 +112,11 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
                 "recording \(id) is still in progress; expected POST /api/recordings/\(id)/end before it is checked or kept"
         case .recordingRequest(let reason):
             return reason
+        case .anotherPage(let since):
+            return "the studio is open in another page since \(since); press Use here to record in this one"
+        case .unknownPage(let id):
+            return
+                "no page \"\(id)\" of this studio; expected X-Studio-Page with the id POST /api/pages answered the page"
         case .sameTake(let clipID, let phrase):
             return "the same audio is take #\(clipID) of \"\(phrase)\" already; expected a new recording"
         case .voicebank(let error):

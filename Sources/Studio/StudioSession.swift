@@ -37,6 +37,8 @@ final class StudioSession: Sendable {
     /// The take the page is sending in pieces, until it is kept, discarded or replaced: one at a time, and the number
     /// of the last one started.
     private let recording = Mutex<(current: TakeRecording?, number: Int)>((nil, 0))
+    /// The pages opened on the studio, and which of them records.
+    private let pages = Mutex(StudioPages())
 
     /// A text whose coverage the page shows: a `--texts` file, named by its path, or a text pasted into the page.
     struct Text: Sendable {
@@ -370,6 +372,29 @@ final class StudioSession: Sendable {
         }
         takesChanged()
         return report.imported[0]
+    }
+
+    // MARK: The page that records
+
+    /// Registers a page that was loaded: it records from now on, and the pages opened before it may only read. The
+    /// recording in progress, an older page's, is dropped, so that nothing of it is kept half-way.
+    ///
+    /// - Returns: the page, and the recording dropped, if there was one.
+    func openPage() -> (page: StudioPage, dropped: Int?) {
+        let page = pages.withLock { $0.open() }
+        let dropped = recording.withLock { recording in
+            defer { recording.current = nil }
+            return recording.current?.id
+        }
+        return (page, dropped)
+    }
+
+    /// Checks that a change comes from the page that records, or from no page (a script).
+    ///
+    /// - Parameter page: the request's `X-Studio-Page`.
+    /// - Throws: `StudioError.anotherPage`, `.unknownPage`.
+    func checkPage(_ page: String?) throws(StudioError) {
+        try pages.withLock { (pages) throws(StudioError) in try pages.check(page) }
     }
 
     // MARK: A take sent in pieces

@@ -11,6 +11,7 @@ import Voicebank
 /// | `GET /?token=T` | the page |
 /// | `GET /studio.js`, `/studio.css`, `/recorder.js` | the page's files |
 /// | `GET /api/state` | every prompt with its takes, and the coverage of the texts |
+/// | `POST /api/pages` | registers a page just loaded: it records from now on, and older pages may only read |
 /// | `POST /api/recordings` | starts a take sent in pieces while it is recorded, replacing the one in progress |
 /// | `POST /api/recordings/ID?frame=F` | its next piece, from frame `F`, with a take's headers; converted as it comes |
 /// | `POST /api/recordings/ID/end?frame=F` | the last piece, which may be empty: the recording has ended |
@@ -27,7 +28,9 @@ import Voicebank
 /// | `GET /renders/ID.wav`, `/renders/ID.svg` | a render's audio and picture, for the page's audio and image |
 ///
 /// Whatever touches the pack is a job: on the server's one job thread, so that one change is made at a time, and off
-/// the event loop, which goes on reading requests meanwhile.
+/// the event loop, which goes on reading requests meanwhile. A change (a recording, a take, a text) from a page that
+/// a newer page has replaced (its `X-Studio-Page`) is refused in its job, so that it is judged after every page
+/// registered before it, in the order the requests came.
 final class StudioSite: HTTPSite {
     let session: StudioSession
     let access: StudioAccess
@@ -64,6 +67,15 @@ final class StudioSite: HTTPSite {
         case (.GET, let path) where Self.files[path] != nil:
             let file = Self.files[path]!
             return .body(.ok, file.bytes, contentType: file.type, headers: Self.headers)
+        case (.POST, "/api/pages"):
+            return job { [session] () throws(StudioError) in
+                let (page, dropped) = session.openPage()
+                return StudioAnswer(
+                    status: .created, body: encodeJSON(page),
+                    summary:
+                        "page \(page.id) opened: it records from now on\(dropped.map { "; recording \($0), an older page's, dropped" } ?? "")"
+                )
+            }
         case (.GET, "/api/state"):
             return job { [session] () throws(StudioError) in
                 let state = try session.state()
@@ -84,7 +96,7 @@ final class StudioSite: HTTPSite {
                 headers.first(name: "content-type"), headers.first(name: "x-sample-format"),
                 headers.first(name: "x-sample-rate")
             )
-            return job { [session, log, body = request.body] () throws(StudioError) in
+            return change(request) { [session, log, body = request.body] () throws(StudioError) in
                 let prompt = try session.prompt(id: promptID)
                 let take: Clip
                 if let recordingID {
@@ -117,7 +129,7 @@ final class StudioSite: HTTPSite {
                 headers.first(name: "content-type"), headers.first(name: "x-sample-format"),
                 headers.first(name: "x-sample-rate")
             )
-            return job { [session, body = request.body] () throws(StudioError) in
+            return change(request) { [session, body = request.body] () throws(StudioError) in
                 let upload =
                     if let recordingID { try session.recordedTake(id: recordingID) } else {
                         try TakeUpload(contentType: type, sampleFormat: format, sampleRate: rate, body: body)
@@ -131,7 +143,7 @@ final class StudioSite: HTTPSite {
             }
         case (.POST, "/api/recordings"):
             let read = Self.piece(request)
-            return job { [session] () throws(StudioError) in
+            return change(request) { [session] () throws(StudioError) in
                 let state = try session.startRecording(try read())
                 return StudioAnswer(
                     status: .created, body: encodeJSON(state),
@@ -149,7 +161,7 @@ final class StudioSite: HTTPSite {
                     ))
             }
             let read = Self.piece(request)
-            return job { [session, id = parts[2]] () throws(StudioError) in
+            return change(request) { [session, id = parts[2]] () throws(StudioError) in
                 let piece = try read()
                 let state = try session.appendToRecording(id: id, piece, frame: frame, isLast: isLast)
                 return StudioAnswer(
@@ -159,7 +171,7 @@ final class StudioSite: HTTPSite {
                 )
             }
         case (.DELETE, _) where parts.count == 3 && parts[0] == "api" && parts[1] == "recordings":
-            return job { [session, id = parts[2]] () throws(StudioError) in
+            return change(request) { [session, id = parts[2]] () throws(StudioError) in
                 let state = try session.discardRecording(id: id)
                 return StudioAnswer(
                     body: encodeJSON(state), summary: "discarded recording \(state.id) of \(state.frames) frames")
@@ -168,7 +180,7 @@ final class StudioSite: HTTPSite {
             let type = request.head.headers.first(name: "content-type")
             guard type?.split(separator: ";").first.map({ String($0).trimmingSpaces.lowercased() }) == "text/plain"
             else { throw apiError(for: StudioError.textContentType(type)) }
-            return job { [session, body = request.body] () throws(StudioError) in
+            return change(request) { [session, body = request.body] () throws(StudioError) in
                 let (text, added) = try session.addText(body)
                 let change = StudioTextChange(
                     text: .init(text), addedPrompts: added.map(\.id), state: try session.state())
@@ -209,7 +221,7 @@ final class StudioSite: HTTPSite {
                         body: render.wav, contentType: "audio/wav", summary: "render \(render.id)'s audio")
             }
         case (.DELETE, _) where parts.count == 3 && parts[0] == "api" && parts[1] == "takes":
-            return job { [session, id = parts[2]] () throws(StudioError) in
+            return change(request) { [session, id = parts[2]] () throws(StudioError) in
                 let (take, prompts) = try session.discard(takeID: id)
                 let change = StudioChange(
                     take: .init(take), prompts: try session.promptStates(phraseKey: take.phraseKey),
@@ -226,7 +238,7 @@ final class StudioSite: HTTPSite {
                     "the request names no position; expected POST \(path)?position=P, P one of \(TakePosition.accepted) or none"
                 )
             }
-            return job { [session, id = parts[2]] () throws(StudioError) in
+            return change(request) { [session, id = parts[2]] () throws(StudioError) in
                 let take = try session.reposition(takeID: id, position: chosen)
                 let change = StudioChange(
                     take: .init(take, hearing: session.listener.hearing(take: take.id)),
@@ -256,25 +268,39 @@ final class StudioSite: HTTPSite {
                     summary: "take #\(id), \(samples.count) frames")
             }
         case (_, _)
-        where ["/", "/api/state", "/api/takes", "/api/takes/check", "/api/texts", "/api/listen", "/api/recordings"]
-            .contains(path)
+        where [
+            "/", "/api/state", "/api/pages", "/api/takes", "/api/takes/check", "/api/texts", "/api/listen",
+            "/api/recordings",
+        ].contains(path)
             || Self.files[path] != nil:
             throw APIError(
                 status: .methodNotAllowed, type: "invalid_request_error",
                 message:
-                    "\(method) is not a method of \(path); expected \(["/api/takes", "/api/takes/check", "/api/texts", "/api/listen", "/api/recordings"].contains(path) ? "POST" : "GET")"
+                    "\(method) is not a method of \(path); expected \(["/api/pages", "/api/takes", "/api/takes/check", "/api/texts", "/api/listen", "/api/recordings"].contains(path) ? "POST" : "GET")"
             )
         default:
             throw APIError(
                 status: .notFound, type: "not_found_error",
                 message:
-                    "no endpoint \(method) \(path); expected GET /, GET /api/state, POST /api/takes?prompt=ID, POST /api/recordings, POST /api/recordings/ID?frame=F, POST /api/recordings/ID/end?frame=F, DELETE /api/recordings/ID, DELETE /api/takes/ID, POST /api/takes/ID/position?position=P, GET /api/takes/ID/audio, GET /api/takes/ID/hearing, POST /api/texts, POST /api/listen or GET /renders/ID.wav and .svg"
+                    "no endpoint \(method) \(path); expected GET /, GET /api/state, POST /api/pages, POST /api/takes?prompt=ID, POST /api/recordings, POST /api/recordings/ID?frame=F, POST /api/recordings/ID/end?frame=F, DELETE /api/recordings/ID, DELETE /api/takes/ID, POST /api/takes/ID/position?position=P, GET /api/takes/ID/audio, GET /api/takes/ID/hearing, POST /api/texts, POST /api/listen or GET /renders/ID.wav and .svg"
             )
         }
     }
 
     private func job(_ work: @escaping @Sendable () throws(StudioError) -> StudioAnswer) -> HTTPAnswer {
         .job(StudioJob(work: work))
+    }
+
+    /// A job that changes the pack or the studio's recording: refused, with nothing done, when it comes from a page
+    /// that no longer records.
+    private func change(_ request: HTTPRequest, _ work: @escaping @Sendable () throws(StudioError) -> StudioAnswer)
+        -> HTTPAnswer
+    {
+        let page = request.head.headers.first(name: "x-studio-page")
+        return job { [session] () throws(StudioError) in
+            try session.checkPage(page)
+            return try work()
+        }
     }
 
     func apiError(for error: any Error) -> APIError {
@@ -284,7 +310,8 @@ final class StudioSite: HTTPSite {
         let message = error.description
         switch error {
         case .forbidden: return APIError(status: .forbidden, type: "permission_error", message: message)
-        case .unknownPrompt, .unknownTake, .unknownRender, .unknownRecording:
+        case .anotherPage: return APIError(status: .conflict, type: "page_error", message: message)
+        case .unknownPrompt, .unknownTake, .unknownRender, .unknownRecording, .unknownPage:
             return APIError(status: .notFound, type: "not_found_error", message: message)
         case .takeFormat, .pastedText, .texts, .listenText, .recordingFormat, .recordingRequest:
             return .invalid(message)

@@ -30,10 +30,16 @@ import Voicebank
         let wav = directory.file("speech-\(number).wav")
         let espeak = try Binary(path: "/usr/bin/espeak-ng").run(["-w", wav, phrase])
         try #require(espeak.status == 0, "\(espeak.standardError)")
+        try device(number, playing: [wav], effects: ["pad", "0.5", "1.5"])
+        let seconds = try Binary(path: "/usr/bin/soxi").run(["-D", wav]).standardOutput
+        return (wav, try #require(Double(seconds.trimmingCharacters(in: .whitespacesAndNewlines))))
+    }
+
+    /// The device `micN` playing what sox makes of `input` with `effects`, as the raw samples the recorder reads.
+    func device(_ number: Int, playing input: [String], effects: [String]) throws {
         let raw = directory.file("microphone-\(number).raw")
-        let sox = try Binary(path: "/usr/bin/sox").run([
-            wav, "-t", "raw", "-r", "48000", "-e", "floating-point", "-b", "32", "-c", "1", raw, "pad", "0.5", "1.5",
-        ])
+        let sox = try Binary(path: "/usr/bin/sox").run(
+            input + ["-t", "raw", "-r", "48000", "-e", "floating-point", "-b", "32", "-c", "1", raw] + effects)
         try #require(sox.status == 0, "\(sox.standardError)")
         let device = """
             pcm.mic\(number) {
@@ -49,8 +55,6 @@ import Voicebank
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(device.utf8))
         try handle.close()
-        let seconds = try Binary(path: "/usr/bin/soxi").run(["-D", wav]).standardOutput
-        return (wav, try #require(Double(seconds.trimmingCharacters(in: .whitespacesAndNewlines))))
     }
 
     var environment: [String: String?] {
@@ -275,6 +279,31 @@ import Voicebank
         let takes = try VoicePack(path: pack, access: .readOnly).clips(voice: Self.voice).dropFirst(before.count)
         #expect(takes.map(\.phrase) == ["bob"])
         #expect(takes.first?.id != first.id)
+    }
+
+    @Test(
+        "a take that clips and a quiet one are said to be when they stop, with the page's hints",
+        arguments: [
+            ("6", "It clips (peak 0.0 dBFS): record it again a little further from the microphone."),
+            ("-40", "It is quiet (peak -40.0 dBFS): move closer to the microphone or raise its input level."),
+        ])
+    func levels(gain: String, hint: String) throws {
+        // A tone for 3 s: 6 dB past full scale (clipped by sox), or 40 dB down.
+        try device(1, playing: ["-n"], effects: ["synth", "3", "sine", "440", "gain", gain])
+        let recorder = try record(device: "mic1")
+        try recorder.wait(for: "Prompt 1 of 4: “bob says the weather is fine”, no take yet.")
+        try recorder.send("r")
+        try recorder.wait(for: "Recording “bob says the weather is fine”.")
+        Thread.sleep(forTimeInterval: 1)
+        try recorder.send("s")
+        try recorder.wait(for: "Stopped: a take of ")
+        try recorder.wait(for: hint)
+        try recorder.send("d")
+        try recorder.wait(for: "Take discarded; nothing was kept.")
+        try recorder.send("q")
+        #expect(try recorder.exitStatus() == 0, "\(recorder.output)")
+        let other = gain == "6" ? "It is quiet" : "It clips"
+        #expect(!recorder.output.contains(other), "\(recorder.output)")
     }
 
     @Test("a capture device ALSA does not know is a one-line error naming it, and the pack is left as it was")

@@ -468,7 +468,8 @@ import Voicebank
     }
 
     @Test(
-        "a kept take's position changed in place: its row tagged and named anew, the rest of it as kept; bad ones refused")
+        "a kept take's position changed in place: its row tagged and named anew, the rest of it as kept; bad ones refused"
+    )
     func reposition() throws {
         let studio = try studio()
         let kept = try send(studio, prompt: "2", raw: try take().raw)
@@ -498,7 +499,10 @@ import Voicebank
 
         let others = try clips().dropLast()
         for (target, status, message) in [
-            ("\(before.id)/position?position=last", 400, "is not one; expected initial, medial, final, question or none"),
+            (
+                "\(before.id)/position?position=last", 400,
+                "is not one; expected initial, medial, final, question or none"
+            ),
             ("\(before.id)/position", 400, "the request names no position"),
             ("999999/position?position=final", 404, "no take 999999 of a prompt of this studio"),
             ("\(others.first!.id)/position?position=final", 404, "no take \(others.first!.id) of a prompt"),
@@ -535,6 +539,88 @@ import Voicebank
             let prompts = try #require(state["prompts"] as? [[String: Any]])
             #expect(prompts.map { ($0["takes"] as? [Any])?.count } == [0, 1, 0, 1])
         }
+    }
+
+    @Test(
+        "two pages on one studio: the page opened last records; an older page's recording is dropped, its changes refused with 409 and logged, its reads answered; registering again makes it record"
+    )
+    func twoPages() throws {
+        let studio = try studio()
+        let before = try clips()
+        let samples = try take().samples
+        let open = { () throws -> [String: Any] in
+            let answer = try api(studio, ["-X", "POST", "\(studio.base)/api/pages"])
+            #expect(answer.status == 201, "\(answer.body)")
+            return try json(answer.body)
+        }
+        let page = { (id: Any?) in ["X-Studio-Page": "\(id ?? "")"] }
+        let first = try open()
+        #expect(first["id"] as? Int == 1)
+        let since = try #require(first["since"] as? String)
+        #expect(since.wholeMatch(of: /\d\d:\d\d:\d\d/) != nil, "\(since)")
+
+        // The first page starts a recording; a second page is opened, and the recording is dropped.
+        let started = try sendPiece(studio, "/api/recordings", samples[..<4_800], headers: page(first["id"]))
+        #expect(started.status == 201, "\(started.body)")
+        let recording = try #require(try json(started.body)["id"] as? Int)
+        let second = try open()
+        #expect(second["id"] as? Int == 2)
+        try studio.server.waitForLog(
+            "page 2 opened: it records from now on; recording \(recording), an older page's, dropped")
+        let secondSince = try #require(second["since"] as? String)
+
+        // Every change from the first page is refused, with the sentence its page shows, and logged.
+        let refusal = "the studio is open in another page since \(secondSince); press Use here to record in this one"
+        let firstPage = ["-H", "X-Studio-Page: \(first["id"]!)"]
+        let kept = try send(studio, prompt: "2", raw: try take(frequency: 500).raw, headers: page(first["id"]))
+        let existing = before[0].id
+        for answer in [
+            try sendPiece(
+                studio, "/api/recordings/\(recording)?frame=4800", samples[4_800..<9_600], headers: page(first["id"])),
+            try sendPiece(studio, "/api/recordings", samples[..<4_800], headers: page(first["id"])),
+            try api(studio, firstPage + ["-X", "DELETE", "\(studio.base)/api/recordings/\(recording)"]),
+            kept,
+            try api(studio, firstPage + ["-X", "POST", "\(studio.base)/api/takes/check?recording=\(recording)"]),
+            try api(studio, firstPage + ["-X", "DELETE", "\(studio.base)/api/takes/\(existing)"]),
+            try api(
+                studio, firstPage + ["-X", "POST", "\(studio.base)/api/takes/\(existing)/position?position=final"]),
+            try api(
+                studio,
+                firstPage + [
+                    "-H", "Content-Type: text/plain; charset=utf-8", "--data-binary", "Dave says hello.",
+                    "\(studio.base)/api/texts",
+                ]),
+        ] {
+            #expect(answer.status == 409, "\(answer.body)")
+            let error = try #require(try json(answer.body)["error"] as? [String: Any])
+            #expect(error["message"] as? String == refusal && error["type"] as? String == "page_error", "\(error)")
+        }
+        #expect(studio.server.log.contains(" 409: \(refusal)"), "\(studio.server.log)")
+        // Its reads are answered.
+        let state = try api(studio, firstPage + ["\(studio.base)/api/state"])
+        #expect(state.status == 200, "\(state.body)")
+        #expect((try json(state.body)["texts"] as? [Any])?.count == 1)
+
+        // The recording the first page had is gone: nothing of it can be ended, checked or kept, by anyone.
+        let ended = try sendPiece(studio, "/api/recordings/\(recording)/end?frame=4800", [][...])
+        #expect(ended.status == 404, "\(ended.body)")
+        #expect(try clips() == before)
+
+        // The second page records; a number no page was given is refused.
+        #expect(
+            try send(studio, prompt: "2", raw: try take(frequency: 600).raw, headers: page(second["id"])).status == 201)
+        let unknown = try send(studio, prompt: "3", raw: try take(frequency: 700).raw, headers: page(9))
+        #expect(unknown.status == 404 && unknown.body.contains(#"no page \"9\" of this studio"#), "\(unknown.body)")
+        // Use here: the first page registers again and records; now the second page's changes are refused.
+        let again = try open()
+        #expect(again["id"] as? Int == 3)
+        #expect(
+            try send(studio, prompt: "3", raw: try take(frequency: 800).raw, headers: page(again["id"])).status == 201)
+        let late = try send(studio, prompt: "4", raw: try take(frequency: 900).raw, headers: page(second["id"]))
+        #expect(late.status == 409, "\(late.body)")
+        // A script names no page, and is taken as before.
+        #expect(try send(studio, prompt: "4", raw: try take(frequency: 1_000).raw).status == 201)
+        #expect(try clips().dropFirst(before.count).map(\.phrase) == ["bob", "the", "carol"])
     }
 
     @Test("--prompts: piper-recording-studio's id<TAB>text lines are the script, with their ids, in their order")
@@ -682,7 +768,8 @@ import Voicebank
         try Data(samples.flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) })
             .write(to: URL(fileURLWithPath: quiet))
         let message = try #require(try check(quiet)["message"] as? String)
-        #expect(message.hasPrefix("It is ") && message.contains(" LU quieter than the voice's other takes"), "\(message)")
+        #expect(
+            message.hasPrefix("It is ") && message.contains(" LU quieter than the voice's other takes"), "\(message)")
         #expect(try clips() == before)
     }
 

@@ -7,6 +7,11 @@ const token = new URLSearchParams(location.search).get('token') ?? '';
 const element = (id) => document.getElementById(id);
 
 const studio = {
+  // This page's number, which the studio gave it when it was loaded (POST /api/pages) and which each request
+  // carries: the studio takes changes only from the page opened last.
+  page: null,
+  // What the studio said when another page was opened since this one, until Use here: this page may only read.
+  elsewhere: null,
   prompts: [],
   index: 0,
   language: null,
@@ -30,7 +35,8 @@ const studio = {
   heardTake: null,
   // Whether the page has said that the voice's language is not checked by listening.
   hasSaidSkipped: false,
-  // The quietest block heard outside a take's kept frames (its lead-in, between takes): the room's noise.
+  // The quietest block heard while not recording (before the first take, between takes): the room's noise. A take's
+  // lead-in does not count, since it holds the click of R.
   noiseFloor: null,
   // The level below which the pack trims a take's ends, in dBFS; null when the voice keeps clips whole.
   trimDecibels: null,
@@ -41,6 +47,8 @@ const studio = {
   // R) and end (the click of Space), and the shortest take.
   checks: null,
   isBusy: false,
+  // While the room's noise is heard before the first take: {until, done}, `until` the frame it is heard to.
+  measuring: null,
 };
 
 const decibels = (amplitude) => (amplitude > 0 ? 20 * Math.log10(amplitude) : -Infinity);
@@ -54,31 +62,79 @@ function announce(text) {
 }
 
 class RequestError extends Error {
-  constructor(message, status) {
+  constructor(message, status, type) {
     super(message);
     this.status = status;
+    this.type = type;
   }
 }
 
-// A call of the studio's API with its token; an error answer becomes a RequestError with the server's message.
+// A call of the studio's API with its token and this page's number; an error answer becomes a RequestError with the
+// server's message. A change refused because another page records now is said at once, whatever asked for it.
 async function api(method, path, { headers = {}, body } = {}) {
   let response;
+  const page = studio.page === null ? {} : { 'X-Studio-Page': studio.page };
   try {
-    response = await fetch(path, { method, headers: { 'X-Studio-Token': token, ...headers }, body });
+    response = await fetch(path, { method, headers: { 'X-Studio-Token': token, ...page, ...headers }, body });
   } catch (error) {
     throw new RequestError(`the studio cannot be reached (${error.message}); is voicebank studio still running?`);
   }
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
+    let type;
     try {
-      message = (await response.json()).error.message;
+      ({ message, type } = (await response.json()).error);
     } catch {
       // The status line is all there is.
     }
-    throw new RequestError(message, response.status);
+    if (type === 'page_error') elsewhere(message);
+    throw new RequestError(message, response.status, type);
   }
   return response;
 }
+
+// MARK: The page that records
+
+// Registers this page with the studio: the page opened last is the one that records.
+async function register() {
+  studio.page = null;
+  const page = await (await api('POST', '/api/pages')).json();
+  studio.page = String(page.id);
+  return page;
+}
+
+// Another page was opened on the studio since this one: the take being recorded here is dropped (the studio dropped
+// it already), the take not kept yet too, and the page says so, with the button that makes it record again.
+function elsewhere(message) {
+  const said = sentence(message);
+  studio.elsewhere = said;
+  if (studio.recording) {
+    studio.recording.isDropped = true;
+    studio.recording.stopped?.();
+    studio.recording = null;
+  }
+  studio.pending = null;
+  studio.redoing = null;
+  studio.isBusy = false;
+  warn(null);
+  element('elsewhere-text').textContent = said;
+  element('elsewhere').hidden = false;
+  render();
+  announce(said);
+}
+
+// Use here: this page records again, from the pack as the other page left it.
+async function useHere() {
+  const page = await register();
+  studio.elsewhere = null;
+  element('elsewhere').hidden = true;
+  await load({ resume: false });
+  announce(`This page records now, since ${page.since}. ${describePrompt()}`);
+}
+
+// A message of the studio's (`the studio is open in another page …`) as the page's own sentences are: a capital, a
+// full stop.
+const sentence = (text) => text.charAt(0).toUpperCase() + text.slice(1) + (text.endsWith('.') ? '' : '.');
 
 // MARK: State from the server
 
@@ -239,6 +295,8 @@ async function run(action) {
     await action();
   } catch (error) {
     studio.isBusy = false;
+    // A change refused because another page records now has been said already (`elsewhere`).
+    if (error.type === 'page_error') return;
     announce(error instanceof RequestError ? `The studio answered: ${error.message}` : `Error: ${error.message}`);
     render();
   }
@@ -251,17 +309,21 @@ async function openMicrophone() {
   if (!window.AudioWorkletNode || !navigator.mediaDevices) {
     throw new Error('this browser has no AudioWorklet or no microphone access; the studio needs both');
   }
-  // The device's own rate: the import converts a take to 22050 Hz as it converts any file.
-  const context = new AudioContext();
   let stream;
+  let context;
   try {
-    await context.audioWorklet.addModule('/recorder.js');
     // The samples as the microphone makes them: the take's level and noise are the pack's to measure.
     stream = await navigator.mediaDevices.getUserMedia({
       audio: { echoCancellation: false, autoGainControl: false, noiseSuppression: false, channelCount: 1 },
     });
+    // At the device's own rate when the browser says it, so that the take is what the microphone made, not a
+    // conversion to the output's rate: the import converts it to 22050 Hz as it converts any file.
+    const { sampleRate } = stream.getAudioTracks()[0]?.getSettings() ?? {};
+    context = new AudioContext(sampleRate ? { sampleRate } : {});
+    await context.audioWorklet.addModule('/recorder.js');
   } catch (error) {
-    context.close();
+    stream?.getTracks().forEach((track) => track.stop());
+    context?.close();
     throw new Error(`the microphone could not be opened (${error.message}); allow this page to use it`);
   }
   const node = new AudioWorkletNode(context, 'recorder');
@@ -283,10 +345,10 @@ function heard({ frame, samples }) {
   const rms = Math.sqrt(squares / samples.length);
   drawMeter(peak, rms);
   const recording = studio.recording;
-  const leadEnd = recording && recording.startFrame + studio.checks.leadSeconds * studio.microphone.context.sampleRate;
-  if ((recording === null || frame + samples.length <= leadEnd) && rms > 0) {
+  if ((recording === null || frame + samples.length <= recording.startFrame) && rms > 0) {
     studio.noiseFloor = studio.noiseFloor === null ? rms : Math.min(studio.noiseFloor, rms);
   }
+  if (studio.measuring && frame + samples.length >= studio.measuring.until) studio.measuring.done();
   const levels = `Peak ${formatDecibels(decibels(peak))}, RMS ${formatDecibels(decibels(rms))}`;
   const floor = studio.noiseFloor === null ? '' : `; noise floor ${formatDecibels(decibels(studio.noiseFloor))}`;
   element('level').textContent = levels + floor + '.';
@@ -402,9 +464,19 @@ async function aboutTake(pending, path) {
 
 async function record() {
   if (studio.recording || studio.isBusy) return;
+  if (studio.elsewhere) {
+    announce(studio.elsewhere);
+    return;
+  }
   // A second R while the browser asks for the microphone records nothing more.
   studio.isBusy = true;
-  const { context } = await openMicrophone().finally(() => (studio.isBusy = false));
+  const isOpening = studio.microphone === null;
+  const { context } = await openMicrophone()
+    .then(async (microphone) => {
+      if (isOpening) await measureRoom(microphone.context);
+      return microphone;
+    })
+    .finally(() => (studio.isBusy = false));
   if (studio.pending) dropRecording(studio.pending.recording);
   studio.pending = null;
   warn(null);
@@ -414,6 +486,21 @@ async function record() {
   startUpload(studio.recording);
   render();
   announce(`Recording ${quoted(current().readText)}. Press Space to stop.`);
+}
+
+// How long the room is heard before the first take.
+const roomSeconds = 0.3;
+
+// The room's noise, heard for a moment when the microphone opens, before the first take: so the first take's noise
+// floor is the room's, not its lead-in's with the click of R in it.
+async function measureRoom(context) {
+  announce("Measuring the room's noise…");
+  await new Promise((resolve) => {
+    studio.measuring = { until: Math.round((context.currentTime + roomSeconds) * context.sampleRate), done: resolve };
+    // Should the audio thread send nothing, the take is not held up for it.
+    setTimeout(resolve, 3000);
+  });
+  studio.measuring = null;
 }
 
 async function stop() {
@@ -427,6 +514,8 @@ async function stop() {
     recording.stopFrame = Math.round(context.currentTime * rate);
     setTimeout(resolve, 500);
   });
+  // Dropped meanwhile, as another page was opened (`elsewhere`): nothing of it is kept.
+  if (recording.isDropped) return;
   studio.recording = null;
   const { tailSeconds, shortestSeconds, clippingDecibels, quietDecibels } = studio.checks;
   const from = recording.from;
@@ -889,6 +978,7 @@ element('redo').addEventListener('click', () => run(redo));
 element('hearing-again').addEventListener('click', () => run(recordHeardAgain));
 element('hearing-discard').addEventListener('click', () => run(discardHeard));
 element('take-position').addEventListener('change', () => run(choosePosition));
+element('use-here').addEventListener('click', () => run(useHere));
 // A click leaves the focus where it was, so that the keys go on working after the mouse was used.
 for (const control of document.querySelectorAll('.controls button')) {
   control.addEventListener('mousedown', (event) => event.preventDefault());
@@ -900,6 +990,7 @@ document.addEventListener('visibilitychange', () => {
 });
 
 run(async () => {
+  await register();
   await load({ resume: true });
   announce(describePrompt());
 });
