@@ -65,30 +65,36 @@ public enum ClipConditioning {
 
         /// Takes the next samples; returns those now sure to be played.
         public mutating func process(_ samples: [Float]) -> [Float] {
-            [Float](unsafeUninitializedCapacity: held.count + samples.count) { output, count in
-                for sample in samples {
-                    if abs(sample) >= threshold {
-                        if !hasStarted {
-                            hasStarted = true
-                            held.removeFirst(max(0, held.count - padFrames))
-                        }
-                        for heldSample in held {
-                            output[count] = heldSample
-                            count += 1
-                        }
-                        held.removeAll(keepingCapacity: true)
-                        output[count] = sample
-                        count += 1
-                        quietCount = 0
-                    } else if hasStarted && quietCount < padFrames {
-                        output[count] = sample
-                        count += 1
-                        quietCount += 1
-                    } else {
-                        held.append(sample)
-                    }
+            var output: [Float] = []
+            output.reserveCapacity(held.count + samples.count)
+            // The samples from `quietStart` up to the next that reaches the threshold are quiet: they are dealt with
+            // as one run, not one at a time (a run's first piece is on the way to its first audio).
+            var quietStart = 0
+            for index in samples.indices where abs(samples[index]) >= threshold {
+                takeQuiet(samples[quietStart..<index], into: &output)
+                if !hasStarted {
+                    hasStarted = true
+                    held.removeFirst(max(0, held.count - padFrames))
                 }
+                if !held.isEmpty {
+                    output += held
+                    held.removeAll(keepingCapacity: true)
+                }
+                output.append(samples[index])
+                quietCount = 0
+                quietStart = index + 1
             }
+            takeQuiet(samples[quietStart...], into: &output)
+            return output
+        }
+
+        /// Quiet samples: played within the pad after the last that reached the threshold, held otherwise.
+        private mutating func takeQuiet(_ quiet: ArraySlice<Float>, into output: inout [Float]) {
+            guard !quiet.isEmpty else { return }
+            let played = hasStarted ? min(quiet.count, padFrames - quietCount) : 0
+            output += quiet.prefix(played)
+            quietCount += played
+            held += quiet.dropFirst(played)
         }
 
         /// The samples still held that are played: all of them if none reached the threshold, none past the pad.

@@ -38,9 +38,12 @@ public struct PeakLimiter {
     private let ease = 1 - exp(-1 / (releaseSeconds * Double(RenderFormat.sampleRate)))
     /// The last `lookAhead + 1` samples in, times the gain, by index modulo their count: those not yet out.
     private var pending: [Float]
-    /// How many samples have come in, and gone out.
+    /// How many samples have come in, and gone out; and where the next of each is in `pending` (and `recent`), kept
+    /// rather than worked out from the count, since a division for each sample was a third of the limiter's time.
     private var inCount = 0
     private var outCount = 0
+    private var inSlot = 0
+    private var outSlot = 0
     /// The allowed gains under 1 that may still be the least in a look-ahead, by index, from `candidateHead`: each
     /// larger than the one before, so the first is the least. A sample not among them needs no reduction.
     private var candidates: [(index: Int, allowed: Double)] = []
@@ -69,7 +72,8 @@ public struct PeakLimiter {
         let output = [Float](unsafeUninitializedCapacity: outputCount) { output, count in
             for sample in samples {
                 let gained = sample * gain
-                pending[inCount % pending.count] = gained
+                pending[inSlot] = gained
+                inSlot = inSlot + 1 == pending.count ? 0 : inSlot + 1
                 if gained.magnitude > ceiling {
                     let allowed = Double(ceiling / gained.magnitude)
                     while candidates.count > candidateHead && candidates[candidates.count - 1].allowed >= allowed {
@@ -109,15 +113,16 @@ public struct PeakLimiter {
     /// The next sample out: its gain is the average of the eased least gains of the look-ahead up to it.
     private mutating func next() -> Float {
         let index = outCount
+        let slot = outSlot
         outCount += 1
+        outSlot = outSlot + 1 == pending.count ? 0 : outSlot + 1
         while candidateHead < candidates.count && candidates[candidateHead].index < index { candidateHead += 1 }
-        let sample = pending[index % pending.count]
+        let sample = pending[slot]
         // Far from any peak, as most samples are: the gain's, exactly.
         if candidateHead == candidates.count && eased == 1 && reducing == 0 { return sample }
         let least = candidateHead < candidates.count ? candidates[candidateHead].allowed : 1
         eased = min(least, eased + (1 - eased) * ease)
         if 1 - eased < Self.negligibleReduction { eased = 1 }
-        let slot = index % recent.count
         if recent[slot] < 1 { reducing -= 1 }
         if eased < 1 { reducing += 1 }
         recentSum += eased - recent[slot]

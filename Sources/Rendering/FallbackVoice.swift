@@ -78,8 +78,8 @@ public final class FallbackVoice: FallbackSpeaker {
         Self.speaking.run {
             var trimmer = ClipConditioning.Trimmer(.standard)
             // With a loudness to follow, the follower sets the gain and limits; without, the samples keep their level.
-            var follower = settings.loudnessLUFS.flatMap {
-                try? LoudnessFollower(
+            var follower = settings.loudnessLUFS.map {
+                LoudnessFollower(
                     targetLUFS: $0, gainDecibels: gainDecibels,
                     ceiling: PeakLimiter.sampleCeiling(underDBTP: settings.truePeakCeilingDBTP))
             }

@@ -1,0 +1,58 @@
+import AudioIO
+import Foundation
+import SpeechCore
+import TestSupport
+import Testing
+
+@Suite struct LoudnessFollowerTests {
+    /// Four seconds of a 180 Hz sine in syllables (its level rising and falling five times a second), at about
+    /// -20 LUFS, with a peak now and then for the limiter.
+    static let speech: [Float] = {
+        var samples = Signal.sine(frequency: 180, amplitude: 0.25, sampleRate: 22_050, frameCount: 88_200)
+        for index in samples.indices {
+            samples[index] *= Float(0.55 + 0.45 * sin(2 * .pi * 5 * Double(index) / 22_050))
+        }
+        for index in stride(from: 2_500, to: samples.count, by: 7_001) { samples[index] = 0.9 }
+        return samples
+    }()
+
+    static func follower(gainDecibels: Double) -> LoudnessFollower {
+        LoudnessFollower(targetLUFS: -16, gainDecibels: gainDecibels, ceiling: 0.8)
+    }
+
+    @Test("a run followed as its pieces arrive comes out the same however it is cut")
+    func pieces() {
+        var whole = Self.follower(gainDecibels: 1)
+        let expected = whole.process(Self.speech) + whole.finish()
+        #expect(expected.count == Self.speech.count)
+        for size in [1, 500, 1_103, 2_205, 8_821] {
+            var follower = Self.follower(gainDecibels: 1)
+            var followed: [Float] = []
+            for start in stride(from: 0, to: Self.speech.count, by: size) {
+                followed += follower.process(Array(Self.speech[start..<min(Self.speech.count, start + size)]))
+            }
+            followed += follower.finish()
+            #expect(followed == expected, "pieces of \(size)")
+        }
+    }
+
+    @Test("the gain chosen in advance plays until the loudness settles; then the run is corrected to the target")
+    func corrects() throws {
+        // 3 dB too loud to start with.
+        let target = -16.0
+        let measured = try #require(try Loudness(Self.speech, measuringTruePeak: false).clipLUFS)
+        var follower = Self.follower(gainDecibels: target - measured + 3)
+        let followed = follower.process(Self.speech) + follower.finish()
+        let gain = Float(Decibels.amplitude(target - measured + 3))
+        // Before the first correction (400 ms) and away from the first peak, the samples are the first gain's.
+        #expect(followed[..<2_300].elementsEqual(Self.speech[..<2_300].map { $0 * gain }))
+        #expect(followed[7_000..<8_820].elementsEqual(Self.speech[7_000..<8_820].map { $0 * gain }))
+        // The last two seconds, corrected, are at the target; a follower that never corrected would leave them 3 LU
+        // over it.
+        let tail = Array(followed[44_100...])
+        let reached = try #require(try Loudness(tail, measuringTruePeak: false).clipLUFS)
+        #expect(abs(reached - target) < 0.5, "the tail at \(reached) LUFS")
+        // Under the ceiling, but for the rounding of a gain in Float.
+        #expect(followed.allSatisfy { $0.magnitude <= 0.8 * (1 + 1e-6) })
+    }
+}
