@@ -17,7 +17,7 @@ public struct Match: Equatable, Sendable, CustomStringConvertible {
 
     /// The words as a person reads them (`good morning`, `設定`): the phrase matched, or what the fallback
     /// stands for.
-    public var words: String { Tokenizer.displayText(tokens) }
+    public var words: String { Tokenizer.displayText(tokens[...]) }
 
     public var description: String { take.map { "\($0) \"\(words)\"" } ?? "fallback \"\(words)\"" }
 }

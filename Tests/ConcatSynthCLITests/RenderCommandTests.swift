@@ -229,7 +229,9 @@ enum VoiceOverFixture {
             #expect(marker["byteOffset"] as? Int == frame * 4)
             let phraseKey = (marker["text"] as! String)
             let clip = try #require(
-                clips.first { Tokenizer.displayText(Tokenizer.tokens(in: $0.phraseKey)) == phraseKey && !$0.isFallback }
+                clips.first {
+                    Tokenizer.displayText(Tokenizer.tokens(in: $0.phraseKey)[...]) == phraseKey && !$0.isFallback
+                }
             )
             #expect(clip.frameCount == frames)
             let samples = try pack.renderReadyPCM(clipID: clip.id)
