@@ -64,11 +64,7 @@ struct FallbackQualityBench {
         }
         var synthesizers: [Synthesizer] = []
         for mode in Self.modes {
-            let path = work.file("quality-\(mode).sqlite")
-            _ = try runChecked("/bin/cp", [Locations.defaultPack, path])
-            _ = try runChecked(
-                Locations.binaries + "/voicebank",
-                ["configure", "--bank", path, "--voice", Self.voice, "--fallback", mode])
+            let path = try defaultPackCopy(fallback: mode, named: "quality-\(mode).sqlite", work: work)
             synthesizers.append(try Synthesizer(bank: path, voice: Self.voice))
         }
 
@@ -190,4 +186,15 @@ struct FallbackQualityBench {
             (\(joins.count - f0.count) with a side that has no voiced part).
             """)
     }
+}
+
+/// A copy of the default pack, made in `work` as `name`, whose English voice (`FallbackQualityBench.voice`) falls back
+/// in `mode` (`clip`, `spell`, `voice`).
+func defaultPackCopy(fallback mode: String, named name: String, work: WorkDirectory) throws -> String {
+    let path = work.file(name)
+    _ = try runChecked("/bin/cp", [Locations.defaultPack, path])
+    _ = try runChecked(
+        Locations.binaries + "/voicebank",
+        ["configure", "--bank", path, "--voice", FallbackQualityBench.voice, "--fallback", mode])
+    return path
 }

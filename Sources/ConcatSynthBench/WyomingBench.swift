@@ -126,6 +126,14 @@ struct WyomingFallbackBench {
                 "13. Wyoming server over loopback, requests that need the fallback voice: default pack (`voice` mode), \"\(Self.text)\"",
             hasTarget: false
         ).run()
+        // The same load with the fallback clip in place of the fallback voice: what the voice, serialized, costs.
+        let clipPack = try defaultPackCopy(fallback: "clip", named: "wyoming-clip.sqlite", work: work)
+        _ = try WyomingBench(
+            pack: BenchPack(clipCount: 0, path: clipPack), text: Self.text, requestCount: requestCount, work: work,
+            title:
+                "13b. The same requests with the fallback clip instead: a copy of the default pack in `clip` mode",
+            hasTarget: false
+        ).run()
         print(
             """
             Each request's fallback voice speaks \(runs.map { "\"\($0)\"" }.joined(separator: ", ")). In process, \

@@ -37,7 +37,7 @@ import Testing
                 rows.filter { $0.hasPrefix("| \(request) |") }.count >= 2, "items 1 and 2 have a row for \(request)")
         }
         let targets = rows.filter { $0.hasSuffix("| met |") || $0.hasSuffix("| NOT met |") || $0.hasSuffix("| n/a |") }
-        #expect(targets.count == 22, "twenty-two targets with a verdict:\n\(output)")
+        #expect(targets.count == 23, "twenty-three targets with a verdict:\n\(output)")
         // The studio kept its takes and served its page.
         #expect(rows.contains { $0.hasPrefix("| voice with a fallback clip, no texts |") && !$0.contains("n/a") })
         #expect(rows.contains { $0.hasPrefix("| first load |") })
@@ -52,6 +52,12 @@ import Testing
         #expect(errorRates.split(separator: "|").count == 6 && !errorRates.contains("n/a"), "\(errorRates)")
         let firstAudio = rows.filter { $0.hasPrefix("| Zebra crossing ahead.") || $0.hasPrefix("| The weather today") }
         #expect(firstAudio.count == 2 && firstAudio.allSatisfy { !$0.contains("n/a") }, "\(firstAudio)")
+        // Item 12b timed each request that starts covered in both modes.
+        let coveredFirst = rows.filter {
+            $0.hasPrefix("| Hello Bob,") || $0.hasPrefix("| Double tap to open. Zebra")
+                || $0.hasPrefix("| Good morning. The")
+        }
+        #expect(coveredFirst.count == 3 && coveredFirst.allSatisfy { $0.hasSuffix("x |") }, "\(coveredFirst)")
         // Item 16 measured joins and heard words in each of its three renderings of its two announcements.
         for takes in ["best", "rotate", "continuation takes only"] {
             let row = try #require(rows.first { $0.hasPrefix("| \(takes) |") }, "item 16 has a row for \(takes)")
