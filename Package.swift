@@ -191,7 +191,8 @@ let package = Package(
             name: "ConcatSynthBench",
             dependencies: [
                 "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank", "VoicebankAuthoring", "AudioIO",
-                "AudioFeatures", "Recognition", "CSQLite", "CSampleRate", "CEspeakNG", "SpeechService", "WyomingService",
+                "AudioFeatures", "Recognition", "CSQLite", "CSampleRate", "CEspeakNG", "SpeechService",
+                "WyomingService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -84,7 +84,8 @@ struct PackFactory {
         try database.execute("BEGIN")
         for take in 1...count {
             let position = columns.contains("position") ? ", position" : ""
-            let value = columns.contains("position") ? ", " + (Self.position(ofTake: take).map { "'\($0)'" } ?? "NULL") : ""
+            let value =
+                columns.contains("position") ? ", " + (Self.position(ofTake: take).map { "'\($0)'" } ?? "NULL") : ""
             try database.execute(
                 """
                 INSERT INTO clip (\(copied.joined(separator: ", ")), content_hash\(position))

@@ -1,7 +1,7 @@
 import ArgumentParser
+import AudioIO
 import CommandLineSupport
 import ConcatSynth
-import AudioIO
 import Voicebank
 
 extension VoicebankCommand {

@@ -52,7 +52,9 @@ import Testing
             files.append(try Data(contentsOf: URL(fileURLWithPath: path)))
             // libogg checks every page's checksum as libsndfile reads the file back.
             let clip = try PreparedClip(path: path)
-            #expect(abs(clip.source.frameCount - tone.count) < 2_000, "the frames written, give or take the codec's padding")
+            #expect(
+                abs(clip.source.frameCount - tone.count) < 2_000, "the frames written, give or take the codec's padding"
+            )
         }
         #expect(files[0] == files[1])
         #expect(files[0][14..<18].elementsEqual([0x62, 0x76, 0x73, 0x63]), "the fixed serial number, little-endian")

@@ -131,7 +131,10 @@ private func edges(first: Double?, last: Double?) -> TakeEdges {
         #expect(selection.place == .final && selection.takeCount == 2)
         // 0.1 a semitone: 120 Hz to 121 Hz is 0.14 semitones.
         #expect(abs(try #require(selection.joinCost) - 0.1 * Prosody.semitones(from: 120, to: 121)) < 1e-9)
-        #expect(plan.description.contains(#"phrase #3 "morning" 100 frames (com.example.ann) [place final, 1 of 2 takes, target 0.50, join 0.01]"#))
+        #expect(
+            plan.description.contains(
+                #"phrase #3 "morning" 100 frames (com.example.ann) [place final, 1 of 2 takes, target 0.50, join 0.01]"#
+            ))
     }
 
     @Test("a silence between two phrases means they do not join")
@@ -154,7 +157,8 @@ private func edges(first: Double?, last: Double?) -> TakeEdges {
         #expect(try plan(request) == plan(request))
         // Rotation is still there for variety, and reports the costs of what it plays.
         #expect(try clips("no no no no", lookup: lookup, choice: .rotate) == [1, 2, 3, 1])
-        #expect(try plan("York and Leeds", choice: .rotate).segments.last { $0.take != nil }?.selection?.place == .final)
+        #expect(
+            try plan("York and Leeds", choice: .rotate).segments.last { $0.take != nil }?.selection?.place == .final)
     }
 
     @Test("a long sentence is chosen a few phrases at a time, its last phrase still final")

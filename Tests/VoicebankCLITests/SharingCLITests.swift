@@ -249,7 +249,9 @@ import Testing
         #expect(try installedFiles().keys.sorted() == ["ann-copy.sqlite", "ann.sqlite"])
     }
 
-    @Test("a schema-7 pack is published and installed at the current schema with its clips measured, the given files untouched")
+    @Test(
+        "a schema-7 pack is published and installed at the current schema with its clips measured, the given files untouched"
+    )
     func schema7Shared() throws {
         // The committed schema-7 pack (Tests/Fixtures/packs), given a manifest by the tools of its schema.
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -174,7 +174,9 @@ import Testing
         return path
     }
 
-    @Test("migrate takes the committed schema-7 pack to the current schema, once; concat-synth renders it before and after")
+    @Test(
+        "migrate takes the committed schema-7 pack to the current schema, once; concat-synth renders it before and after"
+    )
     func migrate() throws {
         let pack = try schema7Copy("seven.sqlite")
         let before = try concatSynth.run(["render", "--bank", pack, "-o", directory.file("before.wav"), "hello"])
@@ -184,8 +186,12 @@ import Testing
         let after = try concatSynth.run(["render", "--bank", pack, "-o", directory.file("after.wav"), "hello"])
 
         #expect(before.status == 0 && after.status == 0, "\(before.standardError)\(after.standardError)")
-        #expect(first.standardOutput == "\(pack): schema 7 → \(Schema.currentVersion); measured the take features of 3 clips\n")
-        #expect(second.standardOutput == "\(pack): schema \(Schema.currentVersion) already; measured the take features of 0 clips\n")
+        #expect(
+            first.standardOutput
+                == "\(pack): schema 7 → \(Schema.currentVersion); measured the take features of 3 clips\n")
+        #expect(
+            second.standardOutput
+                == "\(pack): schema \(Schema.currentVersion) already; measured the take features of 0 clips\n")
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: directory.file("before.wav")))
                 == Data(contentsOf: URL(fileURLWithPath: directory.file("after.wav"))))
@@ -213,7 +219,9 @@ import Testing
         let start = Date()
         let whole = try voicebank.run(["migrate", "--bank", timed])
         let runSeconds = Date().timeIntervalSince(start)
-        #expect(whole.standardOutput.hasSuffix("schema 7 → \(Schema.currentVersion); measured the take features of 1503 clips\n"))
+        #expect(
+            whole.standardOutput.hasSuffix(
+                "schema 7 → \(Schema.currentVersion); measured the take features of 1503 clips\n"))
 
         var killedRunning = 0
         var leftOld = 0

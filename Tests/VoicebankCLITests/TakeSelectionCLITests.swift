@@ -124,6 +124,7 @@ import Testing
         let refused = try voicebank.run(["configure", "--bank", bank, "--energy-weight", "101"])
         #expect(refused.status == 1)
         #expect(
-            refused.standardError == "Error: invalid --energy-weight 101.0; expected a weight from 0 (ignored) to 100\n")
+            refused.standardError == "Error: invalid --energy-weight 101.0; expected a weight from 0 (ignored) to 100\n"
+        )
     }
 }
