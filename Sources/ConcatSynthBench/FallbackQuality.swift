@@ -35,7 +35,8 @@ struct EverydaySentence {
 /// a copy of the default pack in each fallback mode (`voicebank configure --fallback clip|spell|voice`) and by
 /// espeak-ng alone through its library, and pocketsphinx hears each rendering free-form; the word error rate is the
 /// word-level edit distance against the sentence's words. In `voice` mode, each join between a clip and the fallback
-/// voice's speech is measured: the loudness (EBU R128) and F0 (aubio's YIN) of the half second on either side.
+/// voice's speech is measured: the loudness (EBU R128) and F0 (aubio's YIN) of the half second on either side; and
+/// each of the fallback voice's runs, whole, against the loudness the voice's clips play at.
 struct FallbackQualityBench {
     var sentences: [EverydaySentence]
     var work: WorkDirectory
@@ -56,6 +57,16 @@ struct FallbackQualityBench {
         var f0DifferenceSemitones: Double?
     }
 
+    /// A run of the fallback voice and how loud it plays against the voice's clips.
+    struct FallbackRun {
+        var sentence: Int
+        var text: String
+        var durationSeconds: Double
+        /// The run's loudness less the voice's (`FallbackVoiceSettings.loudnessLUFS`: its target, else its clips'
+        /// median); `nil` when the run is too quiet to measure.
+        var loudnessDifferenceLU: Double?
+    }
+
     func run() throws {
         let recognizer: Recognizer?
         do { recognizer = try Recognizer() } catch {
@@ -74,12 +85,17 @@ struct FallbackQualityBench {
         table.printHeader()
         var totals = [WordErrors](repeating: WordErrors(), count: Self.modes.count + 1)
         var joins: [Join] = []
+        var runs: [FallbackRun] = []
         for (index, sentence) in sentences.enumerated() {
             var renderings: [[Float]] = []
             for (mode, synthesizer) in zip(Self.modes, synthesizers) {
                 let plan = try synthesizer.plan(SpeechRequest(sentence.text))
                 let samples = try Self.render(plan, with: synthesizer)
-                if mode == "voice" { joins += try Self.joins(in: plan, samples: samples, sentence: index + 1) }
+                if mode == "voice" {
+                    joins += try Self.joins(in: plan, samples: samples, sentence: index + 1)
+                    runs += try Self.fallbackRuns(
+                        in: plan, loudnessLUFS: synthesizer.voice.fallbackVoice.loudnessLUFS, sentence: index + 1)
+                }
                 renderings.append(samples)
             }
             renderings.append(try EspeakNG.shared.synthesize(sentence.text, language: "en-US"))
@@ -101,6 +117,7 @@ struct FallbackQualityBench {
             ["word error rate, all \(sentences.count)", "\(words)"]
                 + totals.map { recognizer == nil ? "n/a" : "**\(decimal($0.rate * 100, places: 1)) %**" })
         Self.report(joins)
+        Self.report(runs)
     }
 
     /// The plan's samples, pulled as a render pulls them.
@@ -151,6 +168,49 @@ struct FallbackQualityBench {
             joins.append(join)
         }
         return joins
+    }
+
+    /// The fallback voice's runs in `plan`, each measured whole as it plays (its samples out of the follower, at the
+    /// segment's gain) against the voice's loudness `loudnessLUFS`.
+    static func fallbackRuns(in plan: RenderPlan, loudnessLUFS: Double?, sentence: Int) throws -> [FallbackRun] {
+        try plan.segments.compactMap { timed -> FallbackRun? in
+            guard case .synthesized(let speech) = timed.kind, timed.frameCount > 0 else { return nil }
+            var run = FallbackRun(
+                sentence: sentence, text: timed.text,
+                durationSeconds: Double(speech.samples.count) / Double(RenderFormat.sampleRate))
+            if let loudnessLUFS, let runLUFS = try Loudness(speech.samples, measuringTruePeak: false).clipLUFS {
+                run.loudnessDifferenceLU = runLUFS + speech.levelDecibels - loudnessLUFS
+            }
+            return run
+        }
+    }
+
+    /// The runs' table, then how many are within issue 23's 1 LU of the voice's loudness, the median and the worst.
+    static func report(_ runs: [FallbackRun]) {
+        var table = Table(
+            "11b (runs). Fallback quality: the fallback voice's runs, each whole, against the voice's loudness (`voice` mode)",
+            columns: ["sentence", "fallback voice", "length (s)", "loudness, run − voice (LU)"])
+        table.printHeader()
+        for run in runs {
+            table.add([
+                "\(run.sentence)", run.text, decimal(run.durationSeconds, places: 2),
+                run.loudnessDifferenceLU.map { ($0 > 0 ? "+" : "") + decimal($0, places: 1) } ?? "n/a",
+            ])
+        }
+        let differences = runs.compactMap(\.loudnessDifferenceLU)
+        guard let worst = differences.max(by: { abs($0) < abs($1) }) else {
+            print("\n\(runs.count) runs of the fallback voice, none measured.")
+            return
+        }
+        func signed(_ value: Double) -> String { (value > 0 ? "+" : "") + decimal(value, places: 1) }
+        print(
+            """
+
+            \(runs.count) runs of the fallback voice: \(differences.filter { abs($0) <= 1 }.count) of \(differences.count) \
+            within 1 LU of the voice's loudness; median difference \(signed(Samples(differences).median)) LU, \
+            median |difference| \(decimal(Samples(differences.map(abs)).median, places: 1)) LU, worst \
+            \(signed(worst)) LU.
+            """)
     }
 
     /// The joins' table, then their medians and how many are within issue 23's 1 LU and 2 semitones.
