@@ -15,6 +15,11 @@ import SpeechCore
 /// then. A run's first pieces, which its first audio waits for, are only levelled and limited (libebur128 takes about
 /// 15 µs to make a meter and 13 µs to measure a 50 ms piece, for each of the three meters).
 ///
+/// A run whose first audio need not come at once (one that plays after other audio) can be held: its first
+/// `heldSeconds` are measured before any of it is let out, and play at the gain that takes them to the target through
+/// the limiter. A run no longer than that is then at the target as a whole; a longer one is corrected as above once
+/// past them.
+///
 /// ```swift
 /// var follower = LoudnessFollower(targetLUFS: -14, gainDecibels: 6, ceiling: 0.84)
 /// play(follower.process(piece))
@@ -29,8 +34,13 @@ public struct LoudnessFollower {
     static let correctionLimitDecibels = 6.0
 
     private let targetLUFS: Double
-    private let firstGain: Double
+    /// The gain chosen before the run, or from its held samples: what corrections stay near.
+    private var firstGain: Double
+    private let ceiling: Float
     private var limiter: PeakLimiter
+    /// How many samples are held and measured before any is let out; and those held, `nil` once let out.
+    private let heldFrames: Int
+    private var held: [Float]?
     /// The run before any gain; the samples the limiter let out, before it and after it.
     private var input = LazyMeter()
     private var beforeLimiter = LazyMeter()
@@ -48,17 +58,49 @@ public struct LoudnessFollower {
     /// - Parameters:
     ///   - gainDecibels: the gain chosen in advance.
     ///   - ceiling: the largest magnitude a sample may have out, an amplitude (`PeakLimiter`).
-    public init(targetLUFS: Double, gainDecibels: Double, ceiling: Float) {
+    ///   - heldSeconds: how much of the run is measured before any of it is let out; 0 lets the first piece out at
+    ///     once, at `gainDecibels`.
+    public init(targetLUFS: Double, gainDecibels: Double, ceiling: Float, heldSeconds: Double = 0) {
         self.targetLUFS = targetLUFS
         firstGain = gainDecibels
         fromGain = gainDecibels
         toGain = gainDecibels
+        self.ceiling = ceiling
         limiter = PeakLimiter(gainDecibels: 0, ceiling: ceiling)
+        heldFrames = Int((heldSeconds * Double(RenderFormat.sampleRate)).rounded())
+        held = heldFrames > 0 ? [] : nil
     }
 
-    /// Takes the next samples in; returns those now settled, the limiter's look-ahead behind. Should a meter fail
-    /// (libebur128 out of memory), the gain stays as it is from then on.
+    /// Takes the next samples in; returns those now settled: the limiter's look-ahead behind, or none while the run's
+    /// first `heldSeconds` are still coming. Should a meter fail (libebur128 out of memory), the gain stays as it is
+    /// from then on.
     public mutating func process(_ samples: [Float]) -> [Float] {
+        guard held != nil else { return level(samples) }
+        held! += samples
+        return held!.count >= heldFrames ? letHeldOut() : []
+    }
+
+    /// The samples still held, and those the limiter holds.
+    public mutating func finish() -> [Float] {
+        (held == nil ? [] : letHeldOut()) + limiter.finish()
+    }
+
+    /// Chooses the gain from the first `heldFrames` samples held (all of them in a shorter run), then levels them all.
+    private mutating func letHeldOut() -> [Float] {
+        let samples = held ?? []
+        held = nil
+        if let gain = try? PeakLimiter.gainDecibels(
+            reaching: targetLUFS, from: Array(samples.prefix(heldFrames)), ceiling: ceiling)
+        {
+            firstGain = gain
+            fromGain = gain
+            toGain = gain
+        }
+        return level(samples)
+    }
+
+    /// Levels the samples at the gain of each block and limits them; returns those now settled.
+    private mutating func level(_ samples: [Float]) -> [Float] {
         var output: [Float] = []
         output.reserveCapacity(samples.count)
         var start = 0
@@ -86,9 +128,6 @@ public struct LoudnessFollower {
         return output
     }
 
-    /// The samples the limiter still holds.
-    public mutating func finish() -> [Float] { limiter.finish() }
-
     /// Notes the samples the limiter let out, before and after it, and returns them.
     private mutating func letOut(_ limited: [Float], after levelled: [Float]) -> [Float] {
         gained += levelled
@@ -102,7 +141,7 @@ public struct LoudnessFollower {
     private mutating func endBlock() {
         blockFrameCount = 0
         fromGain = toGain
-        guard Double(frameCount) >= Self.settlingSeconds * Double(RenderFormat.sampleRate),
+        guard Double(frameCount) >= Self.settlingSeconds * Double(RenderFormat.sampleRate), frameCount > heldFrames,
             let loudness = input.loudnessLUFS()
         else { return }
         let before = beforeLimiter.loudnessLUFS()

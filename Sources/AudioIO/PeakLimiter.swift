@@ -154,7 +154,9 @@ public struct PeakLimiter {
         guard let measured = loudness.clipLUFS, let truePeak = loudness.truePeakDBTP else { return (samples, 0) }
         let gain = target - measured
         guard truePeak + gain > ceilingDBTP else { return (samples, gain) }
-        let limited = try reach(target, from: samples, gainDecibels: gain, ceilingDBTP: ceilingDBTP).samples
+        let limited = try reach(
+            target, from: samples, gainDecibels: gain, ceiling: sampleCeiling(underDBTP: ceilingDBTP)
+        ).samples
         // Whatever true peak is left over the ceiling comes off the whole run.
         let over = (try Loudness(limited).truePeakDBTP ?? -.infinity) - ceilingDBTP
         guard over > 0 else { return (limited, 0) }
@@ -169,8 +171,15 @@ public struct PeakLimiter {
     public static func gainDecibels(
         reaching target: Double, from samples: [Float], ceilingDBTP: Double
     ) throws(AudioIOError) -> Double? {
+        try gainDecibels(reaching: target, from: samples, ceiling: sampleCeiling(underDBTP: ceilingDBTP))
+    }
+
+    /// The gain in dB that takes `samples` to `loudnessLUFS` through the limiter under `ceiling`, an amplitude.
+    static func gainDecibels(
+        reaching target: Double, from samples: [Float], ceiling: Float
+    ) throws(AudioIOError) -> Double? {
         guard let measured = try Loudness(samples, measuringTruePeak: false).clipLUFS else { return nil }
-        return try reach(target, from: samples, gainDecibels: target - measured, ceilingDBTP: ceilingDBTP).gain
+        return try reach(target, from: samples, gainDecibels: target - measured, ceiling: ceiling).gain
     }
 
     /// The sample ceiling that keeps the true peak under `ceilingDBTP`: a little under it, for the peaks between
@@ -179,13 +188,12 @@ public struct PeakLimiter {
         Float(Decibels.amplitude(ceilingDBTP - Self.interSampleMarginDecibels))
     }
 
-    /// Limits `samples` at `gain`, then corrects the gain for the loudness the limiting took until within
-    /// `loudnessToleranceLU` of `target` (at most `passes` times).
+    /// Limits `samples` at `gain` under `ceiling` (an amplitude), then corrects the gain for the loudness the limiting
+    /// took until within `loudnessToleranceLU` of `target` (at most `passes` times).
     private static func reach(
-        _ target: Double, from samples: [Float], gainDecibels: Double, ceilingDBTP: Double
+        _ target: Double, from samples: [Float], gainDecibels: Double, ceiling: Float
     ) throws(AudioIOError) -> (samples: [Float], gain: Double) {
         var gain = gainDecibels
-        let ceiling = sampleCeiling(underDBTP: ceilingDBTP)
         var limited = limit(samples, gainDecibels: gain, ceiling: ceiling)
         for _ in 1..<Self.passes {
             guard let reached = try Loudness(limited, measuringTruePeak: false).clipLUFS,

@@ -114,6 +114,9 @@ public final class PlanStream<Lookup: PhraseLookup> {
     private var hasSpokenInSentence = false
     /// The take of the last clip placed, while nothing else has sounded after it: what the next phrase joins.
     private var lastPlacedTake: ClipTake?
+    /// Whether a clip, speech or silence has been placed, so that the request's first audio no longer waits for what
+    /// comes next.
+    private var hasPlacedSound = false
     /// Numbers read as words so far, by language and digits: a long text says the same numbers again.
     private var numberWords: [String: [Token]?] = [:]
     /// How many numbers are remembered at most, so that a text of endless different numbers stays small.
@@ -237,6 +240,7 @@ public final class PlanStream<Lookup: PhraseLookup> {
     private func placePhrase(_ segment: PlanSegment, takes: [ClipTake], punctuation: Token.Punctuation?) {
         let isFirst = !hasSpokenInSentence
         hasSpokenInSentence = true
+        hasPlacedSound = true
         guard takes.count > 1 || !held.isEmpty || planner.placesEveryPhrase else {
             commit(segment)
             return
@@ -257,6 +261,7 @@ public final class PlanStream<Lookup: PhraseLookup> {
     /// Places a segment after those held, or on the timeline when none is.
     private func place(_ segment: PlanSegment) {
         if segment.isClip { hasSpokenInSentence = true }
+        if segment.isSounding { hasPlacedSound = true }
         if held.isEmpty {
             commit(segment)
         } else {
@@ -608,7 +613,7 @@ public final class PlanStream<Lookup: PhraseLookup> {
         let reason: String
         if let fallbackSpeaker = speaker.fallbackSpeaker {
             do throws(FallbackVoiceUnavailable) {
-                return try fallbackSpeaker.speak(words, cancellation: cancellation)
+                return try fallbackSpeaker.speak(words, startsRequest: !hasPlacedSound, cancellation: cancellation)
             } catch {
                 reason = error.reason
             }

@@ -8,15 +8,17 @@ import SpeechCore
 /// A run is trimmed of its silent ends as an import trims a clip (`Trimming.standard`) and played at the voice's
 /// loudness like a clip under a loudness target, its peaks limited under the voice's true-peak ceiling where a gain
 /// alone would pass it (`PeakLimiter`). Where `voicebank configure` measured how loud espeak-ng speaks at the voice's
-/// settings (`FallbackVoiceSettings.spokenLoudnessLUFS`), or the voice has no loudness to match, the gain is known
-/// before the run is spoken: espeak-ng speaks it on a thread of its own and the run plays as its pieces arrive, a
-/// trimmed and limited look-ahead behind them (`SynthesizedSpeech.arrivesWhilePlaying`). Otherwise the run is made
-/// whole and measured before it plays. espeak-ng is loaded when the first run is spoken; a language it does not have
+/// settings (`FallbackVoiceSettings.spokenLoudnessLUFS`), or the voice has no loudness to match, espeak-ng speaks the
+/// run on a thread of its own and it plays as its pieces arrive, a trimmed and limited look-ahead behind them
+/// (`SynthesizedSpeech.arrivesWhilePlaying`). A run that starts its request plays at once, at the gain that measure
+/// gives, corrected as its own loudness becomes known; any other run has the audio before it to be measured in, and
+/// plays at the gain its first `heldSeconds` measure (`LoudnessFollower`). Otherwise the run is made whole and
+/// measured before it plays. espeak-ng is loaded when the first run is spoken; a language it does not have
 /// is found then, and later runs are refused at once with the same reason.
 ///
 /// ```swift
 /// let voice = FallbackVoice(language: "en-US", settings: settings.fallbackVoice)
-/// let speech = try voice.speak("sunny with a high of", cancellation: Cancellation())
+/// let speech = try voice.speak("sunny with a high of", startsRequest: true, cancellation: Cancellation())
 /// ```
 public final class FallbackVoice: FallbackSpeaker {
     /// The BCP 47 tag it speaks.
@@ -40,10 +42,15 @@ public final class FallbackVoice: FallbackSpeaker {
         return settings.spokenLoudnessLUFS.map { target - $0 }
     }
 
+    /// How much of a run that plays after other audio is made and measured before it plays: most runs whole, for
+    /// espeak-ng speaks 3 s in about 10 ms, well inside what plays before them.
+    static let heldSeconds = 3.0
+
     /// - Throws: `FallbackVoiceUnavailable` naming espeak-ng's reason: the library missing, the language missing, a
     ///   call refused, or the loudness meter failing.
-    public func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech
-    {
+    public func speak(
+        _ words: String, startsRequest: Bool, cancellation: Cancellation
+    ) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
         if let refusal { throw refusal }
         do throws(AudioIOError) {
             guard let gain = gainDecibelsBeforeSpeaking else {
@@ -56,7 +63,9 @@ public final class FallbackVoice: FallbackSpeaker {
                 hasLanguage = true
             }
             return SynthesizedSpeech(
-                arriving: speakArriving(words, gainDecibels: gain, cancellation: cancellation),
+                arriving: speakArriving(
+                    words, gainDecibels: gain, heldSeconds: startsRequest ? 0 : Self.heldSeconds,
+                    cancellation: cancellation),
                 pitchSemitones: settings.pitchShiftSemitones)
         } catch {
             let refusal = FallbackVoiceUnavailable(reason: error.description)
@@ -69,9 +78,11 @@ public final class FallbackVoice: FallbackSpeaker {
     }
 
     /// The run spoken on the speaking thread into a stream: trimmed, at `gainDecibels` corrected as the run's own
-    /// loudness becomes known (`LoudnessFollower`), its peaks limited. A failure of espeak-ng once it has the language
-    /// (a call refused) ends the run where it stopped.
-    private func speakArriving(_ words: String, gainDecibels: Double, cancellation: Cancellation) -> SpeechStream {
+    /// loudness becomes known, or at the gain its first `heldSeconds` measure (`LoudnessFollower`), its peaks limited.
+    /// A failure of espeak-ng once it has the language (a call refused) ends the run where it stopped.
+    private func speakArriving(
+        _ words: String, gainDecibels: Double, heldSeconds: Double, cancellation: Cancellation
+    ) -> SpeechStream {
         let stream = SpeechStream()
         let settings = settings
         let language = language
@@ -81,7 +92,8 @@ public final class FallbackVoice: FallbackSpeaker {
             var follower = settings.loudnessLUFS.map {
                 LoudnessFollower(
                     targetLUFS: $0, gainDecibels: gainDecibels,
-                    ceiling: PeakLimiter.sampleCeiling(underDBTP: settings.truePeakCeilingDBTP))
+                    ceiling: PeakLimiter.sampleCeiling(underDBTP: settings.truePeakCeilingDBTP),
+                    heldSeconds: heldSeconds)
             }
             func condition(_ samples: [Float]) -> [Float] {
                 let trimmed = trimmer.process(samples)

@@ -130,6 +130,11 @@ public struct FallbackVoiceUnavailable: Error, Equatable, Sendable, CustomString
 public protocol FallbackSpeaker: AnyObject {
     /// `words` spoken as one phrase in the voice's language; what was made so far once `cancellation` is raised.
     ///
+    /// - Parameter startsRequest: whether the run is the first thing its request plays, so that the request's first
+    ///   audio waits for the run's first samples; a run that plays after other audio may be made a little ahead and
+    ///   measured before it plays.
     /// - Throws: `FallbackVoiceUnavailable` when it cannot speak at all.
-    func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech
+    func speak(
+        _ words: String, startsRequest: Bool, cancellation: Cancellation
+    ) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech
 }

@@ -16,17 +16,17 @@ import Testing
         return samples
     }()
 
-    static func follower(gainDecibels: Double) -> LoudnessFollower {
-        LoudnessFollower(targetLUFS: -16, gainDecibels: gainDecibels, ceiling: 0.8)
+    static func follower(gainDecibels: Double, heldSeconds: Double = 0) -> LoudnessFollower {
+        LoudnessFollower(targetLUFS: -16, gainDecibels: gainDecibels, ceiling: 0.8, heldSeconds: heldSeconds)
     }
 
-    @Test("a run followed as its pieces arrive comes out the same however it is cut")
-    func pieces() {
-        var whole = Self.follower(gainDecibels: 1)
+    @Test("a run followed as its pieces arrive comes out the same however it is cut", arguments: [0, 1.5])
+    func pieces(heldSeconds: Double) {
+        var whole = Self.follower(gainDecibels: 1, heldSeconds: heldSeconds)
         let expected = whole.process(Self.speech) + whole.finish()
         #expect(expected.count == Self.speech.count)
         for size in [1, 500, 1_103, 2_205, 8_821] {
-            var follower = Self.follower(gainDecibels: 1)
+            var follower = Self.follower(gainDecibels: 1, heldSeconds: heldSeconds)
             var followed: [Float] = []
             for start in stride(from: 0, to: Self.speech.count, by: size) {
                 followed += follower.process(Array(Self.speech[start..<min(Self.speech.count, start + size)]))
@@ -54,5 +54,30 @@ import Testing
         #expect(abs(reached - target) < 0.5, "the tail at \(reached) LUFS")
         // Under the ceiling, but for the rounding of a gain in Float.
         #expect(followed.allSatisfy { $0.magnitude <= 0.8 * (1 + 1e-6) })
+    }
+
+    @Test("a held run lets nothing out until its held part is in, then plays at the gain that part measures")
+    func held() throws {
+        let target = -16.0
+        let measured = try #require(try Loudness(Self.speech, measuringTruePeak: false).clipLUFS)
+        // 0.8 s, shorter than what is held, and 3 dB too loud to start with: at the target as a whole, where the
+        // gain chosen in advance would leave it 3 LU over.
+        let short = Array(Self.speech[..<17_640])
+        var follower = Self.follower(gainDecibels: target - measured + 3, heldSeconds: 1.5)
+        #expect(follower.process(short).isEmpty)
+        let played = follower.finish()
+        #expect(played.count == short.count)
+        let reached = try #require(try Loudness(played, measuringTruePeak: false).clipLUFS)
+        #expect(abs(reached - target) <= 0.2, "the run at \(reached) LUFS")
+        #expect(played.allSatisfy { $0.magnitude <= 0.8 * (1 + 1e-6) })
+
+        // A longer run: nothing out before 1.5 s are in, then all of them, but the limiter's look-ahead.
+        var longer = Self.follower(gainDecibels: target - measured + 3, heldSeconds: 1.5)
+        #expect(longer.process(Array(Self.speech[..<33_000])).isEmpty)
+        let first = longer.process(Array(Self.speech[33_000..<34_000]))
+        #expect(first.count == 34_000 - Int(0.005 * 22_050))
+        let whole = first + longer.process(Array(Self.speech[34_000...])) + longer.finish()
+        let wholeLoudness = try #require(try Loudness(whole, measuringTruePeak: false).clipLUFS)
+        #expect(abs(wholeLoudness - target) <= 0.5, "the run at \(wholeLoudness) LUFS")
     }
 }

@@ -8,9 +8,14 @@ import Testing
 /// Speaks every run as a tone of 100 frames a character, and remembers what it was asked.
 final class ToneSpeaker: FallbackSpeaker {
     private(set) var spoken: [String] = []
+    /// Whether each run was the first thing its request plays.
+    private(set) var startsRequest: [Bool] = []
 
-    func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
+    func speak(
+        _ words: String, startsRequest: Bool, cancellation: Cancellation
+    ) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
         spoken.append(words)
+        self.startsRequest.append(startsRequest)
         return SynthesizedSpeech(
             samples: [Float](repeating: 0.25, count: 100 * words.count), levelDecibels: -3, pitchSemitones: 1)
     }
@@ -22,7 +27,9 @@ final class ArrivingSpeaker: FallbackSpeaker {
     /// How many samples each run has when it is handed over, finished; `nil` leaves it to the test.
     var wholeFrameCount: Int?
 
-    func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
+    func speak(
+        _ words: String, startsRequest: Bool, cancellation: Cancellation
+    ) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
         streams.append(SpeechStream())
         if let wholeFrameCount {
             streams.last!.append([Float](repeating: 0.5, count: wholeFrameCount))
@@ -34,7 +41,9 @@ final class ArrivingSpeaker: FallbackSpeaker {
 
 /// Cannot speak, as a voice whose language espeak-ng lacks.
 final class SilentSpeaker: FallbackSpeaker {
-    func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
+    func speak(
+        _ words: String, startsRequest: Bool, cancellation: Cancellation
+    ) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
         throw FallbackVoiceUnavailable(reason: "espeak-ng has no voice for the language tlh")
     }
 }
@@ -75,6 +84,20 @@ final class SilentSpeaker: FallbackSpeaker {
             ])
         #expect(plan.markers.first?.kind == .sentence)
         #expect(plan.markers[2].jsonLine.hasSuffix(#"],"fallback":"voice"}"#))
+    }
+
+    @Test(
+        "voice: only a run that nothing sounding comes before is told it starts the request",
+        arguments: [
+            ("Bob hello Carol", [true, false]),
+            ("Hello Bob", [false]),
+            (#"<speak><mark name="m"/>Bob, <s>Carol</s></speak>"#, [true, false]),
+            (#"<speak><break time="100ms"/>Bob</speak>"#, [false]),
+        ])
+    func startsRequest(request: String, expected: [Bool]) throws {
+        let speaker = ToneSpeaker()
+        _ = try plan(request, mode: .voice, speaker: speaker)
+        #expect(speaker.startsRequest == expected, "\(speaker.spoken)")
     }
 
     @Test("voice: a run still arriving is placed at its start at once; its length and what follows settle at its end")

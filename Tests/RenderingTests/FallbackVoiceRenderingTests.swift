@@ -10,7 +10,9 @@ import Testing
 
 /// Speaks each run as one second of a 220 Hz tone: the fallback voice's speech with a frequency to measure.
 final class ToneVoice: FallbackSpeaker {
-    func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
+    func speak(
+        _ words: String, startsRequest: Bool, cancellation: Cancellation
+    ) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
         SynthesizedSpeech(samples: ProsodyRenderingTests.toneThenSilence.prefix(22_050).map { $0 })
     }
 }
@@ -23,7 +25,9 @@ final class ArrivingToneVoice: FallbackSpeaker {
 
     init(arrivedFrameCount: Int) { self.arrivedFrameCount = arrivedFrameCount }
 
-    func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
+    func speak(
+        _ words: String, startsRequest: Bool, cancellation: Cancellation
+    ) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
         let stream = SpeechStream()
         stream.append(Array(ProsodyRenderingTests.toneThenSilence.prefix(arrivedFrameCount)))
         streams.append(stream)
@@ -102,7 +106,7 @@ final class ArrivingToneVoice: FallbackSpeaker {
         let text = Array(repeating: "the weather today is sunny with a high of twenty degrees", count: 25)
             .joined(separator: " ")
         let voice = FallbackVoice(language: "en-US", settings: .standard)
-        let whole = try voice.speak(text, cancellation: Cancellation()).samples.count
+        let whole = try voice.speak(text, startsRequest: true, cancellation: Cancellation()).samples.count
         let speaker = KeepingSpeaker(voice)
         do {
             let stream = planner(speaker: speaker).stream(try SSMLReader().read(text))
@@ -126,7 +130,7 @@ final class ArrivingToneVoice: FallbackSpeaker {
         let clock = ContinuousClock()
         var whole = 0
         let wholeDuration = try clock.measure {
-            whole = try voice.speak(text, cancellation: Cancellation()).samples.count
+            whole = try voice.speak(text, startsRequest: true, cancellation: Cancellation()).samples.count
         }
 
         let speaker = KeepingSpeaker(voice)
@@ -155,7 +159,7 @@ final class ArrivingToneVoice: FallbackSpeaker {
         }
         // The next synthesis starts once the cancelled one has stopped, not once it would have ended.
         let nextDuration = try clock.measure {
-            _ = try voice.speak("good morning", cancellation: Cancellation()).samples
+            _ = try voice.speak("good morning", startsRequest: true, cancellation: Cancellation()).samples
         }
         progress.cancelled.wait()
 
@@ -193,7 +197,7 @@ final class ArrivingToneVoice: FallbackSpeaker {
         let text = Array(repeating: "the weather today is sunny with a high of twenty degrees", count: 25)
             .joined(separator: " ")
         let voice = FallbackVoice(language: "en-US", settings: .standard)
-        let whole = try voice.speak(text, cancellation: Cancellation())
+        let whole = try voice.speak(text, startsRequest: true, cancellation: Cancellation())
         #expect(whole.samples.count > 22_050 * 60)
 
         let speaker = StartSignallingSpeaker(voice)
@@ -216,8 +220,10 @@ final class KeepingSpeaker: FallbackSpeaker {
 
     init(_ voice: FallbackVoice) { self.voice = voice }
 
-    func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
-        speeches.append(try voice.speak(words, cancellation: cancellation))
+    func speak(
+        _ words: String, startsRequest: Bool, cancellation: Cancellation
+    ) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
+        speeches.append(try voice.speak(words, startsRequest: startsRequest, cancellation: cancellation))
         return speeches.last!
     }
 }
@@ -232,9 +238,11 @@ final class StartSignallingSpeaker: FallbackSpeaker, @unchecked Sendable {
 
     init(_ voice: FallbackVoice) { self.voice = voice }
 
-    func speak(_ words: String, cancellation: Cancellation) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
+    func speak(
+        _ words: String, startsRequest: Bool, cancellation: Cancellation
+    ) throws(FallbackVoiceUnavailable) -> SynthesizedSpeech {
         onStart?()
-        let speech = try voice.speak(words, cancellation: cancellation)
+        let speech = try voice.speak(words, startsRequest: startsRequest, cancellation: cancellation)
         spokenFrameCounts.append(speech.samples.count)
         return speech
     }
