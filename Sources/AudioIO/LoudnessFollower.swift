@@ -1,5 +1,11 @@
 import SpeechCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Plays a run of speech that arrives in pieces at a loudness, its peaks limited: a gain chosen before the run is
 /// spoken, corrected as the run's own loudness so far becomes known.
 ///
@@ -8,8 +14,10 @@ import SpeechCore
 /// `settlingSeconds` of the run are in, at the end of each `blockSeconds` block the gain is chosen again: the one that
 /// takes the run's loudness so far (before any gain) to the target, plus what the limiter has taken off so far (the
 /// loudness before it less the loudness after it, over the samples it has let out), at most `correctionLimitDecibels`
-/// from the first. The gain eases to it linearly over the next block. The blocks are counted in samples, so the run
-/// comes out the same however it is cut into pieces.
+/// from the first. What has played so far at a wrong gain is made up too: the gain goes on past that one by what
+/// would bring the run as a whole to the target were the rest as long again as what has played (at most
+/// `makeUpLimitDecibels`), less as the run so far comes nearer the target. The gain eases to it linearly over the next
+/// block. The blocks are counted in samples, so the run comes out the same however it is cut into pieces.
 ///
 /// Nothing is measured before the first correction is due: the samples wait, and the meters are made and given them
 /// then. A run's first pieces, which its first audio waits for, are only levelled and limited (libebur128 takes about
@@ -32,6 +40,8 @@ public struct LoudnessFollower {
     static let blockSeconds = 0.1
     /// How far the correction may move the gain from the one chosen in advance.
     static let correctionLimitDecibels = 6.0
+    /// How far the gain may go past the corrected one to make up for what has played at a wrong gain.
+    static let makeUpLimitDecibels = 3.0
 
     private let targetLUFS: Double
     /// The gain chosen before the run, or from its held samples: what corrections stay near.
@@ -147,8 +157,18 @@ public struct LoudnessFollower {
         let before = beforeLimiter.loudnessLUFS()
         let after = afterLimiter.loudnessLUFS()
         let limited = before.flatMap { before in after.map { before - $0 } } ?? 0
+        // The run so far, as it played, missed the target by `missed`: in power, half of the run at the miss and half
+        // at the make-up average to the target.
+        let makeUp =
+            after.map { after in
+                let missed = Decibels.amplitude(after - targetLUFS)
+                let power = 2 - missed * missed
+                return power > 0
+                    ? min(max(10 * log10(power), -Self.makeUpLimitDecibels), Self.makeUpLimitDecibels)
+                    : -Self.makeUpLimitDecibels
+            } ?? 0
         let limit = Self.correctionLimitDecibels
-        toGain = min(max(targetLUFS - loudness + limited, firstGain - limit), firstGain + limit)
+        toGain = min(max(targetLUFS - loudness + limited + makeUp, firstGain - limit), firstGain + limit)
     }
 }
 

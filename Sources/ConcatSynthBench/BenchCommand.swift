@@ -199,7 +199,9 @@ struct BenchCommand: ParsableCommand {
 
         if items.contains(11) {
             let sentences = try EverydaySentence.all()
-            try FallbackQualityBench(sentences: smoke ? Array(sentences.prefix(2)) : sentences, work: work).run()
+            results += try FallbackQualityBench(
+                sentences: smoke ? Array(sentences.prefix(2)) : sentences, work: work
+            ).run()
         }
 
         if items.contains(12) {

@@ -67,7 +67,7 @@ struct FallbackQualityBench {
         var loudnessDifferenceLU: Double?
     }
 
-    func run() throws {
+    func run() throws -> [TargetResult] {
         let recognizer: Recognizer?
         do { recognizer = try Recognizer() } catch {
             print("note: item 11's word error rates read n/a: \(error)")
@@ -117,7 +117,7 @@ struct FallbackQualityBench {
             ["word error rate, all \(sentences.count)", "\(words)"]
                 + totals.map { recognizer == nil ? "n/a" : "**\(decimal($0.rate * 100, places: 1)) %**" })
         Self.report(joins)
-        Self.report(runs)
+        return [Self.report(runs)]
     }
 
     /// The plan's samples, pulled as a render pulls them.
@@ -185,8 +185,9 @@ struct FallbackQualityBench {
         }
     }
 
-    /// The runs' table, then how many are within issue 23's 1 LU of the voice's loudness, the median and the worst.
-    static func report(_ runs: [FallbackRun]) {
+    /// The runs' table, then how many are within issue 23's 1 LU of the voice's loudness, the median and the worst;
+    /// met when every run is.
+    static func report(_ runs: [FallbackRun]) -> TargetResult {
         var table = Table(
             "11b (runs). Fallback quality: the fallback voice's runs, each whole, against the voice's loudness (`voice` mode)",
             columns: ["sentence", "fallback voice", "length (s)", "loudness, run − voice (LU)"])
@@ -198,9 +199,12 @@ struct FallbackQualityBench {
             ])
         }
         let differences = runs.compactMap(\.loudnessDifferenceLU)
+        var target = TargetResult(
+            target: "every run of the fallback voice within 1 LU of the voice's loudness (item 11's sentences)",
+            measured: "n/a")
         guard let worst = differences.max(by: { abs($0) < abs($1) }) else {
             print("\n\(runs.count) runs of the fallback voice, none measured.")
-            return
+            return target
         }
         func signed(_ value: Double) -> String { (value > 0 ? "+" : "") + decimal(value, places: 1) }
         print(
@@ -211,6 +215,10 @@ struct FallbackQualityBench {
             median |difference| \(decimal(Samples(differences.map(abs)).median, places: 1)) LU, worst \
             \(signed(worst)) LU.
             """)
+        let within = differences.filter { abs($0) <= 1 }.count
+        target.measured = "\(within) of \(differences.count), worst \(signed(worst)) LU"
+        target.isMet = within == differences.count
+        return target
     }
 
     /// The joins' table, then their medians and how many are within issue 23's 1 LU and 2 semitones.

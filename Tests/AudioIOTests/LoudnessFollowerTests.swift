@@ -56,6 +56,18 @@ import Testing
         #expect(followed.allSatisfy { $0.magnitude <= 0.8 * (1 + 1e-6) })
     }
 
+    @Test("what played at a wrong gain is made up: a 1.2 s run that starts 3 dB too quiet is at the target as a whole")
+    func makesUp() throws {
+        let target = -16.0
+        let run = Array(Self.speech[..<26_460])
+        let measured = try #require(try Loudness(run, measuringTruePeak: false).clipLUFS)
+        var follower = Self.follower(gainDecibels: target - measured - 3)
+        let followed = follower.process(run) + follower.finish()
+        let reached = try #require(try Loudness(followed, measuringTruePeak: false).clipLUFS)
+        // Corrected without making up, its first 400 ms would leave it 0.95 LU under.
+        #expect(abs(reached - target) <= 0.4, "the run at \(reached) LUFS")
+    }
+
     @Test("a held run lets nothing out until its held part is in, then plays at the gain that part measures")
     func held() throws {
         let target = -16.0

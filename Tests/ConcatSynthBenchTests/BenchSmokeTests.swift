@@ -37,7 +37,7 @@ import Testing
                 rows.filter { $0.hasPrefix("| \(request) |") }.count >= 2, "items 1 and 2 have a row for \(request)")
         }
         let targets = rows.filter { $0.hasSuffix("| met |") || $0.hasSuffix("| NOT met |") || $0.hasSuffix("| n/a |") }
-        #expect(targets.count == 23, "twenty-three targets with a verdict:\n\(output)")
+        #expect(targets.count == 24, "twenty-four targets with a verdict:\n\(output)")
         // The studio kept its takes and served its page.
         #expect(rows.contains { $0.hasPrefix("| voice with a fallback clip, no texts |") && !$0.contains("n/a") })
         #expect(rows.contains { $0.hasPrefix("| first load |") })
