@@ -114,8 +114,8 @@ public final class PlanStream<Lookup: PhraseLookup> {
     private var hasSpokenInSentence = false
     /// The take of the last clip placed, while nothing else has sounded after it: what the next phrase joins.
     private var lastPlacedTake: ClipTake?
-    /// Whether a clip, speech or silence has been placed, so that the request's first audio no longer waits for what
-    /// comes next.
+    /// Whether a clip, speech or a silence of some length has been placed, so that the request's first audio no longer
+    /// waits for what comes next.
     private var hasPlacedSound = false
     /// Numbers read as words so far, by language and digits: a long text says the same numbers again.
     private var numberWords: [String: [Token]?] = [:]
@@ -261,7 +261,7 @@ public final class PlanStream<Lookup: PhraseLookup> {
     /// Places a segment after those held, or on the timeline when none is.
     private func place(_ segment: PlanSegment) {
         if segment.isClip { hasSpokenInSentence = true }
-        if segment.isSounding { hasPlacedSound = true }
+        if segment.isClip || (segment.isSounding && segment.frameCount > 0) { hasPlacedSound = true }
         if held.isEmpty {
             commit(segment)
         } else {

@@ -93,6 +93,7 @@ final class SilentSpeaker: FallbackSpeaker {
             ("Hello Bob", [false]),
             (#"<speak><mark name="m"/>Bob, <s>Carol</s></speak>"#, [true, false]),
             (#"<speak><break time="100ms"/>Bob</speak>"#, [false]),
+            (#"<speak><break time="0ms"/>Bob</speak>"#, [true]),
         ])
     func startsRequest(request: String, expected: [Bool]) throws {
         let speaker = ToneSpeaker()

@@ -103,8 +103,8 @@ extension VoicePack {
     /// How loud espeak-ng speaks the voice's sample phrases with `settings`, as a run plays: the voice's loudness less
     /// the median of the gains that take each phrase there through the limiter under its ceiling (`played`), or the
     /// median of their own loudness for a voice with no loudness to match; `nil` when none can be measured. Each is
-    /// measured alone, as a run is: a run of one or two words (most of them) plays at this gain throughout, while a
-    /// longer one is corrected by its own loudness as it goes (`LoudnessFollower`).
+    /// measured alone, as a run is: a run that starts its request plays at this gain, a short one throughout, while a
+    /// longer one is corrected by its own loudness as it goes (`LoudnessFollower`); any other run is measured itself.
     ///
     /// - Throws: `VoicebankError.audio` when espeak-ng cannot speak the language or the loudness meter fails.
     static func spokenLoudness(
