@@ -458,27 +458,36 @@ final class StudioSession: Sendable {
     }
 
     /// What `voicebank verify` would say of a take's loudness were it kept: more than `VerifyLimits.loudnessToleranceLU`
-    /// from the voice's median clip loudness stands out when spoken. Measured on what would play (trimmed as the voice
-    /// trims), at the take's own rate, before anything is converted or stored.
+    /// from the voice's median clip loudness stands out when spoken. Measured on what would play (`playedRange`), at
+    /// the take's own rate, before anything is converted or stored.
     ///
     /// - Throws: `StudioError.audio` when the meter fails, `.voicebank`.
     func loudnessCheck(_ upload: TakeUpload) throws(StudioError) -> TakeLoudness {
         let median = try withPack { (pack) throws(VoicebankError) in
             try pack.voices().first { $0.identifier == voice.identifier }?.medianLoudnessLUFS
         }
+        let played = playedRange(of: upload)
+        let loudness: Double?
+        do throws(AudioIOError) {
+            loudness = try Loudness(
+                Array(upload.samples[played]), sampleRate: upload.sampleRate, measuringTruePeak: false
+            )
+            .clipLUFS
+        } catch {
+            throw .audio(error)
+        }
+        return TakeLoudness(loudnessLUFS: loudness, voiceMedianLUFS: median, playedFrames: played)
+    }
+
+    /// The frames of a take that would play were it kept, at its own rate: trimmed as the voice trims an import, the
+    /// pad counted at the take's rate rather than 22050 Hz.
+    func playedRange(of upload: TakeUpload) -> Range<Int> {
         let trimming = voice.trimming.map { trimming in
             var scaled = trimming
             scaled.padFrames = trimming.padFrames * upload.sampleRate / RenderFormat.sampleRate
             return scaled
         }
-        let played = upload.samples[ClipConditioning.playedRange(upload.samples, trimming: trimming)]
-        let loudness: Double?
-        do throws(AudioIOError) {
-            loudness = try Loudness(Array(played), sampleRate: upload.sampleRate, measuringTruePeak: false).clipLUFS
-        } catch {
-            throw .audio(error)
-        }
-        return TakeLoudness(loudnessLUFS: loudness, voiceMedianLUFS: median)
+        return ClipConditioning.playedRange(upload.samples, trimming: trimming)
     }
 
     /// Listens to a kept take behind keep (`TakeListener`): `done` is told what was heard, on the listener's thread.
@@ -659,6 +668,8 @@ struct TakeLoudness: Encodable, Sendable, Equatable {
     var loudnessLUFS: Double?
     /// `nil` while the voice has no phrase clip measured.
     var voiceMedianLUFS: Double?
+    /// The frames of the take that would play, trimmed, at its own rate: what P plays of a take not yet kept.
+    var playedFrames: Range<Int>
 
     /// A sentence when the take stands out from the voice's other clips, as `voicebank verify` would report it.
     var message: String? {
@@ -674,12 +685,14 @@ struct TakeLoudness: Encodable, Sendable, Equatable {
             + "spoken: \(advice), and record it again."
     }
 
-    private enum CodingKeys: String, CodingKey { case loudnessLUFS, voiceMedianLUFS, message }
+    private enum CodingKeys: String, CodingKey { case loudnessLUFS, voiceMedianLUFS, message, played }
 
+    /// `played` is `[first, end]`, the end not played.
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(loudnessLUFS, forKey: .loudnessLUFS)
         try container.encodeIfPresent(voiceMedianLUFS, forKey: .voiceMedianLUFS)
         try container.encodeIfPresent(message, forKey: .message)
+        try container.encode([playedFrames.lowerBound, playedFrames.upperBound], forKey: .played)
     }
 }

@@ -18,7 +18,7 @@ import Voicebank
 /// | `DELETE /api/recordings/ID` | drops the recording; nothing of it was in the pack |
 /// | `POST /api/takes?prompt=ID[&position=P]` | keeps a take: raw samples, `X-Sample-Rate`, `X-Sample-Format: f32le` |
 /// | `POST /api/takes?prompt=ID[&position=P]&recording=R` | keeps the recording `R` that has ended, with no body |
-/// | `POST /api/takes/check[?recording=R]` | what keeping a take (or recording `R`) would be told of its loudness |
+/// | `POST /api/takes/check[?recording=R]` | what keeping a take (or recording `R`) would be told of its loudness, and the frames it would play (`played`) |
 /// | `DELETE /api/takes/ID` | discards a take |
 /// | `POST /api/takes/ID/position?position=P` | tags a kept take with another position, or `none` |
 /// | `GET /api/takes/ID/audio` | a take as it plays: trimmed, 22050 Hz, f32le |

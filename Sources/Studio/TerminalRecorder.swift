@@ -239,8 +239,12 @@ public final class TerminalRecorder {
         let sampleRate: Int
         let what: String
         if let pending {
-            (samples, sampleRate) = pending
-            what = "the take just recorded, \(seconds(Double(samples.count) / Double(sampleRate)))"
+            // As it will be kept: trimmed.
+            let played = session.playedRange(of: TakeUpload(samples: pending.samples, sampleRate: pending.sampleRate))
+            samples = Array(pending.samples[played])
+            sampleRate = pending.sampleRate
+            what =
+                "the take just recorded, trimmed as it will be kept: \(seconds(Double(played.count) / Double(sampleRate))) of \(seconds(Double(pending.samples.count) / Double(sampleRate)))"
         } else if let take = prompt.takes.last {
             samples = try session.audio(takeID: "\(take.id)")
             sampleRate = RenderFormat.sampleRate

@@ -87,12 +87,18 @@ import Voicebank
         try first.send("s")
         try first.wait(for: "Stopped: a take of ")
         try first.send("p")
-        try first.wait(for: "Playing the take just recorded, ")
+        try first.wait(for: "Playing the take just recorded, trimmed as it will be kept: ")
         try first.send("k")
         try first.wait(for: "Kept take 1 of “bob says the weather is fine”: ")
         try first.wait(for: "Prompt 2 of 4: “bob”, no take yet.")
         try first.send("q")
         #expect(try first.exitStatus() == 0, "\(first.output)")
+        // P played the take as keeping it kept it: trimmed of the silence around the words.
+        let said = first.output
+        let played = try #require(seconds(after: "trimmed as it will be kept: ", in: said), "\(said)")
+        let recorded = try #require(seconds(after: "trimmed as it will be kept: \(decimal(played)) s of ", in: said))
+        let kept = try #require(seconds(after: "Kept take 1 of “bob says the weather is fine”: ", in: said))
+        #expect(abs(played - kept) <= 0.02 && played < recorded - 0.3, "\(said)")
 
         // Started again, its script is what the texts still miss.
         let second = try record(device: "mic2")
@@ -374,3 +380,12 @@ final class Recorder {
         if process.isRunning { process.terminate() }
     }
 }
+
+/// The number of seconds said right after `marker` in `text` (`1.23` of `…: 1.23 s`), the first time it is said.
+func seconds(after marker: String, in text: String) -> Double? {
+    guard let found = text.range(of: marker) else { return nil }
+    return Double(text[found.upperBound...].prefix { $0.isNumber || $0 == "." })
+}
+
+/// Seconds as the studio says them: two decimals.
+func decimal(_ seconds: Double) -> String { String(format: "%.2f", seconds) }

@@ -358,6 +358,11 @@ import Voicebank
         #expect(wholeCheck.status == 200, "\(wholeCheck.body)")
         let kept = try send(whole, prompt: "2&position=final", raw: take.raw)
         #expect(kept.status == 201, "\(kept.body)")
+        // What P plays of it before it is kept: the tone and its pads, as long as the take the pack then holds.
+        let played = try #require(try json(wholeCheck.body)["played"] as? [Int], "\(wholeCheck.body)")
+        let keptSeconds = try #require((try json(kept.body)["take"] as? [String: Any])?["seconds"] as? Double)
+        #expect(played.count == 2 && played[0] > 0 && played[0] <= 14_400 && played[1] >= 38_400)
+        #expect(played.count == 2 && abs(Double(played[1] - played[0]) / 48_000 - keptSeconds) < 0.002, "\(played)")
 
         // Odd sizes, an empty start: the pieces of a page whose timer and audio thread do not keep step.
         let id = try sendInPieces(pieces, take.samples, sizes: [0, 4_801, 7, 12_000, 1, 20_000])

@@ -21,8 +21,9 @@ const studio = {
   // first frame, `queued` the end of the pieces sent or waiting to be, `upload` the promise of the recording's id once
   // they have arrived.
   recording: null,
-  // The take just recorded, not kept yet: {samples, sampleRate, peak, recording}, `recording` the promise of the
-  // studio's recording of it, or of null when its pieces did not all arrive.
+  // The take just recorded, not kept yet: {samples, sampleRate, peak, recording, check}, `recording` the promise of the
+  // studio's recording of it, or of null when its pieces did not all arrive; `check` the promise of the studio's check
+  // of it (`checkLoudness`).
   pending: null,
   // The position the person chose for the prompt's next take ('none' for no particular place); null keeps the
   // prompt's own.
@@ -556,16 +557,28 @@ async function stop() {
     `Stopped: a take of ${formatSeconds(samples.length / rate)}, peak ${formatDecibels(level)}.${hint} ` +
       'P plays it, Enter keeps it, Backspace discards it.',
   );
-  checkLoudness(studio.pending);
+  studio.pending.check = checkLoudness(studio.pending);
 }
 
 async function play() {
   if (studio.recording) return;
   const prompt = current();
   if (studio.pending) {
-    const { samples, sampleRate } = studio.pending;
-    await playSamples(samples, sampleRate);
-    announce(`Playing the take just recorded, ${formatSeconds(samples.length / sampleRate)}.`);
+    // As it will be kept: trimmed where the studio's check says, the whole take should the check have failed.
+    const { samples, sampleRate, check } = studio.pending;
+    const played = (await check)?.played;
+    const recorded = formatSeconds(samples.length / sampleRate);
+    if (Array.isArray(played)) {
+      const kept = samples.slice(played[0], played[1]);
+      await playSamples(kept, sampleRate);
+      announce(
+        `Playing the take just recorded, trimmed as it will be kept: ${formatSeconds(kept.length / sampleRate)} ` +
+          `of ${recorded}.`,
+      );
+    } else {
+      await playSamples(samples, sampleRate);
+      announce(`Playing the take just recorded, ${recorded}, untrimmed: its trimming could not be worked out.`);
+    }
   } else if (prompt.takes.length > 0) {
     await playKept(prompt, prompt.takes.at(-1), prompt.takes.length);
   } else {
@@ -611,6 +624,8 @@ function takeRequest({ samples, sampleRate }) {
 
 // What voicebank verify would say of the take's loudness were it kept (against the voice's other takes), said once the
 // studio has measured it, while the take still waits to be kept.
+// The studio's check of the take just recorded: its loudness, said when it stands out, and the frames a kept take
+// plays (`played`), which P plays; resolves to the check.
 async function checkLoudness(pending) {
   let check;
   try {
@@ -618,10 +633,11 @@ async function checkLoudness(pending) {
   } catch (error) {
     check = { message: `Its loudness could not be checked: ${error.message}.` };
   }
-  if (studio.pending !== pending || !check.message) return;
+  if (studio.pending !== pending || !check.message) return check;
   const warning = element('warning');
   warn(warning.hidden ? check.message : `${warning.textContent} ${check.message}`);
   announce(check.message);
+  return check;
 }
 
 async function keep() {

@@ -215,7 +215,7 @@ def session(url, microphone, screenshot, pasted, sentence, listened, server, res
         # P plays the take just recorded; kept, it is on to prompt 2, ↑ goes back, P plays the take as the pack
         # holds it, and → comes on again.
         page.press("p")
-        played = page.wait_for_status("Playing the take just recorded, ")
+        played = page.wait_for_status("Playing the take just recorded, trimmed as it will be kept: ")
         page.keep()  # prompt 1: one take, and on to prompt 2
         page.press(Keys.ARROW_UP)
         went_up = page.wait_for_status("Prompt 1 of")
