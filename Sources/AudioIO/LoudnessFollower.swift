@@ -157,12 +157,13 @@ public struct LoudnessFollower {
         let before = beforeLimiter.loudnessLUFS()
         let after = afterLimiter.loudnessLUFS()
         let limited = before.flatMap { before in after.map { before - $0 } } ?? 0
-        // The run so far, as it played, missed the target by `missed`: in power, half of the run at the miss and half
-        // at the make-up average to the target.
+        // The run so far, as it played, is `playedPower` times the target's power: half of a run at that and half at
+        // `power` times it average to the target.
         let makeUp =
             after.map { after in
-                let missed = Decibels.amplitude(after - targetLUFS)
-                let power = 2 - missed * missed
+                let amplitude = Decibels.amplitude(after - targetLUFS)
+                let playedPower = amplitude * amplitude
+                let power = 2 - playedPower
                 return power > 0
                     ? min(max(10 * log10(power), -Self.makeUpLimitDecibels), Self.makeUpLimitDecibels)
                     : -Self.makeUpLimitDecibels
