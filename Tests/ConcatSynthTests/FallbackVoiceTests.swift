@@ -120,6 +120,18 @@ import VoicebankAuthoring
         }
     }
 
+    @Test(
+        "a run that plays after a clip is measured before it plays: each such run within 0.2 LU of the clips' loudness",
+        arguments: ["the weather today is sunny", "or", "swipe up or down to select a custom action", "items"])
+    func heldAfterAClip(run: String) throws {
+        let pack = try tonePack(.voice)
+        let clipLoudness = try #require(try pack.voices().first?.medianLoudnessLUFS)
+        let speech = fallbackSpeech(try render("Hello, \(run)", with: pack))
+        let loudness = try #require(try Loudness(speech).clipLUFS)
+        // Played at once at the gain chosen in advance, they were 0.3 to 2.9 LU off ("or").
+        #expect(abs(loudness - clipLoudness) <= 0.2, "\(run): \(loudness) LUFS against \(clipLoudness)")
+    }
+
     @Test("a run plays as espeak-ng speaks it once its loudness is measured; unmeasured, it is made whole, as loud")
     func arrivingOrWhole() throws {
         let pack = try tonePack(.voice)
