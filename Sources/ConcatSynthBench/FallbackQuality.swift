@@ -207,15 +207,15 @@ struct FallbackQualityBench {
             return target
         }
         func signed(_ value: Double) -> String { (value > 0 ? "+" : "") + decimal(value, places: 1) }
+        let within = differences.filter { abs($0) <= 1 }.count
         print(
             """
 
-            \(runs.count) runs of the fallback voice: \(differences.filter { abs($0) <= 1 }.count) of \(differences.count) \
+            \(runs.count) runs of the fallback voice: \(within) of \(differences.count) \
             within 1 LU of the voice's loudness; median difference \(signed(Samples(differences).median)) LU, \
             median |difference| \(decimal(Samples(differences.map(abs)).median, places: 1)) LU, worst \
             \(signed(worst)) LU.
             """)
-        let within = differences.filter { abs($0) <= 1 }.count
         target.measured = "\(within) of \(differences.count), worst \(signed(worst)) LU"
         target.isMet = within == differences.count
         return target

@@ -622,10 +622,9 @@ function takeRequest({ samples, sampleRate }) {
   };
 }
 
-// What voicebank verify would say of the take's loudness were it kept (against the voice's other takes), said once the
-// studio has measured it, while the take still waits to be kept.
-// The studio's check of the take just recorded: its loudness, said when it stands out, and the frames a kept take
-// plays (`played`), which P plays; resolves to the check.
+// The studio's check of the take just recorded, while it waits to be kept: what voicebank verify would say of its
+// loudness (against the voice's other takes), said when it stands out, and the frames a kept take plays (`played`),
+// which P plays. Resolves to the check.
 async function checkLoudness(pending) {
   let check;
   try {
