@@ -83,7 +83,7 @@ public struct CoverageReport: Equatable, Sendable, CustomStringConvertible {
     /// How much of the texts the clips cover, the line the description ends with: `covered: 5 of 7 tokens (71.4 %)`.
     public var summary: String {
         let percent = tokenCount == 0 ? 100 : (coveredTokenCount * 1000 / tokenCount)
-        let percentText = tokenCount == 0 ? "100" : "\(percent / 10).\(percent % 10)"
+        let percentText = tokenCount == 0 ? "100" : decimal(Double(percent) / 10, places: 1)
         return "covered: \(coveredTokenCount) of \(tokenCount) tokens (\(percentText) %)"
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AudioIO
 import ConcatSynth
+import SpeechCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import SpeechCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

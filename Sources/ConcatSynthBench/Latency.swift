@@ -1,5 +1,6 @@
 import AudioIO
 import ConcatSynth
+import SpeechCore
 import Voicebank
 
 /// The clip pipeline the seed article implies: one `sox` process per clip converting its 24 kHz source to

@@ -1,3 +1,5 @@
+import SpeechCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -59,22 +61,6 @@ enum Unit {
         if samples.count == 1 { return format(samples.median) }
         return "\(format(samples.median)) (\(format(samples.min))–\(format(samples.max)))"
     }
-}
-
-/// `value` with `places` decimals, without Foundation's formatters.
-func decimal(_ value: Double, places: Int) -> String {
-    guard value.isFinite else { return "\(value)" }
-    var scale = 1.0
-    for _ in 0..<places { scale *= 10 }
-    let rounded = (abs(value) * scale).rounded()
-    let whole = Int(rounded / scale)
-    let fraction = Int(rounded - Double(whole) * scale)
-    var text = "\(value < 0 && rounded != 0 ? "-" : "")\(whole)"
-    if places > 0 {
-        let digits = String(fraction)
-        text += "." + String(repeating: "0", count: places - digits.count) + digits
-    }
-    return text
 }
 
 /// A ratio as `0.42x`, `n/a` when either side is missing.

@@ -1,4 +1,5 @@
 import ConcatSynth
+import SpeechCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

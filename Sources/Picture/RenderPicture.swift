@@ -553,20 +553,8 @@ private func seconds(_ frames: Int, places: Int) -> String {
 
 /// A coordinate with one decimal, without a trailing ".0".
 private func format(_ value: Double) -> String {
-    let tenths = Int((value * 10).rounded())
-    let sign = tenths < 0 ? "-" : ""
-    return tenths % 10 == 0 ? "\(sign)\(abs(tenths) / 10)" : "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
-}
-
-/// `value` with exactly `places` decimals, as `String(format:)` would without Foundation, which the command line
-/// does not load.
-func decimal(_ value: Double, places: Int) -> String {
-    var scale = 1
-    for _ in 0..<places { scale *= 10 }
-    let scaled = Int((abs(value) * Double(scale)).rounded())
-    let fraction = String(scaled % scale)
-    let whole = "\(value < 0 && scaled > 0 ? "-" : "")\(scaled / scale)"
-    return places == 0 ? whole : whole + "." + String(repeating: "0", count: places - fraction.count) + fraction
+    let text = decimal(value, places: 1)
+    return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
 }
 
 /// "1 phrase", "3 phrases".

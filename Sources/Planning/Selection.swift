@@ -96,8 +96,7 @@ public struct TakeSelection: Equatable, Sendable, CustomStringConvertible {
 
     /// A cost with two decimals: `0.12`.
     public static func formatted(_ cost: Double) -> String {
-        let hundredths = (cost * 100).rounded()
-        return "\(Int(hundredths) / 100).\(String(Int(hundredths) % 100 + 100).dropFirst())"
+        decimal(cost, places: 2)
     }
 }
 

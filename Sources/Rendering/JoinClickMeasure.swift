@@ -1,3 +1,5 @@
+import SpeechCore
+
 /// How hard a render's joins step: the largest jump between two samples at a join, against the largest jump
 /// inside the clips themselves.
 ///
@@ -46,9 +48,5 @@ public struct JoinClickMeasure: Equatable, Sendable, CustomStringConvertible {
                     + rounded(largestFallbackVoiceJoinStep))
     }
 
-    private func rounded(_ value: Float) -> String {
-        let thousandths = Int((value * 1000).rounded())
-        let fraction = String(thousandths % 1000)
-        return "\(thousandths / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
-    }
+    private func rounded(_ value: Float) -> String { decimal(Double(value), places: 3) }
 }

@@ -29,7 +29,6 @@ public enum Decibels {
     /// A level with one decimal, as messages give it: `-6.0`, `7.2`; `-inf` for silence.
     public static func text(_ decibels: Double) -> String {
         guard decibels.isFinite else { return decibels < 0 ? "-inf" : "inf" }
-        let tenths = Int((decibels * 10).rounded())
-        return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10)"
+        return decimal(decibels, places: 1)
     }
 }

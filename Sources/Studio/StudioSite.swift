@@ -406,8 +406,7 @@ final class StudioSite: HTTPSite {
 
     /// `1.23`.
     static func seconds(_ value: Double) -> String {
-        let hundredths = Int((value * 100).rounded())
-        return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+        decimal(value, places: 2)
     }
 }
 

@@ -9,7 +9,7 @@ import VoicebankAuthoring
 struct RateArgument: ExpressibleByArgument {
     var multiple: Double
 
-    var defaultValueDescription: String { "\(Int((multiple * 100).rounded()))%" }
+    var defaultValueDescription: String { "\(decimal(multiple * 100, places: 0))%" }
 
     init?(argument: String) {
         let isPercent = argument.hasSuffix("%")
@@ -220,8 +220,8 @@ extension VoicebankCommand {
 /// What the fallback voice was matched to: `, matching a median F0 of 201.3 Hz and -20.1 LUFS`.
 func matching(_ voice: Voice) -> String {
     let parts = [
-        voice.medianF0Hz.map { "a median F0 of \(formatTenths($0)) Hz" },
-        (voice.loudness?.targetLUFS ?? voice.medianLoudnessLUFS).map { "\(formatTenths($0)) LUFS" },
+        voice.medianF0Hz.map { "a median F0 of \(decimal($0, places: 1)) Hz" },
+        (voice.loudness?.targetLUFS ?? voice.medianLoudnessLUFS).map { "\(decimal($0, places: 1)) LUFS" },
     ].compactMap { $0 }
     return parts.isEmpty ? "" : ", matching " + parts.joined(separator: " and ")
 }
@@ -232,6 +232,6 @@ extension FallbackMode: ExpressibleByArgument {}
 func spread(_ clips: [ClipLoudness], played: Bool) -> String {
     let values = clips.compactMap { played ? $0.playedLUFS : $0.loudnessLUFS }.sorted()
     guard let low = values.first, let high = values.last else { return "none measured" }
-    let format = { (value: Double) in String((value * 10).rounded() / 10) }
-    return "\(format(low)) … \(format(values[values.count / 2])) … \(format(high)) LUFS"
+    return
+        "\(decimal(low, places: 1)) … \(decimal(values[values.count / 2], places: 1)) … \(decimal(high, places: 1)) LUFS"
 }

@@ -118,7 +118,7 @@ extension VoicebankCommand {
             let seconds = report.imported.reduce(0) { $0 + $1.durationSeconds }
             let failedCount = skippedLines.count + report.failed.count
             print(
-                "\(report.imported.count) imported (\(formatSeconds(seconds)) s), \(report.skipped.count) skipped, "
+                "\(report.imported.count) imported (\(decimal(seconds, places: 2)) s), \(report.skipped.count) skipped, "
                     + "\(failedCount) failed, into voice \(report.voice.identifier) of \(pack.path)")
             if failedCount > 0 { throw ExitCode.failure }
         }
@@ -126,16 +126,9 @@ extension VoicebankCommand {
         private func describe(_ clip: Clip) -> String {
             "#\(clip.id) \"\(clip.phrase)\"\(clip.isFallback ? " (fallback)" : "")\(clip.position.map { " (\($0))" } ?? ""): "
                 + "\(clip.source.sampleRate) Hz \(clip.source.channelCount) ch \(clip.source.frameCount) frames → "
-                + "\(clip.frameCount) frames (\(formatSeconds(clip.durationSeconds)) s)"
+                + "\(clip.frameCount) frames (\(decimal(clip.durationSeconds, places: 2)) s)"
         }
     }
-}
-
-/// Seconds with two decimals, without Foundation's formatters.
-func formatSeconds(_ seconds: Double) -> String {
-    let hundredths = Int((seconds * 100).rounded())
-    let fraction = hundredths % 100
-    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
 }
 
 /// Import progress on standard error, for runs of ten files or more: a bar redrawn in place, and only on a terminal.

@@ -42,7 +42,7 @@ extension VoicebankCommand {
                 print(
                     "  languages: \(voice.voice.supportedLanguages.joined(separator: ", ")) (primary: \(voice.voice.primaryLanguages.joined(separator: ", ")))"
                 )
-                print("  normal rate: \(Int((voice.voice.normalRate * 100).rounded()))%")
+                print("  normal rate: \(decimal(voice.voice.normalRate * 100, places: 0))%")
                 print("  trimming: \(voice.voice.trimming.map { "\($0)" } ?? "off, clips play whole")")
                 print("  joins: \(voice.voice.joins)")
                 print(
@@ -51,12 +51,12 @@ extension VoicebankCommand {
                 print(
                     "  clips: \(voice.phraseClipCount) phrase\(voice.phraseClipCount == 1 ? "" : "s"), "
                         + "\(voice.fallbackClipCount) fallback\(voice.fallbackClipCount == 0 ? " (none: words no clip covers cannot be spoken)" : ""), "
-                        + "\(formatSeconds(voice.durationSeconds)) s of audio")
+                        + "\(decimal(voice.durationSeconds, places: 2)) s of audio")
                 print("  fallback: \(fallbackLine(voice.voice))")
                 if let loudness = voice.loudness {
                     print(
-                        "  loudness: min \(formatTenths(loudness.minimumLUFS)), "
-                            + "median \(formatTenths(loudness.medianLUFS)), max \(formatTenths(loudness.maximumLUFS)) "
+                        "  loudness: min \(decimal(loudness.minimumLUFS, places: 1)), "
+                            + "median \(decimal(loudness.medianLUFS, places: 1)), max \(decimal(loudness.maximumLUFS, places: 1)) "
                             + "LUFS over \(loudness.measuredClipCount) clips"
                             + (loudness.shortClipCount > 0
                                 ? ", \(loudness.shortClipCount) of them under 400 ms and measured ungated" : "")
@@ -84,7 +84,7 @@ func fallbackLine(_ voice: Voice) -> String {
     case .spell: return "spell (letter clips spell the words no clip covers)"
     case .voice:
         let spoken = voice.fallbackVoice.spokenLoudnessLUFS.map {
-            "; it speaks at \(formatTenths($0)) LUFS, so runs play as they are spoken"
+            "; it speaks at \(decimal($0, places: 1)) LUFS, so runs play as they are spoken"
         }
         return "voice (espeak-ng \(voice.fallbackVoice)\(matching(voice))"
             + "\(spoken ?? "; how loud it speaks is not measured (voicebank migrate), so runs are made whole first"))"
@@ -101,12 +101,6 @@ func positionLine(_ voice: PackSummary.VoiceSummary) -> String {
 
 /// Rounded to two decimals, for JSON.
 func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
-
-/// One decimal, without Foundation's formatters.
-func formatTenths(_ value: Double) -> String {
-    let tenths = Int((value * 10).rounded())
-    return "\(tenths < 0 ? "-" : "")\(abs(tenths) / 10).\(abs(tenths) % 10)"
-}
 
 /// The fields of `voicebank info --json`.
 struct InfoJSON: Encodable {

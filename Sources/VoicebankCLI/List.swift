@@ -31,7 +31,7 @@ extension VoicebankCommand {
             for clip in clips {
                 print(
                     "#\(clip.id)\t\(clip.voice)\t\"\(clip.phrase)\"\(clip.isFallback ? " (fallback)" : "")\t"
-                        + "\(formatSeconds(clip.durationSeconds)) s\t\(clip.frameCount) frames\t\(clip.sourceName)\t"
+                        + "\(decimal(clip.durationSeconds, places: 2)) s\t\(clip.frameCount) frames\t\(clip.sourceName)\t"
                         + "\(clip.position?.rawValue ?? "-")\t\(clip.contour?.rawValue ?? "-")")
             }
             var standardError = StandardError()

@@ -228,20 +228,10 @@ final class WyomingConnection: ChannelInboundHandler {
         let fallbacks = request.job.fallbackCount
         service.log(
             "\(name) \(request.isStreamed ? "sentence" : "synthesize") voice \(request.voice), "
-                + "\(request.characterCount) characters: first chunk \(Self.format(firstChunk, 2)) ms, "
-                + "\(Self.format(audioSeconds, 3)) s of audio in \(Self.format(total, 2)) ms "
-                + "(\(Self.format(factor, 0))x real time)"
+                + "\(request.characterCount) characters: first chunk \(decimal(firstChunk, places: 2)) ms, "
+                + "\(decimal(audioSeconds, places: 3)) s of audio in \(decimal(total, places: 2)) ms "
+                + "(\(decimal(factor, places: 0))x real time)"
                 + (fallbacks > 0 ? ", \(fallbacks) fallback\(fallbacks == 1 ? "" : "s")" : ""))
-    }
-
-    /// `value` with `places` decimals, without Foundation's formatting.
-    static func format(_ value: Double, _ places: Int) -> String {
-        let scale = (0..<places).reduce(1) { product, _ in product * 10 }
-        let scaled = Int((abs(value) * Double(scale)).rounded())
-        let sign = value < 0 && scaled > 0 ? "-" : ""
-        guard places > 0 else { return sign + String(scaled) }
-        let fraction = String(scaled % scale)
-        return "\(sign)\(scaled / scale).\(String(repeating: "0", count: places - fraction.count))\(fraction)"
     }
 
     // MARK: Faults
@@ -294,7 +284,7 @@ final class WyomingConnection: ChannelInboundHandler {
     /// The request's one log line when its client goes before its audio ends: the render is cancelled.
     private func logGoneMidRequest(reason: String?) {
         guard let request = speaking else { return }
-        let sent = Self.format(Double(request.frameCount) / Double(WyomingAudio.rate), 3)
+        let sent = decimal(Double(request.frameCount) / Double(WyomingAudio.rate), places: 3)
         service.log(
             "\(name) went away while voice \(request.voice) spoke\(reason.map { " (\($0))" } ?? ""); \(sent) s of audio sent, render cancelled"
         )
