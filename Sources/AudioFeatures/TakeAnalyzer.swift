@@ -153,7 +153,7 @@ public final class TakeAnalyzer {
     static func level(_ frames: ArraySlice<Float>) -> Double {
         let power = frames.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, frames.count))
         guard power > 0 else { return TakeEdges.silenceDecibels }
-        return max(TakeEdges.silenceDecibels, 10 * log10(power))
+        return max(TakeEdges.silenceDecibels, Decibels.level(power: power))
     }
 
     /// The MFCC of one analysis frame (`frames`, padded with silence to `frameCount`).

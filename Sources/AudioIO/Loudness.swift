@@ -1,12 +1,6 @@
 import CEbur128
 import SpeechCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// How loud a clip is, by EBU R128 (ITU-R BS.1770): integrated loudness and true peak.
 public struct Loudness: Equatable, Sendable, CustomStringConvertible {
     /// The shortest audio that has an integrated loudness: one 400 ms gating block.
@@ -110,17 +104,15 @@ public final class LoudnessMeter {
             // ebur128_set_max_window, would do too, but costs libebur128 1.2.6 about 170 MB per second of window.)
             var momentary = -Double.infinity
             try check(ebur128_loudness_momentary(state, &momentary), "momentary loudness")
-            let scaled = momentary + 10 * log10(blockFrames / Double(frameCount))
+            let scaled = momentary + Decibels.level(power: blockFrames / Double(frameCount))
             // Under R128's absolute gate (-70 LUFS) it is silence, as an integrated measurement would say.
             clip = momentary.isFinite && scaled > -70 ? scaled : nil
         }
         return Loudness(
             integratedLUFS: hasBlocks ? integrated : nil, clipLUFS: clip,
-            truePeakDBTP: measuresTruePeak ? Self.decibels(truePeak) : nil,
-            samplePeakDBFS: Self.decibels(samplePeak), frameCount: frameCount, sampleRate: sampleRate)
+            truePeakDBTP: measuresTruePeak ? Decibels.level(amplitude: truePeak) : nil,
+            samplePeakDBFS: Decibels.level(amplitude: samplePeak), frameCount: frameCount, sampleRate: sampleRate)
     }
-
-    static func decibels(_ linear: Double) -> Double { linear > 0 ? 20 * log10(linear) : -.infinity }
 
     private func check(_ status: Int32, _ what: String) throws(AudioIOError) {
         guard status == Int32(EBUR128_SUCCESS.rawValue) else {

@@ -1,11 +1,5 @@
 import SpeechCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Plays a run of speech that arrives in pieces at a loudness, its peaks limited: a gain chosen before the run is
 /// spoken, corrected as the run's own loudness so far becomes known.
 ///
@@ -165,7 +159,7 @@ public struct LoudnessFollower {
                 let playedPower = amplitude * amplitude
                 let power = 2 - playedPower
                 return power > 0
-                    ? min(max(10 * log10(power), -Self.makeUpLimitDecibels), Self.makeUpLimitDecibels)
+                    ? min(max(Decibels.level(power: power), -Self.makeUpLimitDecibels), Self.makeUpLimitDecibels)
                     : -Self.makeUpLimitDecibels
             } ?? 0
         let limit = Self.correctionLimitDecibels

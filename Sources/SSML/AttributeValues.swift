@@ -1,3 +1,5 @@
+import SpeechCore
+
 /// Reads the values of the attributes the reader knows; each returns `nil` for a value the attribute cannot
 /// take. Values are trimmed of XML whitespace first; labels and units are matched case-insensitively.
 enum AttributeValue {
@@ -230,36 +232,7 @@ enum AttributeValue {
     /// 20·log10(ratio), `-infinity` for 0, `nil` below 0.
     static func decibels(amplitudeRatio ratio: Double) -> Double? {
         guard ratio.isFinite, ratio >= 0 else { return nil }
-        if ratio == 0 { return -.infinity }
-        return 20 * naturalLogarithm(ratio) / naturalLogarithmOf10
-    }
-
-    private static let naturalLogarithmOf2 = 0.693_147_180_559_945_309_4
-    private static let naturalLogarithmOf10 = 2.302_585_092_994_045_684_0
-
-    /// ln(x) for finite x > 0, accurate to a few units in the last place.
-    ///
-    /// The standard library has no logarithm without Foundation or Glibc (whose start-up cost this module
-    /// avoids), and only the SSML 1.0 volume forms need one: x = m·2^e, and ln(m) = 2·atanh((m−1)/(m+1))
-    /// as a series that converges fast for m in [√½, √2).
-    static func naturalLogarithm(_ x: Double) -> Double {
-        var mantissa = x.significand
-        var exponent = Double(x.exponent)
-        if mantissa > 1.414_213_562_373_095_1 {
-            mantissa /= 2
-            exponent += 1
-        }
-        let z = (mantissa - 1) / (mantissa + 1)
-        let zSquared = z * z
-        var power = z
-        var sum = 0.0
-        var denominator = 1.0
-        while denominator < 60 {
-            sum += power / denominator
-            power *= zSquared
-            denominator += 2
-        }
-        return 2 * sum + exponent * naturalLogarithmOf2
+        return Decibels.level(amplitude: ratio)
     }
 }
 

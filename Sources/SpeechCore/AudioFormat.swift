@@ -26,6 +26,17 @@ public enum Decibels {
         decibels == -.infinity ? 0 : pow(10, decibels / 20)
     }
 
+    /// The level of an amplitude factor: 20·log10(amplitude); -infinity (silent) for 0, or anything not above it.
+    public static func level(amplitude: Double) -> Double {
+        amplitude > 0 ? 20 * log10(amplitude) : -.infinity
+    }
+
+    /// The level of a power (a mean square, or a ratio of two): 10·log10(power); -infinity for 0, or anything not
+    /// above it.
+    public static func level(power: Double) -> Double {
+        power > 0 ? 10 * log10(power) : -.infinity
+    }
+
     /// A level with one decimal, as messages give it: `-6.0`, `7.2`; `-inf` for silence.
     public static func text(_ decibels: Double) -> String {
         guard decibels.isFinite else { return decibels < 0 ? "-inf" : "inf" }

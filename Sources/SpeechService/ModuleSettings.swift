@@ -1,3 +1,5 @@
+import SpeechCore
+
 /// The settings speech-dispatcher sends with `SET` before every message, as the module last received them.
 ///
 /// Every key is read; a key this module does not know, or a value it cannot read, is ignored (the reply is
@@ -134,7 +136,7 @@ public enum SettingsMapping {
     /// clips' own level at 100, speech-dispatcher's default. Never above it: louder would clip recorded audio.
     public static func volumeDecibels(volume: Int) -> Double {
         let amplitude = Double(min(100, max(-100, volume)) + 100) / 200
-        return amplitude == 0 ? -.infinity : 20 * log10(amplitude)
+        return Decibels.level(amplitude: amplitude)
     }
 
     /// The voice that speaks: `synthesis_voice` as an identifier or a name (ignoring case), else the first voice

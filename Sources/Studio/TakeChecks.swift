@@ -1,11 +1,5 @@
 import SpeechCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// How a recording becomes a take, and what is said of it before it is kept: the same on the page (which reads these
 /// values from `GET /api/state`) and in `voicebank record`.
 struct TakeChecks: Encodable, Sendable {
@@ -55,6 +49,6 @@ struct TakeChecks: Encodable, Sendable {
 
     /// The level of an amplitude in dBFS: `-inf` for 0.
     static func level(_ amplitude: Float) -> Double {
-        amplitude > 0 ? 20 * log10(Double(amplitude)) : -.infinity
+        Decibels.level(amplitude: Double(amplitude))
     }
 }
