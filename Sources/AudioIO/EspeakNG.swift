@@ -274,8 +274,7 @@ private func collectSamples(
     guard let context = events?.pointee.user_data else { return 0 }
     let collector = Unmanaged<SampleCollector>.fromOpaque(context).takeUnretainedValue()
     if let samples, count > 0 {
-        // As libsndfile reads 16-bit files: full scale is 32768.
-        collector.receive(UnsafeBufferPointer(start: samples, count: Int(count)).map { Float($0) / 32_768 })
+        collector.receive(UnsafeBufferPointer(start: samples, count: Int(count)).map(PCM16.value))
     }
     return collector.isCancelled() ? 1 : 0
 }

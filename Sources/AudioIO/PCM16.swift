@@ -2,8 +2,10 @@
     import _Builtin_intrinsics.intel
 #endif
 
-/// Float samples to 16-bit PCM: the one conversion for every 16-bit output (16-bit files, the speech-dispatcher
-/// module's audio blocks, the Wyoming and HTTP servers' audio, a sound device that refuses Float32).
+/// Float samples to 16-bit PCM and back: the one conversion for every 16-bit output (16-bit files, the
+/// speech-dispatcher module's audio blocks, the Wyoming and HTTP servers' audio, a sound device that refuses Float32,
+/// the recogniser's input) and every 16-bit input read without libsndfile (espeak-ng's speech, a capture device,
+/// a module's audio blocks, a pack's original samples).
 ///
 /// A sample is clipped to -1…1, scaled by 32767 and rounded to the nearest integer, ties to even (C's `lrintf`,
 /// as sox rounds), so full scale is ±32767 and never -32768, and 0 stays 0. NaN becomes 0. libsndfile's own
@@ -23,6 +25,26 @@ public enum PCM16 {
         // `rounded(.toNearestOrEven)` would call libm's `rintf` per sample on x86-64's baseline instruction set.
         let magic: Float = 12_582_912
         return Int16(truncatingIfNeeded: (clipped + magic).bitPattern)
+    }
+
+    /// `values` as 16-bit samples, each converted as `sample(_:)` converts it.
+    public static func samples(_ values: [Float]) -> [Int16] {
+        [Int16](unsafeUninitializedCapacity: values.count) { buffer, count in
+            values.withUnsafeBufferPointer { convert($0, into: buffer) }
+            count = values.count
+        }
+    }
+
+    /// A 16-bit sample as a float, as libsndfile reads 16-bit audio: full scale is 32768 a unit, so -32768 is -1
+    /// and 32767 just under 1.
+    @inline(__always)
+    public static func value(_ sample: Int16) -> Float { Float(sample) / 32_768 }
+
+    /// The little-endian 16-bit samples in `bytes`; an odd last byte is left out.
+    public static func samples(littleEndian bytes: [UInt8]) -> [Int16] {
+        bytes.withUnsafeBytes { raw in
+            (0..<raw.count / 2).map { Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self)) }
+        }
     }
 
     /// Writes `samples` as native-endian 16-bit integers at the start of `out`, which holds at least
@@ -53,8 +75,8 @@ public enum PCM16 {
         var index = 0
         #if arch(x86_64)
             // Eight at a time with SSE2, which every x86-64 has: NaN zeroed, clipped, scaled, converted with the
-            // processor's rounding (to nearest, ties to even, as `lrintf`) and packed to 16 bits, 16 instructions
-            // for eight samples where the compiler's vector loop of `sample` took 38.
+            // processor's rounding (to nearest, ties to even, as `lrintf`) and packed to 16 bits, in far fewer
+            // instructions than the compiler's vector loop of `sample`.
             let one = _mm_set1_ps(1)
             let minusOne = _mm_set1_ps(-1)
             let scale = _mm_set1_ps(32_767)

@@ -38,8 +38,6 @@ public struct OriginalPCM: Equatable, Sendable {
     /// The samples as 16-bit integers; `nil` unless the encoding is `.int16`.
     public var int16Samples: [Int16]? {
         guard encoding == .int16 else { return nil }
-        return bytes.withUnsafeBytes { raw in
-            (0..<bytes.count / 2).map { Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self)) }
-        }
+        return PCM16.samples(littleEndian: bytes)
     }
 }

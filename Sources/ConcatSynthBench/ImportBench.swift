@@ -30,7 +30,7 @@ struct ImportBench {
             for frame in 0..<frameCount {
                 let time = Double(frame) / Double(Self.sourceRate)
                 let value = 0.3 * sin(2 * .pi * low * time) + 0.1 * sin(2 * .pi * high * time)
-                samples[frame] = Int16(value * 32_767)
+                samples[frame] = PCM16.sample(Float(value))
             }
             let path = "\(folder)/tone_\(index).aiff"
             let writer = try AudioFileWriter(
@@ -38,7 +38,7 @@ struct ImportBench {
             try writer.write(samples)
             try writer.commit()
             files.append(path)
-            sources.append(samples.map { Float($0) / 32_768 })
+            sources.append(samples.map(PCM16.value))
             audioSeconds += Double(frameCount) / Double(Self.sourceRate)
         }
         let voicebank = Locations.binaries + "/voicebank"

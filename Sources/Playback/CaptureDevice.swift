@@ -1,3 +1,4 @@
+import AudioIO
 import CAlsa
 
 #if canImport(Glibc)
@@ -107,7 +108,7 @@ public final class CaptureDevice {
             }
         }
         if !isFloat {
-            for index in 0..<filled { buffer[index] = Float(shorts[index]) / 32_768 }
+            for index in 0..<filled { buffer[index] = PCM16.value(shorts[index]) }
         }
         framesRead += filled
         return filled

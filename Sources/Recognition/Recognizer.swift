@@ -239,7 +239,7 @@ public final class Recognizer: @unchecked Sendable {
             throw .audio(error)
         }
         let padding = [Int16](repeating: 0, count: Int(paddingSeconds * Double(Self.sampleRate)))
-        return padding + converted.map { Int16((max(-1, min(1, $0)) * 32_767).rounded()) } + padding
+        return padding + PCM16.samples(converted) + padding
     }
 
     /// Silence added at both ends: a clip trimmed to its speech starts on its first word, before the recogniser's

@@ -1,3 +1,5 @@
+import AudioIO
+
 /// One complete reply or event from a module's standard output: its code, its text lines, and the PCM of a
 /// `705 AUDIO` block.
 public struct ModuleMessage: Equatable, Sendable, CustomStringConvertible {
@@ -18,11 +20,7 @@ public struct ModuleMessage: Equatable, Sendable, CustomStringConvertible {
     public var isEvent: Bool { code >= 700 && code < 800 }
 
     /// The 16-bit samples of a `705` block.
-    public var samples: [Int16] {
-        stride(from: 0, to: audio.count - 1, by: 2).map {
-            Int16(bitPattern: UInt16(audio[$0]) | UInt16(audio[$0 + 1]) << 8)
-        }
-    }
+    public var samples: [Int16] { PCM16.samples(littleEndian: audio) }
 
     public var description: String {
         code == 705 ? "705 AUDIO (\(audio.count / 2) samples)" : lines.map { "\(code) \($0)" }.joined(separator: " / ")

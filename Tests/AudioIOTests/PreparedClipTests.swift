@@ -77,7 +77,7 @@ import Testing
         #expect(clip.source.frameCount == 2_205)
         #expect(clip.original.int16Samples == samples)
         // At 22050 Hz nothing is resampled: the render-ready samples are the originals scaled to -1…1.
-        #expect(clip.renderReady == samples.map { Float($0) / 32_768 })
+        #expect(clip.renderReady == samples.map(PCM16.value))
     }
 
     @Test(

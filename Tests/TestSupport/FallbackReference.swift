@@ -1,3 +1,4 @@
+import AudioIO
 import Foundation
 
 /// A request as `concat-synth render -o -` writes it, with where its markers say the fallback voice spoke: what a
@@ -30,6 +31,6 @@ public struct FallbackReference: Sendable {
 
     /// The same, for 16-bit samples.
     public func fallbackPeaks(_ samples: [Int16]) -> [Float] {
-        fallbackPeaks(samples.map { Float($0) / 32_768 })
+        fallbackPeaks(samples.map(PCM16.value))
     }
 }

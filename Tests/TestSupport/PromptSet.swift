@@ -54,7 +54,7 @@ public struct PromptSet: Sendable {
                     Signal.sine(frequency: $0, amplitude: 0.5, sampleRate: Self.sampleRate, frameCount: frameCount)
                 } ?? [Float](repeating: 0, count: frameCount)
             try Fixture.write(
-                samples.map { Int16(($0 * 32_767).rounded()) }, to: path, format: AudioFileFormat(.wav, .pcm16),
+                PCM16.samples(samples), to: path, format: AudioFileFormat(.wav, .pcm16),
                 sampleRate: Self.sampleRate)
         }
         try ("; Core Asterisk Sounds in English\n" + prompts.map(\.line).joined(separator: "\n") + "\n")
