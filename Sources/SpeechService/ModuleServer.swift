@@ -243,7 +243,7 @@ final class RenderingThread: @unchecked Sendable {
     /// Answers SPEAK with `reply` and speaks `request`: its first pull here, on the command thread, the rest on the
     /// rendering thread.
     func begin(_ request: ModuleRequest, reply: String) {
-        lock.withLock {
+        lock.locked {
             precondition(!isBusy, "a message begins only after the last one ended")
             // Cleared here, on the command thread, so a PAUSE that follows this SPEAK is never lost to the reset.
             isPauseRequested.store(false, ordering: .sequentiallyConsistent)
@@ -251,7 +251,7 @@ final class RenderingThread: @unchecked Sendable {
         }
         // A STOP cannot come before this returns: the command thread that would read it is busy here.
         let hasMore = worker.begin(request, reply: reply, engine: engine)
-        lock.withLock {
+        lock.locked {
             if hasMore {
                 hasPending = true
                 cancellation = worker.cancellation
@@ -267,13 +267,13 @@ final class RenderingThread: @unchecked Sendable {
         output.send(ModuleEvent.begin.text + ModuleEvent.icon(path: path).text + ModuleEvent.end.text)
     }
 
-    func requestStop() { lock.withLock { cancellation?.cancel() } }
+    func requestStop() { lock.locked { cancellation?.cancel() } }
 
     func requestPause() { isPauseRequested.store(true, ordering: .sequentiallyConsistent) }
 
     /// Stops the message playing, if any, and waits until its `703 STOP` (or its end) has been sent.
     func stopAndWait() {
-        lock.withLock {
+        lock.locked {
             guard isBusy else { return }
             cancellation?.cancel()
             while isBusy { lock.wait() }
@@ -282,7 +282,7 @@ final class RenderingThread: @unchecked Sendable {
 
     func shutDown() {
         stopAndWait()
-        lock.withLock {
+        lock.locked {
             isShuttingDown = true
             lock.broadcast()
         }
@@ -292,12 +292,12 @@ final class RenderingThread: @unchecked Sendable {
     /// down.
     func serve() {
         for rendering in engine.warmUpRenderings() { worker.warmUp(rendering) }
-        lock.withLock {
+        lock.locked {
             isBusy = false
             lock.broadcast()
         }
         while true {
-            let shouldRender: Bool = lock.withLock {
+            let shouldRender: Bool = lock.locked {
                 while !hasPending && !isShuttingDown { lock.wait() }
                 defer { hasPending = false }
                 return hasPending
@@ -307,7 +307,7 @@ final class RenderingThread: @unchecked Sendable {
                 // Nobody is left to hear the rest.
                 if worker.output.isClosed { worker.cancellation?.cancel() }
             }
-            lock.withLock {
+            lock.locked {
                 isBusy = false
                 cancellation = nil
                 lock.broadcast()

@@ -33,36 +33,3 @@ public func monotonicNanoseconds() -> UInt64 {
     clock_gettime(CLOCK_MONOTONIC, &time)
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
-
-/// A mutex with a condition variable, for the hand-off between the thread that reads commands and the thread
-/// that renders.
-///
-/// `@unchecked Sendable`: its only state is a pthread mutex and condition variable, made to be used from any thread,
-/// at addresses that never change (the compiler cannot see through the pointers).
-final class ConditionLock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-
-    init() {
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
-
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-
-    /// Waits for a signal; call only inside `withLock`.
-    func wait() { pthread_cond_wait(condition, mutex) }
-
-    func broadcast() { pthread_cond_broadcast(condition) }
-}
