@@ -1,6 +1,5 @@
 import AudioIO
 import ConcatSynth
-import Dispatch
 import HTTPService
 import SpeechCore
 import Synchronization
@@ -33,7 +32,7 @@ final class StudioSession: Sendable {
     /// How many times takes were kept or discarded, and after how many of those the fallback voice's settings were
     /// last chosen: keep and discard leave that choice to `updateFallbackVoice()`, a moment after the last change.
     private let changes = Mutex((made: 0, chosen: 0))
-    private let fallbackVoiceUpdates = DispatchQueue(label: "org.concatsynth.studio.fallback-voice")
+    private let fallbackVoiceUpdates = WorkerThread()
     /// The take the page is sending in pieces, until it is kept, discarded or replaced: one at a time, and the number
     /// of the last one started.
     private let recording = Mutex<(current: TakeRecording?, number: Int)>((nil, 0))
@@ -174,9 +173,9 @@ final class StudioSession: Sendable {
     }
 
     /// Notes that takes changed, and chooses the fallback voice's settings again once no other change has come for
-    /// `fallbackVoiceDelay`, and no recording has started since. Choosing them takes a second or two for a voice whose
-    /// fallback voice is espeak-ng (it speaks sample phrases in each variant and pitch), which each keep would
-    /// otherwise wait for; a recording started meanwhile is kept soon, and its keep would wait for them too.
+    /// `fallbackVoiceDelaySeconds`, and no recording has started since. Choosing them is slow for a voice whose fallback
+    /// voice is espeak-ng (it speaks sample phrases in each variant and pitch), which each keep would otherwise wait
+    /// for; a recording started meanwhile is kept soon, and its keep would wait for them too.
     private func takesChanged() {
         guard voice.fallbackMode == .voice else { return }
         let change = changes.withLock { changes in
@@ -184,7 +183,7 @@ final class StudioSession: Sendable {
             return changes.made
         }
         let recordings = recording.withLock { $0.number }
-        fallbackVoiceUpdates.asyncAfter(deadline: .now() + Self.fallbackVoiceDelay) { [self] in
+        fallbackVoiceUpdates.run(afterSeconds: Self.fallbackVoiceDelaySeconds) { [self] in
             guard changes.withLock({ $0.made == change }), recording.withLock({ $0.number }) == recordings else {
                 return
             }
@@ -194,7 +193,7 @@ final class StudioSession: Sendable {
     }
 
     /// How long after the last keep or discard the fallback voice's settings are chosen again.
-    static let fallbackVoiceDelay = DispatchTimeInterval.seconds(2)
+    static let fallbackVoiceDelaySeconds = 2.0
 
     /// Chooses the fallback voice's settings if takes changed since, and removes the folder of the takes' files.
     func close() {

@@ -1,4 +1,4 @@
-import Dispatch
+import AudioIO
 import Recognition
 import SpeechCore
 import Synchronization
@@ -35,13 +35,13 @@ struct TakeHearing: Encodable, Sendable, Equatable {
 }
 
 /// Listens to each kept take, one at a time, on a thread of its own, so that keep does not wait for the recogniser
-/// (pocketsphinx: ~1 s to load its model the first time, then a fraction of a second a take; docs/studio.md). A take
+/// (pocketsphinx loads its model the first time, then listens to each take; docs/studio.md). A take
 /// stays kept whatever is heard: the user decides whether to record it again or discard it.
 final class TakeListener: Sendable {
     /// The voice's language is one the recogniser hears (English).
     let hearsLanguage: Bool
     private let voiceDescription: String
-    private let queue = DispatchQueue(label: "org.concatsynth.studio.listening")
+    private let worker = WorkerThread()
     private let hearings = Mutex<[Int: TakeHearing]>([:])
     /// Made by the first take listened to, on the listener's thread; the error it failed with, if it did.
     private let recognizer = Mutex<Result<Recognizer, RecognitionError>?>(nil)
@@ -78,7 +78,7 @@ final class TakeListener: Sendable {
             return
         }
         hearings.withLock { $0[id] = .pending }
-        queue.async { [self] in
+        worker.run { [self] in
             let start = ContinuousClock.now
             var hearing = hear(samples, sampleRate: sampleRate, phrase: phrase, grammar: grammar, name: name)
             let elapsed = ContinuousClock.now - start

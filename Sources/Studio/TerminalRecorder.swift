@@ -1,5 +1,4 @@
 import AudioIO
-import Dispatch
 import Playback
 import SpeechCore
 import Synchronization
@@ -448,14 +447,14 @@ private final class Capture: Sendable {
 
     private let isStopping = Atomic<Bool>(false)
     private let recorded = Mutex(Recorded())
-    private let finished = DispatchSemaphore(value: 0)
+    private let finished = Completion()
 
     init(device: CaptureDevice, checks: TakeChecks, output: @escaping @Sendable (RecorderOutput) -> Void) {
         let box = DeviceBox(device)
-        DispatchQueue.global().async { [self] in
+        startThread { [self] in
             let result = record(box.device, checks: checks, output: output)
             recorded.withLock { $0 = result }
-            finished.signal()
+            finished.complete()
         }
     }
 
@@ -550,11 +549,11 @@ private final class Capture: Sendable {
 /// ends it within one.
 private final class Player: Sendable {
     private let isStopping = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let finished = Completion()
 
     init(device: SoundDevice, samples: [Float], output: @escaping @Sendable (RecorderOutput) -> Void) {
         let box = DeviceBox(device)
-        DispatchQueue.global().async { [self] in
+        startThread { [self] in
             let device = box.device
             do throws(PlaybackError) {
                 try samples.withUnsafeBufferPointer { all throws(PlaybackError) in
@@ -571,7 +570,7 @@ private final class Player: Sendable {
                 device.drop()
                 output(.line("error: \(error)"))
             }
-            finished.signal()
+            finished.complete()
         }
     }
 

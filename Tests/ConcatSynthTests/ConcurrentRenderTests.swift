@@ -70,19 +70,24 @@ import VoicebankAuthoring
         let threadCount = 8
         let rendersPerThread = 30
         let failures = Failures()
-        DispatchQueue.concurrentPerform(iterations: threadCount) { thread in
-            for round in 0..<rendersPerThread {
-                let index = (thread + round) % Self.requests.count
-                do {
-                    let samples = try pool.borrow { try Self.render(Self.requests[index], with: $0) }
-                    if samples != expected[index] {
-                        failures.add("thread \(thread), round \(round): request \(index) differs")
+        let ends = (0..<threadCount).map { _ in Completion() }
+        for thread in 0..<threadCount {
+            startThread {
+                defer { ends[thread].complete() }
+                for round in 0..<rendersPerThread {
+                    let index = (thread + round) % Self.requests.count
+                    do {
+                        let samples = try pool.borrow { try Self.render(Self.requests[index], with: $0) }
+                        if samples != expected[index] {
+                            failures.add("thread \(thread), round \(round): request \(index) differs")
+                        }
+                    } catch {
+                        failures.add("thread \(thread), round \(round): \(error)")
                     }
-                } catch {
-                    failures.add("thread \(thread), round \(round): \(error)")
                 }
             }
         }
+        for end in ends { end.wait() }
 
         #expect(failures.all == [])
         // A connection per thread at most; reused across renders.

@@ -1,3 +1,4 @@
+import AudioIO
 import Foundation
 import SpeechService
 import TestSupport
@@ -131,11 +132,14 @@ final class PrivateSpeechDispatcher {
         let pid = process.processIdentifier
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds, execute: watchdog)
-        let group = DispatchGroup()
         nonisolated(unsafe) var errorData = Data()
-        DispatchQueue.global().async(group: group) { errorData = error.fileHandleForReading.readDataToEndOfFile() }
+        let errorRead = Completion()
+        startThread {
+            errorData = error.fileHandleForReading.readDataToEndOfFile()
+            errorRead.complete()
+        }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
+        errorRead.wait()
         process.waitUntilExit()
         watchdog.cancel()
         return RunResult(

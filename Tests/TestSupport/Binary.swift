@@ -1,3 +1,4 @@
+import AudioIO
 import Foundation
 
 /// A built executable of this package, run as a person or a script would run it.
@@ -43,16 +44,23 @@ public struct Binary: Sendable {
         process.standardInput = standardInput
         try process.run()
         // Write the input and read both pipes at once, so that a child that writes while it reads (plain text
-        // is spoken as it is read) cannot stall on a full pipe.
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
+        // is spoken as it is read) cannot stall on a full pipe. On threads of their own: blocked on a pipe on
+        // libdispatch's global queues, they would hold up the tests that run there.
+        let written = Completion()
+        startThread {
             standardInput.fileHandleForWriting.write(input)
             try? standardInput.fileHandleForWriting.close()
+            written.complete()
         }
         nonisolated(unsafe) var errorData = Data()
-        DispatchQueue.global().async(group: group) { errorData = error.fileHandleForReading.readDataToEndOfFile() }
+        let errorRead = Completion()
+        startThread {
+            errorData = error.fileHandleForReading.readDataToEndOfFile()
+            errorRead.complete()
+        }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
+        written.wait()
+        errorRead.wait()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus, standardOutputBytes: Array(outputData),

@@ -1,6 +1,5 @@
 import AudioFeatures
 import AudioIO
-import Dispatch
 import SpeechCore
 import Tokens
 import Voicebank

@@ -1,5 +1,5 @@
-import Dispatch
-import Synchronization
+import AudioIO
+import SpeechCore
 
 /// Runs `prepare` for items `0..<count` on worker threads, ahead of the one thread that takes the results in
 /// order with `next()`: converting the next files overlaps storing the last ones, and no more than a few
@@ -7,51 +7,57 @@ import Synchronization
 ///
 /// `next()` and `finish()` are for that one thread (an import's), which made the pipeline.
 final class PreparationPipeline<Output: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: the workers capture `self`, and two of its stored properties are not Sendable. `slots` is
-    // shared memory, but each slot is written by the one worker that took its index (handed out once, under the
-    // `nextIndex` lock) before it signals `ready[index]`, and read and cleared by the consumer only after waiting on
-    // that semaphore, which orders the two; `finish()` frees the slots only after `workers.wait()`. `consumed` is
-    // touched by the consumer alone. The rest is thread-safe by itself: semaphores, a dispatch group, Mutex, Atomic,
-    // `let`s.
+    // @unchecked Sendable: the workers capture `self`, and its mutable state is used only holding `lock`.
 
     private let count: Int
     private let workerCount: Int
-    private let slots: UnsafeMutableBufferPointer<Output?>
-    private let ready: [DispatchSemaphore]
-    /// Free places ahead of the consumer: a worker takes one before it starts an item, `next()` gives it back.
-    private let window: DispatchSemaphore
-    private let nextIndex = Mutex(0)
-    private let isStopped = Atomic(false)
-    private let workers = DispatchGroup()
+    /// Items a worker may start ahead of the consumer: a few per worker.
+    private let window: Int
+    private let prepare: @Sendable (Int) -> Output
+    private let lock = ConditionLock()
+
+    // Used only holding `lock`.
+    private var slots: [Output?]
+    private var isReady: [Bool]
+    private var nextIndex = 0
     private var consumed = 0
+    private var isStopped = false
+    private var runningWorkers: Int
 
     /// Starts `workerCount` workers (at least one), each running `prepare` on the next item not yet taken.
     init(count: Int, workerCount: Int, prepare: @escaping @Sendable (Int) -> Output) {
         self.count = count
         self.workerCount = max(1, min(workerCount, count))
-        slots = .allocate(capacity: max(1, count))
-        slots.initialize(repeating: nil)
-        ready = (0..<count).map { _ in DispatchSemaphore(value: 0) }
-        // Made at 0 and raised: libdispatch traps when a semaphore dies below the value it was made with, and
-        // workers that stop keep the places they took.
-        window = DispatchSemaphore(value: 0)
-        for _ in 0..<(self.workerCount * 4) { window.signal() }
+        window = self.workerCount * 4
+        self.prepare = prepare
+        slots = Array(repeating: nil, count: count)
+        isReady = Array(repeating: false, count: count)
+        runningWorkers = self.workerCount
         for _ in 0..<self.workerCount {
-            workers.enter()
-            DispatchQueue.global().async { [self] in
-                defer { workers.leave() }
-                while true {
-                    window.wait()
-                    let index = nextIndex.withLock { next in
-                        defer { next += 1 }
-                        return next
-                    }
-                    guard index < count, !isStopped.load(ordering: .acquiring) else { return }
-                    // Each item's slot is written by one worker and read by the consumer after `ready` says so.
-                    slots[index] = prepare(index)
-                    ready[index].signal()
-                }
+            startThread { [self] in work() }
+        }
+    }
+
+    /// A worker: takes the next item while it is within the window ahead of the consumer, and prepares it.
+    private func work() {
+        while true {
+            let taken = lock.locked { () -> Int? in
+                while !isStopped && nextIndex < count && nextIndex - consumed >= window { lock.wait() }
+                guard !isStopped, nextIndex < count else { return nil }
+                defer { nextIndex += 1 }
+                return nextIndex
             }
+            guard let index = taken else { break }
+            let output = prepare(index)
+            lock.locked {
+                slots[index] = output
+                isReady[index] = true
+                lock.broadcast()
+            }
+        }
+        lock.locked {
+            runningWorkers -= 1
+            lock.broadcast()
         }
     }
 
@@ -59,20 +65,22 @@ final class PreparationPipeline<Output: Sendable>: @unchecked Sendable {
     /// decides how often (an import calls it once for each of its files), so a call past the last is a bug.
     func next() -> Output {
         precondition(consumed < count, "the pipeline has no more items")
-        ready[consumed].wait()
-        let output = slots[consumed]!
-        slots[consumed] = nil
-        consumed += 1
-        window.signal()
-        return output
+        return lock.locked {
+            while !isReady[consumed] { lock.wait() }
+            let output = slots[consumed]!
+            slots[consumed] = nil
+            consumed += 1
+            lock.broadcast()
+            return output
+        }
     }
 
     /// Stops the workers (after the items they are on) and waits for them; call it once, when done or giving up.
     func finish() {
-        isStopped.store(true, ordering: .releasing)
-        for _ in 0..<workerCount { window.signal() }
-        workers.wait()
-        slots.deinitialize()
-        slots.deallocate()
+        lock.locked {
+            isStopped = true
+            lock.broadcast()
+            while runningWorkers > 0 { lock.wait() }
+        }
     }
 }
