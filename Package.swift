@@ -2,14 +2,16 @@
 import PackageDescription
 
 /// How the installed executables (concat-synth, voicebank, sd_concat-synth) are linked in release builds, for a short
-/// process's start (issue 6: a `render` of one short request against espeak-ng's whole process):
+/// process's start (a `render` of one short request is measured against espeak-ng's whole process; docs/benchmarks.md
+/// has the figures):
 /// - `-static-stdlib`: the Swift runtime linked in, so tools/install's copies need no toolchain at run time, and
-///   the process starts ~1 ms sooner. The three libraries are what ArgumentParser's FoundationEssentials needs.
-/// - `--no-export-dynamic`: the toolchain's static-stdlib-args.lnk exports every symbol of the executable (10,836),
-///   which nothing looks up; the runtime's start-up `dladdr` scanned them all, and they made every start's symbol
-///   lookups slower.
+///   the process loads and binds no shared Swift libraries at start. The three libraries are what ArgumentParser's
+///   FoundationEssentials needs.
+/// - `--no-export-dynamic`: the toolchain's static-stdlib-args.lnk exports every symbol of the executable, which
+///   nothing looks up; the runtime's start-up `dladdr` scanned them all, and they made every start's symbol lookups
+///   slower.
 /// - `-L tools/link`: its libstdc++.so is a linker script that links GCC's static libstdc++ instead of the shared one,
-///   whose 1,667 symbol bindings every start paid for (see the script).
+///   whose symbol bindings every start paid for (see the script).
 let releaseLinking: [LinkerSetting] = [
     .unsafeFlags(
         [
@@ -38,9 +40,9 @@ let package = Package(
     ],
     targets: [
         // SQLite is linked from Debian's static archive (the module map's `link ":libsqlite3.a"`; no pkgConfig, whose
-        // -lsqlite3 would load the shared library all the same): libsqlite3.so, linked with -z now, bound 1,596 symbols
-        // at every start, most of them its own functions called through its PLT, about 1.5 M of a short render's 13 M
-        // instructions (issue 6). The cost: a fix in Debian's libsqlite3 reaches the tools when they are rebuilt.
+        // -lsqlite3 would load the shared library all the same): libsqlite3.so, linked with -z now, binds all its
+        // symbols at every start, most of them its own functions called through its PLT, a good part of a short
+        // render's work. The cost: a fix in Debian's libsqlite3 reaches the tools when they are rebuilt.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(
             name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
@@ -60,7 +62,7 @@ let package = Package(
         // No pkgConfig, for the same reason: libespeak-ng is loaded by AudioIO when the fallback voice first speaks.
         .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
         // Debian's static libaubio (the module map's `link ":libaubio.a"`), of which F0 tracking needs a few objects
-        // and libfftw3f: libaubio.so would load about 140 libraries (libavcodec, librsvg, …), 40 ms at every start of
+        // and libfftw3f: libaubio.so would load its many dependencies (libavcodec, librsvg, …) at every start of
         // `voicebank`.
         .systemLibrary(name: "CAubio", providers: [.apt(["libaubio-dev", "libfftw3-dev"])]),
 
@@ -173,10 +175,10 @@ let package = Package(
                 "Picture", "WyomingService", "HTTPService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // A release render's whole process is issue 6's latency target (see releaseLinking).
+            // A release render's whole process is what the latency target measures (see releaseLinking).
             linkerSettings: releaseLinking),
 
-        // The speech-dispatcher module protocol over the library (issue 14); the module binary is a thin main.
+        // The speech-dispatcher module protocol over the library; the module binary is a thin main.
         .target(
             name: "SpeechService",
             dependencies: ["AudioIO", "ConcatSynth", "Rendering", "SSML", "SpeechCore"]),
@@ -186,7 +188,7 @@ let package = Package(
             // Like concat-synth (see releaseLinking): the server starts a module at every start and after a crash.
             linkerSettings: releaseLinking),
 
-        // The benchmark of issue 6 (tools/bench); the test suite runs its --smoke mode.
+        // The benchmark (tools/bench); the test suite runs its --smoke mode.
         .executableTarget(
             name: "ConcatSynthBench",
             dependencies: [
@@ -248,10 +250,10 @@ let package = Package(
 )
 
 // Release code of this package's own modules reaches generic types through their metadata accessors rather than
-// by mangled name (issue 6: a short render's whole process). By mangled name, the runtime demangles the name at the
-// first use and checks the generic requirements by looking each conformance up: a scan of all 4,534 conformance
-// records in the executable each time, six or so per short render (Dictionary<KeyBytes, …>, Set<ClipTake>,
-// [PlannerVoice<ClipIndex>], [Range<Int>], [String: OutputContainer]), about 1.1 M of wwdc-hello's 14.5 M instructions.
+// by mangled name, for a short render's whole process. By mangled name, the runtime demangles the name at the first
+// use and checks the generic requirements by looking each conformance up: a scan of every conformance record in the
+// executable each time, several per short render (Dictionary<KeyBytes, …>, Set<ClipTake>, [PlannerVoice<ClipIndex>],
+// [Range<Int>], [String: OutputContainer]).
 let metadataByAccessor = ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]
 for target in package.targets where target.type == .regular || target.type == .executable {
     target.swiftSettings =

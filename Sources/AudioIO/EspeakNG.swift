@@ -18,7 +18,7 @@ import Synchronization
 /// from one synthesis to the next that no call resets (the phase of its pitch flutter, a static inside a function of
 /// its wave generator, and the C library's `rand()` for breath noise), so every synthesis runs on a library freshly
 /// loaded and given its voice and parameters, and seeds `rand()`. Making one fresh (unload, load, initialise, set the
-/// voice: 10–20 ms) is kept off the request's path: once the caller has dealt with a synthesis's samples, `makeFresh()`
+/// voice) is kept off the request's path: once the caller has dealt with a synthesis's samples, `makeFresh()`
 /// makes the next one on a thread of its own, with the voice and parameters just used. A synthesis waits for it only
 /// when it comes before that is done (two back to back), and makes one itself when none was asked for or when it
 /// asks for another voice or other parameters.
@@ -153,7 +153,7 @@ public final class EspeakNG: Sendable {
     }
 
     /// Makes libespeak-ng fresh for the next synthesis, given the voice and parameters of the last, on a thread of its
-    /// own: call it once a synthesis's samples are dealt with, so that the work (10–20 ms) neither delays them nor
+    /// own: call it once a synthesis's samples are dealt with, so that the work neither delays them nor
     /// takes the processor from what is done with them. Does nothing before the first synthesis, or when the library
     /// is fresh already.
     ///

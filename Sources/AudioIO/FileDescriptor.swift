@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-// No Foundation here: loading it (and ICU with it) is most of a short render's process start-up (issue 6).
+// No Foundation here: loading it (and ICU with it) is most of a short render's process start-up.
 
 /// An open file descriptor of this process, read and written with the C library, so the tools need no Foundation.
 public struct FileDescriptor: Sendable {

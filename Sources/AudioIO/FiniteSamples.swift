@@ -9,8 +9,8 @@ public enum FiniteSamples {
     ///
     /// The scan keeps the largest bit pattern of the samples without their sign: a NaN or an infinity has an all-ones
     /// exponent, so its pattern is at least that of infinity. A plain integer max the compiler vectorises; still
-    /// about three instructions a sample on x86-64's baseline SSE2, five times a copy's, so rendering checks each
-    /// take once (`ClipIndex.readRenderReadyPCM`), not each read.
+    /// several times a copy's work a sample on x86-64's baseline SSE2, so rendering checks each take once
+    /// (`ClipIndex.readRenderReadyPCM`), not each read.
     public static func firstNonFinite(in samples: UnsafeBufferPointer<Float>) -> Int? {
         let largest = samples.withMemoryRebound(to: UInt32.self) { bits in
             var largest: UInt32 = 0

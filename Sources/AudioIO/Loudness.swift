@@ -101,7 +101,8 @@ public final class LoudnessMeter {
         if Double(frameCount) < blockFrames && frameCount > 0 {
             // A clip shorter than the 400 ms momentary window sits in it after silence, so its own ungated
             // loudness is the window's scaled by how much of the window it fills. (A window as long as the clip,
-            // ebur128_set_max_window, would do too, but costs libebur128 1.2.6 about 170 MB per second of window.)
+            // ebur128_set_max_window, would do too, but libebur128 holds memory in proportion to the window, far more
+            // than the clip.)
             var momentary = -Double.infinity
             try check(ebur128_loudness_momentary(state, &momentary), "momentary loudness")
             let scaled = momentary + Decibels.level(power: blockFrames / Double(frameCount))

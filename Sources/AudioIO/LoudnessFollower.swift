@@ -3,8 +3,8 @@ import SpeechCore
 /// Plays a run of speech that arrives in pieces at a loudness, its peaks limited: a gain chosen before the run is
 /// spoken, corrected as the run's own loudness so far becomes known.
 ///
-/// A gain chosen in advance (from how loud espeak-ng speaks the voice's sample phrases) misses a given run by up to
-/// about 2 LU, as runs differ in their sounds and in how much the limiter takes off their peaks. So once
+/// A gain chosen in advance (from how loud espeak-ng speaks the voice's sample phrases) misses a given run by as much
+/// as a few LU, as runs differ in their sounds and in how much the limiter takes off their peaks. So once
 /// `settlingSeconds` of the run are in, at the end of each `blockSeconds` block the gain is chosen again: the one that
 /// takes the run's loudness so far (before any gain) to the target, plus what the limiter has taken off so far (the
 /// loudness before it less the loudness after it, over the samples it has let out), at most `correctionLimitDecibels`
@@ -14,8 +14,8 @@ import SpeechCore
 /// block. The blocks are counted in samples, so the run comes out the same however it is cut into pieces.
 ///
 /// Nothing is measured before the first correction is due: the samples wait, and the meters are made and given them
-/// then. A run's first pieces, which its first audio waits for, are only levelled and limited (libebur128 takes about
-/// 15 µs to make a meter and 13 µs to measure a 50 ms piece, for each of the three meters).
+/// then. A run's first pieces, which its first audio waits for, are only levelled and limited: making a meter and
+/// measuring with it, three times over, would delay that audio.
 ///
 /// A run whose first audio need not come at once (one that plays after other audio) can be held: its first
 /// `heldSeconds` are measured before any of it is let out, and play at the gain that takes them to the target through

@@ -41,8 +41,8 @@ public final class PartialPath {
     /// killed with SIGKILL, which no handler sees, leaves one behind. A name whose process still runs (or runs under
     /// another user) is kept: it may be a render writing it now.
     ///
-    /// Costs a listing of each folder, once however many of `paths` are in it: about 3 ms for a folder of 1,000
-    /// files here, 14 ms for 20,000.
+    /// Costs a listing of each folder, once however many of `paths` are in it: time in proportion to the files the
+    /// folder holds.
     public static func removeAbandoned(beside paths: [String]) {
         for abandoned in abandoned(beside: paths) { unlink(abandoned) }
     }

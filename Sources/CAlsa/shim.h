@@ -5,9 +5,8 @@
 #include <stdio.h>
 
 // libasound is opened when `say` or `voicebank record` opens its first device, not linked: concat-synth is one
-// executable, and loading and relocating libasound (789 symbol bindings, all at start since Debian links it with
-// -z now) cost every `render` about 0.3 ms of CPU (a C program that links it, against one that does not), though
-// only `say` plays sound. The pointers take their types from alsa-lib's own header, so a mismatch with it does not
+// executable, and loading and relocating libasound (every symbol bound at start, since Debian links it with -z now)
+// would cost every `render` CPU time, though only `say` plays sound. The pointers take their types from alsa-lib's own header, so a mismatch with it does not
 // compile.
 struct concat_synth_alsa {
     __typeof__(snd_pcm_open) *_Nonnull snd_pcm_open;

@@ -5,9 +5,9 @@
 
 // libespeak-ng is opened when the fallback voice first speaks, not linked: it brings some thirty libraries with it
 // (libpcaudio, PulseAudio, D-Bus, X11, systemd's), and a C program linked with them besides concat-synth's own took
-// 3.1-3.8 ms more CPU to start (docs/benchmarks.md), most of a short render's whole run, though only a voice whose
-// words fall back to espeak-ng needs it. The pointers take
-// their types from espeak-ng's own header, so a mismatch with it does not compile.
+// more CPU to start than most of a short render's whole run (docs/benchmarks.md), though only a voice whose words
+// fall back to espeak-ng needs it. The pointers take their types from espeak-ng's own header, so a mismatch with it
+// does not compile.
 struct concat_synth_espeak {
     __typeof__(espeak_Initialize) *_Nonnull espeak_Initialize;
     __typeof__(espeak_SetSynthCallback) *_Nonnull espeak_SetSynthCallback;

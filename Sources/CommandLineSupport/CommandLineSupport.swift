@@ -8,7 +8,7 @@ import ConcatSynth
     import Darwin
 #endif
 
-// No Foundation here: loading it (and ICU with it) is most of a short render's process start-up (issue 6).
+// No Foundation here: loading it (and ICU with it) is most of a short render's process start-up.
 
 /// The `--bank` option every subcommand of both tools takes.
 public struct BankOptions: ParsableArguments {

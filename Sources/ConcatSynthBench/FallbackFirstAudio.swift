@@ -10,7 +10,7 @@ import SpeechCore
     import Darwin
 #endif
 
-/// Item 12 (issue 23): in-process time to the first audio of a request that starts with words the default pack does
+/// Item 12: in-process time to the first audio of a request that starts with words the default pack does
 /// not cover, spoken by the fallback voice (`voice` mode, the default pack's), against espeak-ng's own first audio
 /// of the same text through its library, measured in the same run.
 ///
@@ -25,7 +25,8 @@ struct FallbackFirstAudioBench {
     var runs: Int
     var work: WorkDirectory
 
-    /// How long after the last request each is made: longer than making libespeak-ng fresh takes (10–20 ms).
+    /// How long after the last request each is made: longer than making libespeak-ng fresh takes, so that each
+    /// request finds it fresh.
     static let pauseSeconds = 0.1
 
     /// Requests whose first words no clip of the default English voice covers.

@@ -31,7 +31,7 @@ struct EverydaySentence {
     }
 }
 
-/// Item 11 (issue 23): how well the words the default pack does not cover are heard. Each sentence is rendered with
+/// Item 11: how well the words the default pack does not cover are heard. Each sentence is rendered with
 /// a copy of the default pack in each fallback mode (`voicebank configure --fallback clip|spell|voice`) and by
 /// espeak-ng alone through its library, and pocketsphinx hears each rendering free-form; the word error rate is the
 /// word-level edit distance against the sentence's words. In `voice` mode, each join between a clip and the fallback
@@ -185,7 +185,7 @@ struct FallbackQualityBench {
         }
     }
 
-    /// The runs' table, then how many are within issue 23's 1 LU of the voice's loudness, the median and the worst;
+    /// The runs' table, then how many are within the target's 1 LU of the voice's loudness, the median and the worst;
     /// met when every run is.
     static func report(_ runs: [FallbackRun]) -> TargetResult {
         var table = Table(
@@ -221,7 +221,7 @@ struct FallbackQualityBench {
         return target
     }
 
-    /// The joins' table, then their medians and how many are within issue 23's 1 LU and 2 semitones.
+    /// The joins' table, then their medians and how many are within the targets' 1 LU and 2 semitones.
     static func report(_ joins: [Join]) {
         var table = Table(
             "11b. Fallback quality: joins between a clip and the fallback voice (`voice` mode), ± 0.5 s around each",

@@ -103,9 +103,9 @@ final class ModuleDriver {
     }
 }
 
-/// Item 6 (issue 14): our speech-dispatcher module against Debian's espeak-ng module, through the same harness.
+/// Item 6: our speech-dispatcher module against Debian's espeak-ng module, through the same harness.
 ///
-/// Measured twice: messages repeated in one running module (the issue's method; a screen reader repeats its
+/// Measured twice: messages repeated in one running module (the target's method; a screen reader repeats its
 /// phrases, and both modules keep what they like between messages: ours keeps stretched clips), and each run
 /// the first message of a module just started, where nothing is kept from earlier messages.
 struct ModuleBench {
@@ -115,7 +115,7 @@ struct ModuleBench {
 
     static let espeakModule = "/usr/lib/speech-dispatcher-modules/sd_espeak-ng"
     static let espeakConfiguration = "/etc/speech-dispatcher/modules/espeak-ng.conf"
-    /// The request the issue measured by hand.
+    /// The request the module's target was first measured with, by hand.
     static let greeting = Request(name: "hello, nice to meet you", text: "hello, nice to meet you", file: nil)
 
     /// Timings of one request by one module.

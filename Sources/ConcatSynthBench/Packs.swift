@@ -16,7 +16,7 @@ struct CoreClip: Hashable {
 /// sources through the library, so they are real speech), and filler clips up to the size asked for.
 ///
 /// Filler clips are rows copied from a real clip with a new phrase and their audio cut to `fillerSeconds`,
-/// so that 100,000 clips take about 2.7 GB rather than the 4.4 GB of half-second clips (plus their originals).
+/// so that a pack of many clips takes far less room than one of half-second clips would (plus their originals).
 struct PackFactory {
     static let voice = "org.concatsynth.bench"
     /// Goes up when the packs change, so that packs kept with --pack-folder are made anew.

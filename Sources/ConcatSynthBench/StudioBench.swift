@@ -7,7 +7,7 @@ import SpeechCore
     import Darwin
 #endif
 
-/// Item 15: `voicebank studio` (issue 22). From the end of a 3 s take to its clip in the pack, two ways: the take sent
+/// Item 15: `voicebank studio`. From the end of a 3 s take to its clip in the pack, two ways: the take sent
 /// whole at its end (`POST /api/takes`, as scripts send it), timed by curl from the request's start to the answer's
 /// end, which comes once the take is imported (converted, trimmed, its loudness and F0 measured, committed) and, with
 /// texts, their coverage worked out again; and the take sent in pieces while it is recorded, as the page sends it

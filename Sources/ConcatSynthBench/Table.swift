@@ -25,7 +25,7 @@ struct Table {
     }
 }
 
-/// One target of issue 6 and whether this run met it.
+/// One target and whether this run met it.
 struct TargetResult {
     var target: String
     var measured: String

@@ -13,7 +13,7 @@ import VoicebankAuthoring
     import Darwin
 #endif
 
-/// Item 16 (issue 21): whether takes chosen by place and join cost sound better than rotation. espeak-ng speaks every
+/// Item 16: whether takes chosen by place and join cost sound better than rotation. espeak-ng speaks every
 /// word of a weather and time announcer's sentences (`tools/announcer-sentences.tsv`) three ways, "word," "word." and
 /// "word?", which it intonates as continuation, final and question; the three takes are imported as the word's
 /// medial, final and question takes (their files named `m.`, `e.`, `q.`). The sentences are rendered with `best`

@@ -100,7 +100,7 @@ struct WyomingBench {
     }
 }
 
-/// Item 13 (issue 23): what serializing espeak-ng costs the Wyoming server when every request needs the fallback
+/// Item 13: what serializing espeak-ng costs the Wyoming server when every request needs the fallback
 /// voice. espeak-ng keeps global state, so the fallback voice synthesizes one run at a time in the whole process:
 /// item 9's load on the default pack (`voice` mode), with a request whose first words no clip covers, next to the
 /// time one request holds espeak-ng.

@@ -310,8 +310,8 @@ struct RenderArguments: Equatable {
         }
         let writer = try AudioFileWriter(path: output ?? "-", format: format.file, sampleRate: format.sampleRate)
         // SIGKILL leaves a hidden name only where a file system refused unnamed files: there, and only there, the
-        // hidden names of dead processes are removed as before, as listing a folder costs about 0.4 ms per 1,000
-        // files. A folder is on one file system, so every render into it takes the same path. Where files are
+        // hidden names of dead processes are removed as before, as listing a folder costs time in proportion to the
+        // files in it. A folder is on one file system, so every render into it takes the same path. Where files are
         // unnamed, a render leaves a hidden name only if killed in the instant between linking its file and
         // renaming it into place; what older versions left stays, for `find DIR -name '.*.partial-*' -delete`.
         let hiddenNames = [
@@ -394,7 +394,7 @@ enum RequestError: Error, CustomStringConvertible {
 
 extension RenderArguments {
     /// Reads `render`'s arguments in their everyday forms without ArgumentParser, whose reflection over the
-    /// command costs more than rendering a screen reader's request (issue 6: ~11 M of ~19 M instructions).
+    /// command costs more than rendering a screen reader's request.
     ///
     /// Returns `nil` for anything else (`--help`, `--option=value`, an unknown or repeated option, a missing
     /// or malformed value), which ArgumentParser then reads and reports as usual.

@@ -43,7 +43,7 @@ public final class FallbackVoice: FallbackSpeaker {
     }
 
     /// How much of a run that plays after other audio is made and measured before it plays: most runs whole, for
-    /// espeak-ng speaks 3 s in about 10 ms, well inside what plays before them.
+    /// espeak-ng speaks far faster than real time, so that is made well inside what plays before them.
     static let heldSeconds = 3.0
 
     /// - Throws: `FallbackVoiceUnavailable` naming espeak-ng's reason: the library missing, the language missing, a

@@ -16,10 +16,9 @@ import Synchronization
 /// exit(server.run())
 /// ```
 public final class ModuleServer {
-    /// Frames per pull after the first: 186 ms of audio, rendered in tens of microseconds from kept clips and in
-    /// about 1.5 ms when it stretches new ones at four times their speed, which is the longest a STOP waits. A
-    /// pull has its own cost (segments, marks, the hand-over of its frames): 1024-frame pulls took a tenth more of
-    /// the module's instructions.
+    /// Frames per pull after the first: 186 ms of audio, rendered far faster than it plays even when it stretches new
+    /// clips at four times their speed, which is the longest a STOP waits. A pull has its own cost (segments, marks,
+    /// the hand-over of its frames), so smaller pulls cost the module more work for the same audio.
     public static let pullFrameCount = 4096
     /// Frames of a message's first pull: 12 ms of audio, all the server needs to start playing. At four times the
     /// voice's speed a pull stretches four times its length of clip, and the first block waits for all of it.
@@ -321,8 +320,8 @@ final class RenderingThread: @unchecked Sendable {
 ///
 /// What the pulls produce is gathered and written in few writes: `200`, `701` and the first block together at once,
 /// then up to `batchByteCount` bytes at a time, the last with the end. Every write wakes the server's reading
-/// thread, which on a busy machine then runs on the module's own core: a message rendered in a fraction of a
-/// millisecond went out in a dozen writes and as many switches between the two. Nothing waits longer than
+/// thread, which on a busy machine then runs on the module's own core: a short message written block by block went
+/// out in a dozen writes and as many switches between the two. Nothing waits longer than
 /// `batchWait` (and one pull), so a message rendered slowly, a long stretch never heard before, still streams:
 /// the first block alone plays for 12 ms.
 struct MessageWorker {

@@ -5,7 +5,7 @@
 #endif
 
 // No Foundation in the module: it starts at every server start and after every crash, and Foundation's loading
-// is most of a short process's start-up (issue 6).
+// is most of a short process's start-up.
 
 /// The C library's `read`, which `LineReader.readLine` hides.
 func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {

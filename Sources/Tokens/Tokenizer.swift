@@ -334,7 +334,7 @@ extension Tokenizer {
     /// `mb 使用` → `mb 使用`). Phrase keys always use single spaces; this is for messages and markers.
     public static func displayText(_ tokens: ArraySlice<Token>) -> String {
         // One buffer of the right size: this runs for every segment of a plan. A concrete slice rather than any
-        // collection, since callers in other modules got the unspecialized generic code, five times slower.
+        // collection, since callers in other modules got the unspecialized generic code, which is far slower.
         let byteCount = tokens.reduce(tokens.count) { $0 + $1.text.utf8.count }
         return String(unsafeUninitializedCapacity: byteCount) { buffer in
             var position = 0

@@ -35,7 +35,7 @@ struct SmallPack {
     }
 }
 
-/// The four damaged clips of issue 13, each as SQL that makes it from a sound clip "hello" (clip #1).
+/// Four ways a clip can be damaged, each as SQL that makes it from a sound clip "hello" (clip #1).
 enum ClipDamageCase: String, CaseIterable, Sendable, CustomStringConvertible {
     case oneByteBlob, hugeFrameCount, nanSamples, negativeTrimStart
 

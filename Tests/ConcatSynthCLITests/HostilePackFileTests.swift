@@ -156,7 +156,7 @@ enum PackFileCase: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Objects a pack's schema may hold only if someone other than concat-synth put them there (issue 24), each made by
+/// Objects a pack's schema may hold only if someone other than concat-synth put them there, each made by
 /// SQL on a sound pack.
 enum SchemaObjectCase: String, CaseIterable, Sendable, CustomStringConvertible {
     case writingTrigger, recursiveView, fts5Table, extraTable, extraIndex

@@ -4,8 +4,7 @@ import Testing
 @testable import ConcatSynthCLI
 
 /// `render`'s own argument reader (`RenderArguments.parse`), which saves a short request's process most of its
-/// start-up (17.9 M of 22.5 M instructions, 3.8 ms, measured with callgrind and hyperfine on a release build), reads
-/// exactly what ArgumentParser's `Render` command reads: whatever it accepts, the command accepts with the same values
+/// start-up (docs/benchmarks.md), reads exactly what ArgumentParser's `Render` command reads: whatever it accepts, the command accepts with the same values
 /// and the same validation; whatever else it hands to the command.
 @Suite struct RenderParserTests {
     /// Words an argument list is made of: every option `render` has, values good and bad, forms the reader leaves to

@@ -184,9 +184,9 @@ extension VoicePack {
     static let fallbackVariants = ["", "f3"]
 
     /// The pitch ranges a fallback voice is given, from nearly monotone to half espeak-ng's normal (50): its
-    /// intonation is made for a sentence spoken alone and swings far across a short run, so that above a range of
-    /// about 25 a run's median F0 strayed more than 2 semitones from the base (the default English voice, 8 runs of
-    /// 1 to 5 words: at 20, -1.7 to +1.1 semitones from the clips' median; at 30, -2.1 to +2.0; at 50, -3.8 to +2.8).
+    /// intonation is made for a sentence spoken alone and swings far across a short run, so that above the top of this
+    /// range a short run's median F0 strays more than 2 semitones from the base (heard on the default English voice's
+    /// runs of 1 to 5 words).
     static let pitchRanges = 10...25
 
     /// espeak-ng's settings that sound most like a voice's clips, found by listening to espeak-ng speak the voice's

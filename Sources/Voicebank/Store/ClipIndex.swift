@@ -162,7 +162,7 @@ public final class ClipIndex {
     /// Checks every sample `take` plays (`ClipDamage.samples`), through `scratch`, unless that take was checked
     /// already in the pack as it is now.
     ///
-    /// Checking each pull instead cost 38 % of a long render's instructions; once per take, a render pays for its
+    /// Checking each pull instead was a large part of a long render's work; once per take, a render pays for its
     /// distinct clips only. A take checked stays checked while SQLite's data version of the file stands still, and
     /// any commit, by any connection or process, moves it; a read transaction (a render's snapshot) holds it still.
     private func checkSamples(

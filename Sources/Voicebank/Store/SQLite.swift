@@ -76,8 +76,8 @@ package final class Database {
     ///
     /// Pages stay memory-mapped, against SQLite's advice for untrusted files (a mapped file that another program
     /// truncates meanwhile is a SIGBUS rather than an error): without the map, a speech-dispatcher module's first
-    /// message after its start took 0.8x espeak-ng's module to its first audio instead of 0.4x (target 0.5x), and a
-    /// long render fell from 0.38x to 0.10x of the raw blob-read rate (docs/hostile-inputs.md, "Opening a pack").
+    /// message after its start missed its first-audio target against espeak-ng's module, and a long render read
+    /// clips at a fraction of the rate it does with it (docs/hostile-inputs.md, "Opening a pack", has the figures).
     /// SQLite caps the map at its compile-time limit (2 GB on Debian).
     static let untrustedPragmas = "PRAGMA cell_size_check = ON; PRAGMA mmap_size = \(1 << 40)"
 

@@ -175,7 +175,7 @@ public final class VoicePack {
     }
 
     /// Compiles a statement reading every column a pack of `version` has (`Schema.columns(version:)`), which checks
-    /// its tables and columns without reading a row: a few microseconds.
+    /// its tables and columns without reading a row.
     private func checkColumns(version: Int) throws(VoicebankError) {
         for (table, columns) in Schema.columns(version: version) {
             _ = try database.prepare("SELECT \(columns) FROM \(table)")

@@ -84,8 +84,8 @@ public enum VoicePackLocation {
     }
 
     /// `components` joined by "/". Not `joined(separator:)`, whose generic code runs unspecialized in the standard
-    /// library: its first call looks up a protocol conformance by scanning every one of the executable's (4,534), about
-    /// 220,000 instructions of every command's start.
+    /// library: its first call looks up a protocol conformance by scanning every one of the executable's, at every
+    /// command's start.
     private static func joinedPath(_ components: [Substring]) -> String {
         var path = ""
         for (index, component) in components.enumerated() {
