@@ -68,7 +68,7 @@ import Testing
         try writer.write((0..<22_050).map { Float(sin(Double($0) * 0.1) * 0.5) })
         try writer.commit()
         let ogg = directory.file("tone.ogg")
-        let converted = try Binary(path: "/usr/bin/sndfile-convert").run([wav, ogg])
+        let converted = try requireTool("sndfile-convert", package: "sndfile-programs").run([wav, ogg])
         try #require(converted.status == 0, "\(converted.standardError)")
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: ogg)))
         var offset = 0

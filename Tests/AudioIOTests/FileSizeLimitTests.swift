@@ -136,9 +136,9 @@ import Testing
         try handle.close()
         #expect(header.prefix(4) == Data("RF64".utf8))
         #expect(last == Data([0, 0, 0, 0x3F, 0, 0, 0, 0x3F]))
-        let info = try Binary(path: "/usr/bin/sndfile-info").run([path])
+        let info = try requireTool("sndfile-info", package: "sndfile-programs").run([path])
         #expect(info.standardOutput.contains("Frames      : \(frameCount)\n"), "\(info.standardOutput)")
-        let sox = try Binary(path: "/usr/bin/soxi").run(["-s", path])
+        let sox = try requireTool("soxi", package: "sox").run(["-s", path])
         #expect(sox.standardOutput == "\(frameCount)\n", "\(sox.standardError)")
     }
 }

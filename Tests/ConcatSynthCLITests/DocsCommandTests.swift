@@ -44,7 +44,7 @@ import Testing
         for block in DocsExtractor.blocks(in: markdown) where !block.isSkipped {
             for command in block.commands {
                 // A command that hangs (a server nobody marked) fails after two minutes instead of stalling the suite.
-                let result = try Binary(path: "/usr/bin/timeout").run(
+                let result = try requireTool("timeout", package: "coreutils").run(
                     ["120", "bash", "-e", "-o", "pipefail", "-c", command.text], environment: environment,
                     directory: folder.directory.path)
                 #expect(

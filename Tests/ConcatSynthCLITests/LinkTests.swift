@@ -7,7 +7,7 @@ import Testing
 @Suite struct LinkTests {
     /// How many of `product`'s symbols belong to `module`.
     func symbolCount(of module: String, in product: String) throws -> Int {
-        let symbols = try Binary(path: "/usr/bin/nm").run([Binary(product).path])
+        let symbols = try requireTool("nm", package: "binutils").run([Binary(product).path])
         try #require(symbols.status == 0, "nm \(product): \(symbols.standardError)")
         let mangled = "\(module.utf8.count)\(module)"
         return symbols.standardOutput.split(separator: "\n").filter { $0.contains(mangled) }.count
@@ -25,7 +25,7 @@ import Testing
 
     /// The `(NEEDED)` lines of `product`'s dynamic section: the libraries the dynamic linker loads at its start.
     func neededLibraries(of product: String) throws -> [Substring] {
-        let dynamic = try Binary(path: "/usr/bin/readelf").run(["--dynamic", Binary(product).path])
+        let dynamic = try requireTool("readelf", package: "binutils").run(["--dynamic", Binary(product).path])
         try #require(dynamic.status == 0, "readelf \(product): \(dynamic.standardError)")
         return dynamic.standardOutput.split(separator: "\n").filter { $0.contains("(NEEDED)") }
     }

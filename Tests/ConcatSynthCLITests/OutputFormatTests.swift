@@ -6,7 +6,7 @@ import Testing
 /// `render --sample-rate`, `--encoding` and the containers, read back by libsndfile and sox.
 @Suite struct OutputFormatTests {
     let concatSynth = Binary("concat-synth")
-    let sox = Binary(path: "/usr/bin/sox")
+    var sox: Binary { get throws { try requireTool("sox", package: "sox") } }
     let directory = TemporaryDirectory("concat-synth-output")
     let request = "Hello, nice to meet you. Good morning"
 
@@ -99,7 +99,9 @@ import Testing
         #expect(bytes.count * 4 == samples.count)
 
         let converted = directory.file("libsndfile.raw")
-        let convert = try Binary(path: "/usr/bin/sndfile-convert").run(["-ulaw", floatWAV, converted])
+        let convert = try requireTool("sndfile-convert", package: "sndfile-programs").run([
+            "-ulaw", floatWAV, converted,
+        ])
         #expect(convert.status == 0, "\(convert.standardError)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: converted)) == bytes)
 

@@ -6,7 +6,7 @@ import Testing
 @Suite struct PictureCommandTests {
     let concatSynth = Binary("concat-synth")
     let voicebank = Binary("voicebank")
-    let xmllint = Binary(path: "/usr/bin/xmllint")
+    var xmllint: Binary { get throws { try requireTool("xmllint", package: "libxml2-utils") } }
     let directory = TemporaryDirectory("concat-synth-picture")
     /// A sentence with a fallback ("Bob") and a mark, spoken by the default pack.
     let request = #"<speak><s>Hello <mark name="here"/>Bob, nice to meet you.</s></speak>"#

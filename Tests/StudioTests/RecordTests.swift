@@ -28,17 +28,17 @@ import Voicebank
     /// and 1.5 s after; the speech's length in seconds.
     func microphone(_ number: Int, saying phrase: String) throws -> (wav: String, seconds: Double) {
         let wav = directory.file("speech-\(number).wav")
-        let espeak = try Binary(path: "/usr/bin/espeak-ng").run(["-w", wav, phrase])
+        let espeak = try requireTool("espeak-ng", package: "espeak-ng").run(["-w", wav, phrase])
         try #require(espeak.status == 0, "\(espeak.standardError)")
         try device(number, playing: [wav], effects: ["pad", "0.5", "1.5"])
-        let seconds = try Binary(path: "/usr/bin/soxi").run(["-D", wav]).standardOutput
+        let seconds = try requireTool("soxi", package: "sox").run(["-D", wav]).standardOutput
         return (wav, try #require(Double(seconds.trimmingCharacters(in: .whitespacesAndNewlines))))
     }
 
     /// The device `micN` playing what sox makes of `input` with `effects`, as the raw samples the recorder reads.
     func device(_ number: Int, playing input: [String], effects: [String]) throws {
         let raw = directory.file("microphone-\(number).raw")
-        let sox = try Binary(path: "/usr/bin/sox").run(
+        let sox = try requireTool("sox", package: "sox").run(
             input + ["-t", "raw", "-r", "48000", "-e", "floating-point", "-b", "32", "-c", "1", raw] + effects)
         try #require(sox.status == 0, "\(sox.standardError)")
         let device = """

@@ -11,7 +11,14 @@ import Voicebank
 @Suite struct StudioBrowserTests {
     let directory = TemporaryDirectory("studio-browser")
     let voicebank = Binary("voicebank")
-    let driver = PythonDriver("Tests/StudioTests/Fixtures/studio_driver.py")
+    /// The Selenium driver, once the browser and its WebDriver are known to be installed.
+    var driver: PythonDriver {
+        get throws {
+            _ = try requireTool("chromium", package: "chromium")
+            _ = try requireTool("chromedriver", package: "chromium-driver")
+            return PythonDriver("Tests/StudioTests/Fixtures/studio_driver.py")
+        }
+    }
     static let voice = "org.concatsynth.en"
 
     /// `voicebank studio` with `arguments`, its address read from the first line it prints.
@@ -41,7 +48,7 @@ import Voicebank
     /// The microphone's file, made by sox, and the RMS level of its room in dBFS as sox measures it.
     func loopedMicrophone() throws -> (path: String, roomDecibels: Double) {
         let sox = { (arguments: [String]) throws -> String in
-            let result = try Binary(path: "/usr/bin/sox").run(arguments)
+            let result = try requireTool("sox", package: "sox").run(arguments)
             try #require(result.status == 0, "\(result.standardError)")
             return result.standardError
         }
@@ -227,12 +234,12 @@ import Voicebank
         ])
         try #require(render.status == 0, "\(render.standardError)")
         let samples = { (path: String) throws -> Data in
-            Data(try Binary(path: "/usr/bin/sox").run([path, "-t", "f32", "-"]).standardOutputBytes)
+            Data(try requireTool("sox", package: "sox").run([path, "-t", "f32", "-"]).standardOutputBytes)
         }
         let heard = try samples(listened)
         let expected = try samples(reference)
         #expect(heard.count > 22_050 * 4 && heard == expected, "\(heard.count) bytes against \(expected.count)")
-        #expect(try Binary(path: "/usr/bin/soxi").run(["-r", listened]).standardOutput == "22050\n")
+        #expect(try requireTool("soxi", package: "sox").run(["-r", listened]).standardOutput == "22050\n")
         let picture = try #require(answer["picture"] as? String)
         #expect(picture.contains("<svg") && picture.contains("<title>concat-synth render: "), "\(picture.prefix(300))")
         #expect(picture.contains("carol"), "the fallback's words are drawn")
@@ -251,11 +258,11 @@ import Voicebank
         let prompts = directory.file("prompts.txt")
         try "hello there\n".write(toFile: prompts, atomically: true, encoding: .utf8)
         let speech = directory.file("hello.wav")
-        let espeak = try Binary(path: "/usr/bin/espeak-ng").run(["-w", speech, "Hello there."])
+        let espeak = try requireTool("espeak-ng", package: "espeak-ng").run(["-w", speech, "Hello there."])
         try #require(espeak.status == 0, "\(espeak.standardError)")
         // 30 dB down: well under the default voice's median of about -14 LUFS, and looped by Chromium.
         let microphone = directory.file("microphone.wav")
-        let sox = try Binary(path: "/usr/bin/sox").run([
+        let sox = try requireTool("sox", package: "sox").run([
             speech, "-r", "48000", "-b", "16", microphone, "vol", "-30", "dB", "pad", "0.3", "1",
         ])
         try #require(sox.status == 0, "\(sox.standardError)")
@@ -286,7 +293,7 @@ import Voicebank
         // A tone 6 dB past full scale, clipped by sox, and a tone 40 dB down.
         let (loud, quiet) = (directory.file("loud.wav"), directory.file("quiet.wav"))
         for (file, gain) in [(loud, "6"), (quiet, "-40")] {
-            let sox = try Binary(path: "/usr/bin/sox").run([
+            let sox = try requireTool("sox", package: "sox").run([
                 "-D", "-n", "-r", "48000", "-c", "1", "-b", "16", file, "synth", "3", "sine", "440", "gain", gain,
             ])
             try #require(sox.status == 0, "\(sox.standardError)")
@@ -410,7 +417,7 @@ import Voicebank
         let voice = "com.example.ann"
         let speech = { (text: String, name: String) throws -> String in
             let wav = self.directory.file("\(name).wav")
-            let espeak = try Binary(path: "/usr/bin/espeak-ng").run(["-w", wav, text])
+            let espeak = try requireTool("espeak-ng", package: "espeak-ng").run(["-w", wav, text])
             try #require(espeak.status == 0, "\(espeak.standardError)")
             return wav
         }
@@ -434,14 +441,14 @@ import Voicebank
         // to hold it whole wherever in the loop it starts.
         let london = try speech("London.", "london")
         let microphone = directory.file("microphone.wav")
-        let sox = try Binary(path: "/usr/bin/sox").run([
+        let sox = try requireTool("sox", package: "sox").run([
             london, "-r", "48000", "-b", "16", microphone, "pad", "0.3", "2",
         ])
         try #require(sox.status == 0, "\(sox.standardError)")
         let seconds = { (path: String) throws -> Double in
             try #require(
                 Double(
-                    try Binary(path: "/usr/bin/soxi").run(["-D", path]).standardOutput.trimmingCharacters(
+                    try requireTool("soxi", package: "sox").run(["-D", path]).standardOutput.trimmingCharacters(
                         in: .whitespacesAndNewlines)))
         }
         let (loopSeconds, londonSeconds) = (try seconds(microphone), try seconds(london))

@@ -805,7 +805,7 @@ import Voicebank
         ])
         try #require(rendered.status == 0, "\(rendered.standardError)")
         let frames = { (path: String) throws -> String in
-            try Binary(path: "/usr/bin/soxi").run(["-s", path]).standardOutput
+            try requireTool("soxi", package: "sox").run(["-s", path]).standardOutput
         }
         #expect(try frames(wav) == frames(reference) && "\(render["frameCount"] as? Int ?? 0)\n" == (try frames(wav)))
         let picture = try curl(["-b", cookies, "\(studio.base)/renders/2.svg"])

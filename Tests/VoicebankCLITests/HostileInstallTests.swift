@@ -107,7 +107,7 @@ import Testing
             try handle.close()
         case .archive(let tool, let arguments):
             let archive = directory.file("archived.sqlite")
-            let result = try Binary(path: "/usr/bin/\(tool)").run(
+            let result = try requireTool(tool, package: tool).run(
                 arguments + [archive, "com.example.bad.sqlite"], directory: directory.path)
             try #require(result.status == 0, "\(result.standardError)")
             file = archive

@@ -55,8 +55,10 @@ import VoicebankAuthoring
         let after = try clipCount(timed)
         #expect(after == before + files.count)
 
-        var generator = SystemRandomNumberGenerator()
+        // Seeded: the same moments, relative to the run, every time.
+        var generator = SeededGenerator(seed: 100)
         var outcomes: [Int: Int] = [:]
+        var killedRunning = 0
         for attempt in 0..<100 {
             let pack = try copy(base, to: "killed\(attempt).sqlite")
             let delay = Double.random(in: 0...(runSeconds * 1.1), using: &generator)
@@ -65,6 +67,7 @@ import VoicebankAuthoring
             usleep(useconds_t(delay * 1_000_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { killedRunning += 1 }
 
             let opened = try VoicePack(path: pack, access: .readOnly)
             let integrity = try opened.integrityCheck()
@@ -73,9 +76,10 @@ import VoicebankAuthoring
             #expect(count == before || count == after, "killed after \(delay) s, the pack holds \(count) clips")
             outcomes[count, default: 0] += 1
         }
-        // Kills must have landed both inside runs and after them, or the test proved little.
-        #expect(outcomes[before, default: 0] >= 10, "\(outcomes)")
-        #expect(outcomes[after, default: 0] >= 1, "\(outcomes)")
+        // Kills must have landed inside runs, or the test proved little. On a loaded machine a run takes longer than
+        // the timed one did, so more of them land inside; only runs ten times as fast as the timed one would leave
+        // fewer than ten. What a run left when nothing stopped it, the timed run showed.
+        #expect(killedRunning >= 10, "\(killedRunning) of 100 killed while running; outcomes \(outcomes)")
     }
 
     @Test("renders in other processes during an import never fail, and hear the pack from before or after it")

@@ -53,7 +53,7 @@ import Testing
 
     /// `sha256sum`'s digest of a file: another program's SHA-256.
     func sha256sum(_ path: String) throws -> String {
-        let result = try Binary(path: "/usr/bin/sha256sum").run([path])
+        let result = try requireTool("sha256sum", package: "coreutils").run([path])
         return String(result.standardOutput.prefix(64))
     }
 

@@ -67,10 +67,10 @@ import Testing
             ("concat-synth", ["render", "--markers", "--strict", "voices"]),
         ] {
             let page = "\(share)/man/man1/\(tool).1"
-            let groff = try Binary(path: "/usr/bin/groff").run(["-mdoc", "-Tutf8", "-ww", "-z", page])
+            let groff = try requireTool("groff", package: "groff-base").run(["-mdoc", "-Tutf8", "-ww", "-z", page])
             #expect(groff.status == 0)
             #expect(groff.standardError == "", "groff warns about \(page)")
-            let man = try Binary(path: "/usr/bin/man").run(
+            let man = try requireTool("man", package: "man-db").run(
                 ["-l", page], environment: ["MANPAGER": "cat", "MANWIDTH": "120", "LC_ALL": "C.UTF-8"])
             #expect(man.status == 0, "\(man.standardError)")
             #expect(man.standardOutput.contains("NAME"))

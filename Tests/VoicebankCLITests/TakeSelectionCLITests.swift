@@ -7,7 +7,7 @@ import Testing
 @Suite struct TakeSelectionCLITests {
     let voicebank = Binary("voicebank")
     let concatSynth = Binary("concat-synth")
-    let espeak = Binary(path: "/usr/bin/espeak-ng")
+    var espeak: Binary { get throws { try requireTool("espeak-ng", package: "espeak-ng") } }
     let directory = TemporaryDirectory("take-selection-cli")
     var bank: String { directory.file("stations.sqlite") }
 

@@ -13,7 +13,7 @@ import Testing
     /// `text` spoken by espeak-ng into `name`.wav (`voice` an espeak-ng voice); the file's path.
     func spoken(_ text: String, as name: String, voice: String = "en-us") throws -> String {
         let path = directory.file("\(name).wav")
-        let result = try Binary(path: "/usr/bin/espeak-ng").run(["-v", voice, "-w", path, text])
+        let result = try requireTool("espeak-ng", package: "espeak-ng").run(["-v", voice, "-w", path, text])
         try #require(result.status == 0, "espeak-ng: \(result.standardError)")
         return path
     }
@@ -27,7 +27,8 @@ import Testing
         let takes = try Self.compass.map { try spoken($0, as: $0.replacingOccurrences(of: " ", with: "_")) }
         let beep = directory.file("beep.wav")
         try #require(
-            try Binary(path: "/usr/bin/sox").run(["-n", "-r", "22050", beep, "synth", "0.3", "sine", "660"]).status == 0
+            try requireTool("sox", package: "sox").run(["-n", "-r", "22050", beep, "synth", "0.3", "sine", "660"])
+                .status == 0
         )
         for arguments in [takes, ["--fallback", beep]] {
             let imported = try voicebank.run(["import", "--bank", bank, "--voice", identifier] + arguments)
@@ -111,7 +112,7 @@ import Testing
             == .typeDirectory
         let mount = isFolder ? "mount -t tmpfs none \"$1\"" : "mount --bind /dev/null \"$1\""
         let script = "\(mount) || exit 99; shift; exec \"$@\""
-        let result = try Binary(path: "/usr/bin/unshare").run(
+        let result = try requireTool("unshare", package: "util-linux").run(
             ["--user", "--map-root-user", "--mount", "/bin/sh", "-c", script, "sh", hidden, voicebank.path]
                 + arguments)
         if result.status == 99 || result.standardError.contains("unshare:") {
