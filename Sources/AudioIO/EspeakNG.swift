@@ -179,6 +179,11 @@ public final class EspeakNG: Sendable {
         }
     }
 
+    /// Whether the library is loaded, given a voice and parameters, and unused since: what `makeFresh()` leaves.
+    var isFresh: Bool {
+        state.withLock { $0.library != nil && !$0.isUsed && $0.preparation != nil }
+    }
+
     /// Gives a fresh library the voice and parameters of a synthesis.
     private static func prepare(
         _ espeak: UnsafePointer<concat_synth_espeak>, _ preparation: Preparation, _ state: inout State
