@@ -66,8 +66,9 @@ import VoicebankAuthoring
         #expect(expected.allSatisfy { $0.count > 4_000 })
         #expect(Set(expected.map(\.count)).count == Self.requests.count, "the requests differ, so a mix-up shows")
 
-        let pool = VoicePackPool(path: path) { pack in try Synthesizer(pack: pack) }
         let threadCount = 8
+        // Room for every thread's connection when idle, so that none is closed and opened again.
+        let pool = VoicePackPool(path: path, maximumIdleCount: threadCount) { pack in try Synthesizer(pack: pack) }
         let rendersPerThread = 30
         let failures = Failures()
         let ends = (0..<threadCount).map { _ in Completion() }

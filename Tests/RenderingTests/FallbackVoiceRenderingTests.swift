@@ -100,11 +100,14 @@ final class ArrivingToneVoice: FallbackSpeaker {
         #expect(markers.first { $0.marker.kind == .mark }?.marker.frame == 44_100)
     }
 
+    /// 275 words, about 100 s of speech: two runs, as a run is cut at 256 words; the first plays as espeak-ng speaks
+    /// it.
+    static let longText = Array(repeating: "the weather today is sunny with a high of twenty degrees", count: 25)
+        .joined(separator: " ")
+
     @Test("a render given up inside a long fallback phrase, without a cancel, stops espeak-ng inside it too")
     func abandonedInsidePhrase() throws {
-        // 250 words, about 90 s of speech: one run, played as espeak-ng speaks it.
-        let text = Array(repeating: "the weather today is sunny with a high of twenty degrees", count: 25)
-            .joined(separator: " ")
+        let text = Self.longText
         let voice = FallbackVoice(language: "en-US", settings: .standard)
         let whole = try voice.speak(text, startsRequest: true, cancellation: Cancellation()).samples.count
         let speaker = KeepingSpeaker(voice)
@@ -123,9 +126,7 @@ final class ArrivingToneVoice: FallbackSpeaker {
         "a cancel from another thread while a long fallback phrase plays: the render stops within the block under way, espeak-ng inside the phrase"
     )
     func cancelWhilePlaying() throws {
-        // 275 words, about 100 s of speech; the first run, 256 words, plays as espeak-ng speaks it.
-        let text = Array(repeating: "the weather today is sunny with a high of twenty degrees", count: 25)
-            .joined(separator: " ")
+        let text = Self.longText
         let voice = FallbackVoice(language: "en-US", settings: .standard)
         let whole = try voice.speak(text, startsRequest: true, cancellation: Cancellation()).samples.count
 
@@ -185,9 +186,7 @@ final class ArrivingToneVoice: FallbackSpeaker {
 
     @Test("a cancelled render stops inside a long fallback phrase: the phrase is cut short and nothing plays")
     func cancelInsidePhrase() throws {
-        // 275 words, about 100 s of speech: two phrases, as a run is cut at 256 words.
-        let text = Array(repeating: "the weather today is sunny with a high of twenty degrees", count: 25)
-            .joined(separator: " ")
+        let text = Self.longText
         let voice = FallbackVoice(language: "en-US", settings: .standard)
         let whole = try voice.speak(text, startsRequest: true, cancellation: Cancellation())
         #expect(whole.samples.count > 22_050 * 60)

@@ -1,4 +1,3 @@
-import AudioIO
 import Foundation
 import SpeechService
 import TestSupport
@@ -132,19 +131,10 @@ final class PrivateSpeechDispatcher {
         let pid = process.processIdentifier
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds, execute: watchdog)
-        nonisolated(unsafe) var errorData = Data()
-        let errorRead = Completion()
-        startThread {
-            errorData = error.fileHandleForReading.readDataToEndOfFile()
-            errorRead.complete()
-        }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        errorRead.wait()
-        process.waitUntilExit()
+        let result = Binary.collect(process, output: output, error: error)
         watchdog.cancel()
         return RunResult(
-            status: process.terminationStatus, standardOutputBytes: Array(outputData),
-            standardError: String(decoding: errorData, as: UTF8.self))
+            status: result.status, standardOutputBytes: result.standardOutputBytes, standardError: result.standardError)
     }
 
     /// Runs a Python script with Debian's python3 and its speechd client; returns its standard output's lines.

@@ -43,13 +43,22 @@ public struct Binary: Sendable {
         process.standardError = error
         process.standardInput = standardInput
         try process.run()
-        // Write the input and read both pipes at once, so that a child that writes while it reads (plain text
-        // is spoken as it is read) cannot stall on a full pipe. On threads of their own: blocked on a pipe on
-        // libdispatch's global queues, they would hold up the tests that run there.
+        return Self.collect(process, output: output, error: error, input: (standardInput, input))
+    }
+
+    /// Writes `input` (when given) to a running process's standard input and reads its standard output and error,
+    /// all at once, so that a child that writes while it reads (plain text is spoken as it is read) cannot stall on
+    /// a full pipe; then waits for it to exit. On threads of their own: blocked on a pipe on libdispatch's global
+    /// queues, they would hold up the tests that run there.
+    public static func collect(
+        _ process: Process, output: Pipe, error: Pipe, input: (pipe: Pipe, data: Data)? = nil
+    ) -> Result {
         let written = Completion()
         startThread {
-            standardInput.fileHandleForWriting.write(input)
-            try? standardInput.fileHandleForWriting.close()
+            if let input {
+                input.pipe.fileHandleForWriting.write(input.data)
+                try? input.pipe.fileHandleForWriting.close()
+            }
             written.complete()
         }
         nonisolated(unsafe) var errorData = Data()
