@@ -96,7 +96,8 @@ import Voicebank
         // P played the take as keeping it kept it: trimmed of the silence around the words.
         let said = first.output
         let played = try #require(seconds(after: "trimmed as it will be kept: ", in: said), "\(said)")
-        let recorded = try #require(seconds(after: "trimmed as it will be kept: \(decimal(played)) s of ", in: said))
+        let recorded = try #require(
+            seconds(after: "trimmed as it will be kept: \(twoDecimals(played)) s of ", in: said))
         let kept = try #require(seconds(after: "Kept take 1 of “bob says the weather is fine”: ", in: said))
         #expect(abs(played - kept) <= 0.02 && played < recorded - 0.3, "\(said)")
 
@@ -387,5 +388,5 @@ func seconds(after marker: String, in text: String) -> Double? {
     return Double(text[found.upperBound...].prefix { $0.isNumber || $0 == "." })
 }
 
-/// Seconds as the studio says them: two decimals.
-func decimal(_ seconds: Double) -> String { String(format: "%.2f", seconds) }
+/// `seconds` as printf's `%.2f` writes them: the test's own reading of what the studio says, apart from its formatter.
+func twoDecimals(_ seconds: Double) -> String { String(format: "%.2f", seconds) }

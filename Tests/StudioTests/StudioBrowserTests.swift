@@ -140,7 +140,8 @@ import Voicebank
         let asHeld = "Playing take 1 of “bob says the weather is fine” as the pack holds it, "
         #expect(playedKept.hasPrefix(asHeld))
         let playedSeconds = try #require(seconds(after: trimmed, in: played), "\(played)")
-        let recordedSeconds = try #require(seconds(after: "\(decimal(playedSeconds)) s of ", in: played), "\(played)")
+        let recordedSeconds = try #require(
+            seconds(after: "\(twoDecimals(playedSeconds)) s of ", in: played), "\(played)")
         let keptSeconds = try #require(seconds(after: asHeld, in: playedKept), "\(playedKept)")
         #expect(abs(playedSeconds - keptSeconds) <= 0.02 && playedSeconds < recordedSeconds, "\(played) \(playedKept)")
         #expect((answer["went_on"] as? String)?.hasPrefix("Prompt 2 of 4: “bob”, no take yet.") == true, "\(answer)")
