@@ -192,7 +192,7 @@ let package = Package(
             dependencies: [
                 "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank", "VoicebankAuthoring", "AudioIO",
                 "AudioFeatures", "Recognition", "CSQLite", "CSampleRate", "CEspeakNG", "SpeechService",
-                "WyomingService",
+                "WyomingService", "Tokens", "Verbalization",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
