@@ -79,7 +79,10 @@ struct WhisperJudge {
 
     static func helper(_ arguments: [String]) throws {
         guard arguments.count >= 2, arguments.count % 2 == 0 else {
-            throw BenchError(description: "\(helperFlag) takes pairs of words and a file, not \(arguments)")
+            throw BenchError(
+                description:
+                    "\(helperFlag) \(arguments.joined(separator: " ")): expected words and the file to hear them in, in pairs (\(helperFlag) \"hello world\" hello.wav)"
+            )
         }
         let pairs = stride(from: 0, to: arguments.count, by: 2).map { (arguments[$0], arguments[$0 + 1]) }
         let work = try WorkDirectory(base: nil)
@@ -105,7 +108,7 @@ struct EverydayJudgeBench {
     var work: WorkDirectory
 
     /// flite's voice for the sentences spoken whole: slt, the voice the default pack's English clips were cut from
-    /// before Allison's, and flite's best here (kal16 and kal are diphone voices).
+    /// before Allison's. flite's own default, kal, is an 8 kHz diphone voice that Whisper hears worse.
     static let fliteVoice = "slt"
 
     /// A column of the table: one way of speaking every sentence, and the files Whisper hears.
