@@ -1,6 +1,7 @@
 import AudioIO
 import ConcatSynth
 import HTTPService
+import NetworkServer
 import Playback
 import Verbalization
 import Voicebank
@@ -49,8 +50,10 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
     case voicebank(VoicebankError)
     case audio(AudioIOError)
     case coverage(ConcatSynthError)
-    /// The server could not start: its address, or its folder for takes.
+    /// The server could not make its folder for takes.
     case server(HTTPServiceError)
+    /// The server could not listen on its address.
+    case listen(ListenError)
     /// A sound device of `voicebank record` that does not open or fails.
     case device(PlaybackError)
     /// `--words` for a voice whose language has no words (`Verbalizer.supportedLanguages`).
@@ -126,6 +129,8 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
         case .coverage(let error):
             return error.description
         case .server(let error):
+            return error.description
+        case .listen(let error):
             return error.description
         case .device(let error):
             return error.description

@@ -863,6 +863,26 @@ import Voicebank
         #expect(result.standardOutput.isEmpty)
     }
 
+    @Test("a port another studio listens on is refused with the servers' one message; SIGTERM closes a studio with 0")
+    func portInUse() throws {
+        let prompts = directory.file("p.txt")
+        try "Good evening\n".write(toFile: prompts, atomically: true, encoding: .utf8)
+        let studio = try studio(["--prompts", prompts])
+        let result = try voicebank.run(
+            [
+                "studio", "--bank", pack, "--voice", Self.voice, "--prompts", prompts, "--listen",
+                "127.0.0.1:\(studio.port)",
+            ])
+        #expect(result.status == 1)
+        #expect(
+            result.standardError.contains(
+                "cannot listen on tcp://127.0.0.1:\(studio.port): port \(studio.port) is in use by another program"),
+            "\(result.standardError)")
+        kill(studio.server.process.processIdentifier, SIGTERM)
+        studio.server.process.waitUntilExit()
+        #expect(studio.server.process.terminationReason == .exit && studio.server.process.terminationStatus == 0)
+    }
+
     @Test("--listen beyond loopback with --allow-remote serves, and warns that the pack can be changed from afar")
     func remote() throws {
         let prompts = directory.file("p.txt")
