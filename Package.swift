@@ -251,6 +251,12 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         .testTarget(
+            name: "HTTPServiceTests",
+            dependencies: [
+                "HTTPService", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
+        .testTarget(
             name: "StudioTests",
             dependencies: ["Studio", "ConcatSynth", "Voicebank", "AudioIO", "TestSupport"],
             // The browser tests' Selenium driver and the terminal tests' pseudo-terminal, run from the source tree.

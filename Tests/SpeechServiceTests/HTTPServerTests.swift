@@ -205,6 +205,9 @@ import Voicebank
         #expect(header.status == 431)
         #expect(try curl([server.uri + "/v2/everything"]).status == 404)
         #expect(try curl(["-X", "DELETE", server.uri + "/v1/models"]).status == 405)
+        let wrongMethod = try curl(["-i", "-X", "DELETE", server.uri + "/process"])
+        #expect(wrongMethod.body.lowercased().contains("\r\nallow: get, post\r\n"), "\(wrongMethod.body)")
+        #expect(wrongMethod.body.hasSuffix("DELETE is not a method of /process; expected GET or POST\n"))
         #expect(try curl([server.uri + "/v1/models"]).status == 200)
         try server.waitForLog("refused: 431")
     }
