@@ -139,7 +139,7 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
                 "no words to list for voice \(voice), whose language is \(language.isEmpty ? "not given" : language); expected a voice in one of \(Verbalizer.supportedLanguages.joined(separator: ", "))"
         case .pastedText(let reason):
             return
-                "the pasted text cannot be added: \(reason); expected plain text or SSML in UTF-8, at most \(StudioSession.largestPastedText) bytes"
+                "the pasted text cannot be added: \(reason); expected plain text or SSML in UTF-8, at most \(StudioPrompts.largestPastedText) bytes"
         case .sameText(let name):
             return "the same text is \(name) already; expected another text"
         case .listenText(let reason):

@@ -5,7 +5,7 @@ extension StudioSite {
     func startRecording(_ request: HTTPRequest) -> HTTPAnswer {
         let read = Self.upload(request, isEmptyAllowed: true)
         return change(request) { [session] () throws(StudioError) in
-            let state = try session.startRecording(try read())
+            let state = try session.recordings.start(try read())
             return StudioAnswer(
                 status: .created, body: encodeJSON(state),
                 summary: "started recording \(state.id) at \(state.sampleRate) Hz with \(state.frames) frames")
@@ -22,7 +22,7 @@ extension StudioSite {
 
     func discardRecording(_ request: HTTPRequest) -> HTTPAnswer {
         change(request) { [session, id = request.parameters["id"] ?? ""] () throws(StudioError) in
-            let state = try session.discardRecording(id: id)
+            let state = try session.recordings.discard(id: id)
             return StudioAnswer(
                 body: encodeJSON(state), summary: "discarded recording \(state.id) of \(state.frames) frames")
         }
@@ -39,7 +39,7 @@ extension StudioSite {
         let read = Self.upload(request, isEmptyAllowed: true)
         return change(request) { [session, id = request.parameters["id"] ?? ""] () throws(StudioError) in
             let piece = try read()
-            let state = try session.appendToRecording(id: id, piece, frame: frame, isLast: isLast)
+            let state = try session.recordings.append(id: id, piece, frame: frame, isLast: isLast)
             return StudioAnswer(
                 body: encodeJSON(state),
                 summary:

@@ -52,8 +52,8 @@ public final class StudioServer: Sendable {
     private init(url: String, session: StudioSession, listener: HTTPListener) {
         self.url = url
         voice = session.voice.identifier
-        promptCount = session.script.prompts.count
-        warnings = session.script.warnings
+        promptCount = session.prompts.script.prompts.count
+        warnings = session.prompts.script.warnings
         self.listener = listener
         self.session = session
     }

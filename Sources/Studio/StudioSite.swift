@@ -119,7 +119,7 @@ final class StudioSite: HTTPSite {
     private func addText(_ request: HTTPRequest) throws(APIError) -> HTTPAnswer {
         try Self.requirePlainText(request)
         return change(request) { [session, body = request.body] () throws(StudioError) in
-            let (text, added) = try session.addText(body)
+            let (text, added) = try session.prompts.addText(body)
             let change = StudioTextChange(text: .init(text), addedPrompts: added.map(\.id), state: try session.state())
             return StudioAnswer(
                 status: .created, body: encodeJSON(change),

@@ -14,23 +14,24 @@ extension StudioSite {
         let recordingID = try Self.recording(request)
         let upload = Self.upload(request)
         return change(request) { [session, log] () throws(StudioError) in
-            let prompt = try session.prompt(id: promptID)
+            let prompt = try session.prompts.prompt(id: promptID)
             let take: Clip
             if let recordingID {
-                take = try session.keep(recordingID: recordingID, prompt: prompt, position: position ?? prompt.position)
+                take = try session.takes.keep(
+                    recordingID: recordingID, prompt: prompt, position: position ?? prompt.position)
             } else {
-                take = try session.keep(try upload(), prompt: prompt, position: position ?? prompt.position)
+                take = try session.takes.keep(try upload(), prompt: prompt, position: position ?? prompt.position)
             }
-            let prompts = try session.promptStates(phraseKey: prompt.phraseKey)
+            let prompts = try session.takes.promptStates(phraseKey: prompt.phraseKey)
             let number = prompts.first { $0.id == prompt.id }?.takes.count ?? 0
-            try session.listen(to: take, name: "take \(number) of “\(prompt.readText)”") { hearing in
+            try session.takes.listen(to: take, name: "take \(number) of “\(prompt.readText)”") { hearing in
                 log(
                     "listened to take #\(take.id) \"\(take.phrase)\" in \(hearing.milliseconds ?? 0) ms: \(hearing.status.rawValue)\(hearing.heard.map { ", heard \"\($0.joined(separator: " "))\"" } ?? "")"
                 )
             }
             let change = StudioChange(
-                take: .init(take, hearing: session.listener.hearing(take: take.id)), prompts: prompts,
-                coverage: try session.coverage())
+                take: .init(take, hearing: session.takes.listener.hearing(take: take.id)), prompts: prompts,
+                coverage: try session.prompts.coverage())
             return StudioAnswer(
                 status: .created, body: encodeJSON(change),
                 summary:
@@ -43,8 +44,9 @@ extension StudioSite {
         let recordingID = try Self.recording(request)
         let upload = Self.upload(request)
         return change(request) { [session] () throws(StudioError) in
-            let upload = if let recordingID { try session.recordedTake(id: recordingID) } else { try upload() }
-            let check = try session.loudnessCheck(upload)
+            let upload =
+                if let recordingID { try session.recordings.recordedTake(id: recordingID) } else { try upload() }
+            let check = try session.takes.loudnessCheck(upload)
             return StudioAnswer(
                 body: encodeJSON(check),
                 summary:
@@ -55,10 +57,10 @@ extension StudioSite {
 
     func discard(_ request: HTTPRequest) -> HTTPAnswer {
         change(request) { [session, id = request.parameters["id"] ?? ""] () throws(StudioError) in
-            let (take, prompts) = try session.discard(takeID: id)
+            let (take, prompts) = try session.takes.discard(takeID: id)
             let change = StudioChange(
-                take: .init(take), prompts: try session.promptStates(phraseKey: take.phraseKey),
-                coverage: try session.coverage())
+                take: .init(take), prompts: try session.takes.promptStates(phraseKey: take.phraseKey),
+                coverage: try session.prompts.coverage())
             return StudioAnswer(
                 body: encodeJSON(change),
                 summary:
@@ -74,10 +76,11 @@ extension StudioSite {
             )
         }
         return change(request) { [session, id = request.parameters["id"] ?? ""] () throws(StudioError) in
-            let take = try session.reposition(takeID: id, position: chosen)
+            let take = try session.takes.reposition(takeID: id, position: chosen)
             let change = StudioChange(
-                take: .init(take, hearing: session.listener.hearing(take: take.id)),
-                prompts: try session.promptStates(phraseKey: take.phraseKey), coverage: try session.coverage())
+                take: .init(take, hearing: session.takes.listener.hearing(take: take.id)),
+                prompts: try session.takes.promptStates(phraseKey: take.phraseKey),
+                coverage: try session.prompts.coverage())
             return StudioAnswer(
                 body: encodeJSON(change),
                 summary: "take #\(take.id) \"\(take.phrase)\" is now \(take.position?.rawValue ?? "of no position")")
@@ -87,7 +90,7 @@ extension StudioSite {
     /// Not a job: it reads no pack, and a page asks it again and again while the listener works.
     func hearing(_ request: HTTPRequest) throws(APIError) -> HTTPAnswer {
         let id = request.parameters["id"] ?? ""
-        guard let number = Int(id), let hearing = session.listener.hearing(take: number) else {
+        guard let number = Int(id), let hearing = session.takes.listener.hearing(take: number) else {
             throw apiError(for: StudioError.unknownTake(id: id))
         }
         return .body(.ok, encodeJSON(hearing), contentType: "application/json", headers: Self.headers)
@@ -95,7 +98,7 @@ extension StudioSite {
 
     func takeAudio(_ request: HTTPRequest) -> HTTPAnswer {
         job { [session, id = request.parameters["id"] ?? ""] () throws(StudioError) in
-            let samples = try session.audio(takeID: id)
+            let samples = try session.takes.audio(takeID: id)
             var bytes: [UInt8] = []
             bytes.reserveCapacity(samples.count * 4)
             for sample in samples { withUnsafeBytes(of: sample.bitPattern.littleEndian) { bytes += $0 } }
