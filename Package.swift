@@ -149,9 +149,15 @@ let package = Package(
                 "Playback", "Verbalization", "Picture", "Recognition", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            // Each of the page's modules is a file here and a route of StudioFiles.
             resources: [
                 .embedInCode("Page/index.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/studio.js"),
-                .embedInCode("Page/recorder.js"),
+                .embedInCode("Page/recorder.js"), .embedInCode("Page/modules/state.js"),
+                .embedInCode("Page/modules/words.js"), .embedInCode("Page/modules/announce.js"),
+                .embedInCode("Page/modules/api.js"), .embedInCode("Page/modules/pages.js"),
+                .embedInCode("Page/modules/prompts.js"), .embedInCode("Page/modules/takes.js"),
+                .embedInCode("Page/modules/microphone.js"), .embedInCode("Page/modules/recording.js"),
+                .embedInCode("Page/modules/texts.js"), .embedInCode("Page/modules/keyboard.js"),
             ]),
         .target(
             name: "CommandLineSupport",

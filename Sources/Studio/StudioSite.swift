@@ -9,7 +9,7 @@ import Voicebank
 /// | route | answer |
 /// |---|---|
 /// | `GET /?token=T` | the page |
-/// | `GET /studio.css`, `/recorder.js`, `/js/*.js` | the page's files: its style sheet, its worklet, its modules |
+/// | `GET /studio.css`, `/studio.js`, `/modules/NAME.js`, `/recorder.js` | the page's files: its style sheet, its script and the modules it imports, its capture worklet |
 /// | `GET /api/state` | every prompt with its takes, and the coverage of the texts |
 /// | `POST /api/pages` | registers a page just loaded: it records from now on, and older pages may only read |
 /// | `POST /api/recordings` | starts a take sent in pieces while it is recorded, replacing the one in progress |
