@@ -253,7 +253,7 @@ let package = Package(
         .testTarget(
             name: "NetworkServerTests",
             dependencies: [
-                "NetworkServer", .product(name: "NIOCore", package: "swift-nio"),
+                "NetworkServer", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         .testTarget(

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NetworkServer
+import TestSupport
 import Testing
 
 /// The start-up the Wyoming, HTTP and studio servers share: addresses, binding to TCP and Unix sockets, the error for
@@ -42,8 +43,8 @@ import Testing
         #expect(
             listener.listeningLine(label: "HTTP", url: listener.address.httpURL, detail: "for you")
                 == "HTTP listening on http://127.0.0.1:\(port) for you")
-        #expect(try Socket(port: port).readAll() == "client 1\n")
-        #expect(try Socket(port: port).readAll() == "client 2\n")
+        #expect(try TCPClient(port: port).readUntilClosed(seconds: 30) == "client 1\n")
+        #expect(try TCPClient(port: port).readUntilClosed(seconds: 30) == "client 2\n")
 
         let refused = #expect(throws: ListenError.self) {
             try ServerListener.start(on: .tcp(host: "127.0.0.1", port: port), jobThreads: 1, connection: greet)
@@ -59,11 +60,11 @@ import Testing
         "a listener on a Unix socket replaces a socket file left there, serves, and removes the socket when it closes")
     func unixSocket() throws {
         let path = NSTemporaryDirectory() + "listener-\(UUID().uuidString).sock"
-        try Socket.leaveBehind(path: path)
+        try TCPClient.leaveSocketFile(at: path)
         #expect(FileManager.default.fileExists(atPath: path))
         let listener = try ServerListener.start(on: .unix(path: path), jobThreads: 1, connection: greet)
         #expect(listener.address == .unix(path: path))
-        #expect(try Socket(path: path).readAll() == "client 1\n")
+        #expect(try TCPClient(unixPath: path).readUntilClosed(seconds: 30) == "client 1\n")
         try listener.close()
         #expect(!FileManager.default.fileExists(atPath: path))
     }
@@ -93,63 +94,5 @@ private final class Greeter: ChannelInboundHandler {
     func channelActive(context: ChannelHandlerContext) {
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: line))).assumeIsolated()
             .whenComplete { _ in context.close(promise: nil) }
-    }
-}
-
-/// A client socket that reads until the server closes.
-private struct Socket {
-    let descriptor: Int32
-
-    init(port: Int) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        try #require(status == 0, "cannot connect to port \(port)")
-    }
-
-    init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        let status = Self.withAddress(path) { connect(descriptor, $0, $1) }
-        try #require(status == 0, "cannot connect to \(path)")
-    }
-
-    /// A socket file at `path` that no process listens on, as a server ended by SIGKILL leaves.
-    static func leaveBehind(path: String) throws {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        try #require(withAddress(path) { bind(descriptor, $0, $1) } == 0, "cannot bind \(path)")
-    }
-
-    private static func withAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
-        }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-    }
-
-    /// What arrives until the server closes the connection.
-    func readAll() throws -> String {
-        defer { close(descriptor) }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 256)
-        while true {
-            let count = read(descriptor, &buffer, buffer.count)
-            guard count > 0 else { break }
-            received += buffer[..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
     }
 }
