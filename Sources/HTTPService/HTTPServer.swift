@@ -10,9 +10,10 @@ import NetworkServer
 ///
 /// Built on swift-nio's HTTP/1.1 codec, as the Wyoming server is on swift-nio: one event loop thread reads requests
 /// and writes answers, renders run on a pool of threads, and the next chunk of an answer is made only once the client
-/// has taken the last, so a slow client holds back its own answer and no one else's. Not Hummingbird: swift-nio is a
-/// dependency already, a handful of fixed routes need no router, and the limits (head bytes, time to send a request,
-/// chunked answers written as the client takes them) sit at the byte level, below what a framework hands a route.
+/// has taken the last, so a slow client holds back its own answer and no one else's. Its routes are `SpeechSite`'s
+/// `RouteTable`. Not Hummingbird: swift-nio is a dependency already, the table is a few rows, and the limits (head
+/// bytes, time to send a request, chunked answers written as the client takes them) sit at the byte level, below what
+/// a framework hands a route (docs/architecture.md, the servers).
 ///
 /// ```swift
 /// let server = try HTTPServer.start(address: .tcp(host: "127.0.0.1", port: 8080), bank: nil) { print($0) }
