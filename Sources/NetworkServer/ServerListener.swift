@@ -108,7 +108,7 @@ public final class ServerListener: Sendable {
 /// A server could not listen: the address, and why, with what would be accepted.
 public struct ListenError: Error, CustomStringConvertible {
     public var address: ServerAddress
-    /// What the system said: `Address already in use (errno: 98)`.
+    /// What the system said: `Address already in use (errno 98)`.
     public var reason: String
     /// The port is taken by another program (or another server of this one).
     public var isAddressInUse: Bool
@@ -130,7 +130,8 @@ public struct ListenError: Error, CustomStringConvertible {
         case (.tcp, false):
             return "cannot listen on \(address): \(reason); expected a free port on an address of this machine"
         case (.unix, _):
-            return "cannot listen on \(address): \(reason); expected a path in a folder this user can write"
+            return
+                "cannot listen on \(address): \(reason); expected a new path, or an old socket's, in a folder this user can write"
         }
     }
 }
