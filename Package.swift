@@ -115,19 +115,26 @@ let package = Package(
         .target(
             name: "ConcatSynth",
             dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Voicebank", "AudioIO"]),
+        // The start-up every server shares (Wyoming, the HTTP speech API, the studio): where it listens (tcp:// or
+        // unix://), its event loop and job threads, the line it logs once it listens, and how SIGINT and SIGTERM stop it.
+        .target(
+            name: "NetworkServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         // The Wyoming text-to-speech server on swift-nio, apart from the speech-dispatcher module's
         // SpeechService so that the module links no NIO.
         .target(
             name: "WyomingService",
             dependencies: [
-                "ConcatSynth", "Rendering", "SpeechCore", "AudioIO",
+                "ConcatSynth", "Rendering", "SpeechCore", "AudioIO", "NetworkServer",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         // The HTTP speech API (OpenAI-compatible and MaryTTS) on swift-nio's HTTP/1.1 codec.
         .target(
             name: "HTTPService",
             dependencies: [
-                "ConcatSynth", "AudioIO",
+                "ConcatSynth", "AudioIO", "NetworkServer",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
@@ -139,13 +146,20 @@ let package = Package(
         .target(
             name: "Studio",
             dependencies: [
-                "HTTPService", "ConcatSynth", "Voicebank", "VoicebankAuthoring", "AudioIO", "SpeechCore", "Tokens",
+                "HTTPService", "NetworkServer", "ConcatSynth", "Voicebank", "VoicebankAuthoring", "AudioIO", "SpeechCore",
+                "Tokens",
                 "Playback", "Verbalization", "Picture", "Recognition", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            // Each of the page's modules is a file here and a route of StudioFiles.
             resources: [
                 .embedInCode("Page/index.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/studio.js"),
-                .embedInCode("Page/recorder.js"),
+                .embedInCode("Page/recorder.js"), .embedInCode("Page/modules/state.js"),
+                .embedInCode("Page/modules/words.js"), .embedInCode("Page/modules/announce.js"),
+                .embedInCode("Page/modules/api.js"), .embedInCode("Page/modules/pages.js"),
+                .embedInCode("Page/modules/prompts.js"), .embedInCode("Page/modules/takes.js"),
+                .embedInCode("Page/modules/microphone.js"), .embedInCode("Page/modules/recording.js"),
+                .embedInCode("Page/modules/texts.js"), .embedInCode("Page/modules/keyboard.js"),
             ]),
         .target(
             name: "CommandLineSupport",
@@ -157,7 +171,7 @@ let package = Package(
             name: "VoicebankCLI",
             dependencies: [
                 "Voicebank", "VoicebankAuthoring", "Verbalization", "CommandLineSupport", "ConcatSynth", "Planning",
-                "SpeechCore", "Tokens", "AudioIO", "Studio", "HTTPService", "Recognition",
+                "SpeechCore", "Tokens", "AudioIO", "Studio", "HTTPService", "NetworkServer", "Recognition",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Like concat-synth (see releaseLinking).
@@ -172,7 +186,7 @@ let package = Package(
             name: "ConcatSynthCLI",
             dependencies: [
                 "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "CommandLineSupport", "Playback",
-                "Picture", "WyomingService", "HTTPService",
+                "Picture", "WyomingService", "HTTPService", "NetworkServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // A release render's whole process is what the latency target measures (see releaseLinking).
@@ -194,7 +208,7 @@ let package = Package(
             dependencies: [
                 "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank", "VoicebankAuthoring", "AudioIO",
                 "AudioFeatures", "Recognition", "CSQLite", "CSampleRate", "CEspeakNG", "SpeechService",
-                "WyomingService",
+                "WyomingService", "Tokens", "Verbalization",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -232,12 +246,24 @@ let package = Package(
         .testTarget(
             name: "SpeechServiceTests",
             dependencies: [
-                "SpeechService", "WyomingService", "HTTPService", "ConcatSynth", "SSML", "AudioIO", "Voicebank",
-                "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                "SpeechService", "WyomingService", "HTTPService", "NetworkServer", "ConcatSynth", "SSML", "AudioIO",
+                "Voicebank", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             // The Wyoming tests' Python client, run from the source tree.
             exclude: ["Fixtures/wyoming_driver.py", "Fixtures/http_driver.py"]),
+        .testTarget(
+            name: "NetworkServerTests",
+            dependencies: [
+                "NetworkServer", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
+        .testTarget(
+            name: "HTTPServiceTests",
+            dependencies: [
+                "HTTPService", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         .testTarget(
             name: "StudioTests",
             dependencies: ["Studio", "ConcatSynth", "Voicebank", "AudioIO", "TestSupport"],

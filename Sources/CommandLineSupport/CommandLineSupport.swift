@@ -39,9 +39,9 @@ public struct StandardError: TextOutputStream {
     }
 }
 
-/// Makes SIGINT and SIGTERM end a server as they end any process, even when the parent started it with them blocked
-/// or ignored (Foundation's `Process` passes on its threads' blocked signals); the threads the server starts inherit
-/// this mask. A Unix socket file left behind is replaced at the next start.
+/// Makes SIGINT and SIGTERM end the process, even when the parent started it with them blocked or ignored
+/// (Foundation's `Process` passes on its threads' blocked signals); the threads it starts inherit this mask. The servers
+/// stop on them through NetworkServer's `TerminationSignals` instead, which closes them first.
 public func stopOnTerminationSignals() {
     var signals = sigset_t()
     sigemptyset(&signals)

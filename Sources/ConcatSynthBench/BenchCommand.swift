@@ -24,8 +24,10 @@ struct BenchCommand: ParsableCommand {
             word error rates heard by pocketsphinx (tools/everyday-sentences.tsv), its joins, its first audio and \
             the Wyoming server's load. Item 16 renders weather and time announcements from a pack espeak-ng speaks \
             each word of three ways (tools/announcer-sentences.tsv): F0 jumps at joins and word error rates of `best` \
-            takes, `rotate` and continuation takes alone. --smoke runs every item in a few seconds with tiny packs, \
-            for the test suite.
+            takes, `rotate` and continuation takes alone. Item 17 renders the everyday sentences with a pack's English \
+            voice (--pack, --fallback) beside espeak-ng and flite speaking them whole, heard by Whisper tiny.en \
+            (tools/whisper-judge in tools/python-env's environment). --smoke runs every item in a few seconds with \
+            tiny packs, for the test suite.
             """)
 
     @Flag(help: "Run every item once, with tiny packs and short texts, in a few seconds (the test suite's check).")
@@ -51,6 +53,18 @@ struct BenchCommand: ParsableCommand {
     var packFolder: String?
 
     @Option(
+        help: ArgumentHelp(
+            "The pack whose English voice item 17 renders the everyday sentences with; the default pack by default.",
+            valueName: "path"))
+    var pack: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Item 17: render the voice in this fallback mode (\(FallbackMode.allCases.map(\.rawValue).joined(separator: ", "))), from a copy of the pack; repeat it for a column a mode. The pack as configured by default.",
+            valueName: "mode"))
+    var fallback: [String] = []
+
+    @Option(
         parsing: .upToNextOption,
         help: ArgumentHelp(
             "Run only these items (\(Self.items.map(String.init).joined(separator: ", "))); all of them by default.",
@@ -58,15 +72,25 @@ struct BenchCommand: ParsableCommand {
     var only: [Int] = []
 
     /// The items, in the order they run.
-    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
+    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]
 
     /// `--espeak-first-audio FILE RUNS VOICE RATE PITCH RANGE TEXT` times espeak-ng's own first audio for item 12
     /// (`EspeakFirstAudio`).
     /// `--peak-rss-of FILE PROGRAM ARGUMENTS…` runs PROGRAM and writes its exit status and peak RSS in bytes to FILE:
     /// a child inherits the high-water mark of the process that spawns it (Linux keeps it across the spawn and
     /// exec), so item 5 measures from this small fresh process rather than from the benchmark with its packs.
+    /// `--hear WORDS FILE [WORDS FILE …]` prints what item 17's judge hears in each file and its word errors
+    /// (`WhisperJudge.helper`).
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == WhisperJudge.helperFlag {
+            do {
+                try WhisperJudge.helper(Array(arguments.dropFirst()))
+            } catch {
+                exit(withError: error)
+            }
+            return
+        }
         if arguments.first == EspeakFirstAudio.helperFlag, arguments.count == 8, let runs = Int(arguments[2]),
             let rate = Int32(arguments[4]), let pitch = Int32(arguments[5]), let range = Int32(arguments[6])
         {
@@ -96,6 +120,10 @@ struct BenchCommand: ParsableCommand {
         if let item = only.first(where: { !Self.items.contains($0) }) {
             throw ValidationError(
                 "--only \(item): the items are \(Self.items.map(String.init).joined(separator: ", ")).")
+        }
+        if let mode = fallback.first(where: { FallbackMode(rawValue: $0) == nil }) {
+            throw ValidationError(
+                "--fallback \(mode): the modes are \(FallbackMode.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
     }
 
@@ -235,8 +263,15 @@ struct BenchCommand: ParsableCommand {
                 .run()
         }
 
+        if items.contains(17) {
+            let sentences = try EverydaySentence.all()
+            results += try EverydayJudgeBench(
+                sentences: smoke ? Array(sentences.prefix(2)) : sentences, pack: pack, modes: fallback, work: work
+            ).run()
+        }
+
         var targets = Table(
-            "Targets (issues 6, 10, 11, 14, 21, 22, 23 and 25)", columns: ["target", "measured", "verdict"])
+            "Targets (issues 6, 10, 11, 14, 21, 22, 23, 25 and 34)", columns: ["target", "measured", "verdict"])
         targets.printHeader()
         for result in results { targets.add([result.target, result.measured, result.verdict]) }
     }

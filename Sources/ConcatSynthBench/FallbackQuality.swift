@@ -256,13 +256,15 @@ struct FallbackQualityBench {
     }
 }
 
-/// A copy of the default pack, made in `work` as `name`, whose English voice (`FallbackQualityBench.voice`) falls back
-/// in `mode` (`clip`, `spell`, `voice`).
-func defaultPackCopy(fallback mode: String, named name: String, work: WorkDirectory) throws -> String {
+/// A copy of the default pack (or of `source`), made in `work` as `name`, whose English voice
+/// (`FallbackQualityBench.voice`, or `voice`) falls back in `mode` (`clip`, `spell`, `voice`).
+func defaultPackCopy(
+    fallback mode: String, named name: String, work: WorkDirectory, from source: String = Locations.defaultPack,
+    voice: String = FallbackQualityBench.voice
+) throws -> String {
     let path = work.file(name)
-    _ = try runChecked("/bin/cp", [Locations.defaultPack, path])
+    _ = try runChecked("/bin/cp", [source, path])
     _ = try runChecked(
-        Locations.binaries + "/voicebank",
-        ["configure", "--bank", path, "--voice", FallbackQualityBench.voice, "--fallback", mode])
+        Locations.binaries + "/voicebank", ["configure", "--bank", path, "--voice", voice, "--fallback", mode])
     return path
 }

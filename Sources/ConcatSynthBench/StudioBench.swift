@@ -175,10 +175,16 @@ struct StudioBench {
 
         let cookies = work.file("studio-cookies.txt")
         var sizes: [(String, Int)] = []
+        // studio.js imports the modules, one concern each (Sources/Studio/Page/modules).
+        let modules = [
+            "state", "words", "announce", "api", "pages", "prompts", "takes", "microphone", "recording", "texts",
+            "keyboard",
+        ].map { ("modules/\($0).js", "/modules/\($0).js") }
         for (file, path) in [
             ("index.html", "/?token=\(token)"), ("studio.js", "/studio.js"), ("studio.css", "/studio.css"),
-            ("recorder.js", "/recorder.js"),
-        ] {
+        ] + modules
+            + [("recorder.js", "/recorder.js")]
+        {
             let answer = try capture(
                 work: work, curl,
                 ["-sS", "-o", "/dev/null", "-w", "%{http_code} %{size_download}", "-c", cookies, "-b", cookies]

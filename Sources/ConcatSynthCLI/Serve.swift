@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineSupport
 import HTTPService
+import NetworkServer
 import WyomingService
 
 extension ConcatSynthCommand {
@@ -66,7 +67,9 @@ extension ConcatSynthCommand {
         static let defaultURI = "tcp://127.0.0.1:10200"
 
         func validate() throws {
-            do { _ = try WyomingAddress(uri ?? Self.defaultURI) } catch { throw ValidationError(error.description) }
+            do { _ = try WyomingError.address(uri ?? Self.defaultURI) } catch {
+                throw ValidationError(error.description)
+            }
             if let http {
                 do { _ = try HTTPServiceError.address(http) } catch { throw ValidationError(error.description) }
             }
@@ -86,8 +89,7 @@ extension ConcatSynthCommand {
         }
 
         func run() throws {
-            stopOnTerminationSignals()
-            var standardError = StandardError()
+            TerminationSignals.block()
             let log: @Sendable (String) -> Void = { line in
                 var standardError = StandardError()
                 print(line, to: &standardError)
@@ -95,30 +97,35 @@ extension ConcatSynthCommand {
             var wyoming: WyomingServer?
             if uri != nil || http == nil {
                 let server = try WyomingServer.start(
-                    address: WyomingAddress(uri ?? Self.defaultURI), bank: bank.bank, log: log)
-                print(
-                    "listening on \(server.address) with the voices of \(server.packPaths.joined(separator: ", "))",
-                    to: &standardError)
+                    address: WyomingError.address(uri ?? Self.defaultURI), bank: bank.bank, log: log)
+                log(server.listeningLine)
                 wyoming = server
             }
+            var httpServer: HTTPServer?
             if let http {
-                let (host, port) = try HTTPServiceError.address(http)
-                if !HTTPServiceError.isLoopback(host) && apiKey == nil {
-                    print(
-                        "warning: the HTTP server on \(http) is reachable from other machines and asks for no key; give --api-key KEY, or listen on 127.0.0.1",
-                        to: &standardError)
+                let address = try HTTPServiceError.address(http)
+                if !address.isLoopback && apiKey == nil {
+                    log(
+                        "warning: the HTTP server on \(http) is reachable from other machines and asks for no key; give --api-key KEY, or listen on 127.0.0.1"
+                    )
                 }
                 var limits = HTTPLimits()
                 limits.requestSeconds = requestTimeout
                 limits.idleSeconds = idleTimeout
                 limits.maximumFileSeconds = fileLimit
-                let server = try HTTPServer.start(
-                    host: host, port: port, bank: bank.bank, apiKey: apiKey, limits: limits, log: log)
-                let shown = host.contains(":") ? "[\(host)]" : host
-                print("HTTP listening on http://\(shown):\(server.port)", to: &standardError)
-                try server.waitUntilClosed()
+                do {
+                    let server = try HTTPServer.start(
+                        address: address, bank: bank.bank, apiKey: apiKey, limits: limits, log: log)
+                    log(server.listeningLine)
+                    httpServer = server
+                } catch {
+                    try? wyoming?.close()
+                    throw error
+                }
             }
-            try wyoming?.waitUntilClosed()
+            TerminationSignals.wait()
+            try httpServer?.close()
+            try wyoming?.close()
         }
     }
 }

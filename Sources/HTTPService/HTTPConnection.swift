@@ -208,7 +208,9 @@ final class HTTPConnection: ChannelInboundHandler {
     /// An error as the site's clients read one.
     private func send(_ error: APIError, for uri: String, isKeepAlive: Bool, context: ChannelHandlerContext) {
         let (body, type) = site.errorBody(error, uri: uri)
-        sendBody(body, status: error.status, type: type, headers: [], isKeepAlive: isKeepAlive, context: context)
+        sendBody(
+            body, status: error.status, type: type, headers: error.allow.map { [("allow", $0)] } ?? [],
+            isKeepAlive: isKeepAlive, context: context)
     }
 
     private func sendBody(

@@ -2,7 +2,7 @@ import ConcatSynth
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
+import NetworkServer
 
 /// An HTTP speech server: the OpenAI-compatible `POST /v1/audio/speech` that chat front ends and agent frameworks
 /// call, and MaryTTS's `/process` that openHAB's and Home Assistant's MaryTTS integrations call, both speaking with
@@ -10,19 +10,18 @@ import Synchronization
 ///
 /// Built on swift-nio's HTTP/1.1 codec, as the Wyoming server is on swift-nio: one event loop thread reads requests
 /// and writes answers, renders run on a pool of threads, and the next chunk of an answer is made only once the client
-/// has taken the last, so a slow client holds back its own answer and no one else's. Not Hummingbird: swift-nio is a
-/// dependency already, a handful of fixed routes need no router, and the limits (head bytes, time to send a request,
-/// chunked answers written as the client takes them) sit at the byte level, below what a framework hands a route.
+/// has taken the last, so a slow client holds back its own answer and no one else's. Its routes are `SpeechSite`'s
+/// `RouteTable`. Not Hummingbird: swift-nio is a dependency already, the table is a few rows, and the limits (head
+/// bytes, time to send a request, chunked answers written as the client takes them) sit at the byte level, below what
+/// a framework hands a route (docs/architecture.md, the servers).
 ///
 /// ```swift
-/// let server = try HTTPServer.start(host: "127.0.0.1", port: 8080, bank: nil) { print($0) }
+/// let server = try HTTPServer.start(address: .tcp(host: "127.0.0.1", port: 8080), bank: nil) { print($0) }
 /// try server.waitUntilClosed()
 /// ```
 public final class HTTPServer: Sendable {
-    /// The host it listens on.
-    public var host: String { listener.host }
-    /// The port it listens on: the one the system chose when 0 was asked.
-    public var port: Int { listener.port }
+    /// Where it listens; a TCP port asked as 0 is the one the system chose.
+    public var address: ServerAddress { listener.address }
     private let listener: HTTPListener
     private let site: SpeechSite
 
@@ -31,15 +30,15 @@ public final class HTTPServer: Sendable {
         self.site = site
     }
 
-    /// Opens the packs read-only, listens on `host`:`port` and serves until `close()`.
+    /// Opens the packs read-only, listens on `address` and serves until `close()`.
     ///
     /// - Parameters:
     ///   - bank: the pack whose voices it speaks; with none, the default and every installed pack's.
     ///   - apiKey: when given, every request must carry `Authorization: Bearer KEY`, else it gets 401.
     ///   - log: told one line per request and per fault, from any thread.
-    /// - Throws: `HTTPServiceError.cannotListen`; `ConcatSynthError` when no pack has a voice that can be spoken.
+    /// - Throws: `ListenError`; `ConcatSynthError` when no pack has a voice that can be spoken.
     public static func start(
-        host: String, port: Int, bank: String?, apiKey: String? = nil, renderThreads: Int = System.coreCount,
+        address: ServerAddress, bank: String?, apiKey: String? = nil, renderThreads: Int = System.coreCount,
         limits: HTTPLimits = HTTPLimits(), log: @escaping @Sendable (String) -> Void
     ) throws -> HTTPServer {
         let pools = try SynthesizerPools(VoiceCatalog(bank: bank))
@@ -47,13 +46,17 @@ public final class HTTPServer: Sendable {
         let site = SpeechSite(
             pools: pools, limits: limits, apiKey: apiKey, temporaryFolder: try TemporaryFolder(), log: log)
         do {
-            let listener = try HTTPListener.start(host: host, port: port, threads: renderThreads, site: site)
+            let listener = try HTTPListener.start(on: address, threads: renderThreads, site: site)
             return HTTPServer(listener: listener, site: site)
         } catch {
             site.temporaryFolder.remove()
             throw error
         }
     }
+
+    /// The line the log starts with once the server listens: `HTTP listening on http://127.0.0.1:8080`, which
+    /// scripts wait for.
+    public var listeningLine: String { listener.listeningLine(label: "HTTP") }
 
     /// Blocks until the server is closed.
     public func waitUntilClosed() throws {
@@ -67,80 +70,49 @@ public final class HTTPServer: Sendable {
     }
 }
 
-/// A site served on `host`:`port`: one event loop thread reads requests and writes answers, and the jobs of the
-/// answers run on a pool of threads.
+/// A site served on one `ServerListener`: its connections read requests and write answers on the event loop thread,
+/// and the jobs of the answers run on the listener's job threads.
 package final class HTTPListener: Sendable {
-    package let host: String
-    /// The port it listens on: the one the system chose when 0 was asked.
-    package let port: Int
-    private let channel: Channel
-    private let group: MultiThreadedEventLoopGroup
-    private let threadPool: NIOThreadPool
+    /// Where it listens; a TCP port asked as 0 is the one the system chose.
+    package var address: ServerAddress { listener.address }
+    private let listener: ServerListener
 
-    private init(
-        host: String, port: Int, channel: Channel, group: MultiThreadedEventLoopGroup, threadPool: NIOThreadPool
-    ) {
-        self.host = host
-        self.port = port
-        self.channel = channel
-        self.group = group
-        self.threadPool = threadPool
-    }
+    private init(listener: ServerListener) { self.listener = listener }
 
-    /// Listens on `host`:`port` (0 for any free port) and serves `site` until `close()`.
+    /// Listens on `address` (port 0 for any free port) and serves `site` until `close()`.
     ///
     /// - Parameter threads: how many jobs run at once.
-    /// - Throws: `HTTPServiceError.cannotListen`.
-    package static func start(host: String, port: Int, threads: Int, site: any HTTPSite) throws(HTTPServiceError)
+    /// - Throws: `ListenError`.
+    package static func start(on address: ServerAddress, threads: Int, site: any HTTPSite) throws(ListenError)
         -> HTTPListener
     {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let threadPool = NIOThreadPool(numberOfThreads: max(1, threads))
-        threadPool.start()
         let limits = site.limits
-        let clients = Atomic<Int>(0)
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelOption(.maxMessagesPerRead, value: 16)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let number = clients.wrappingAdd(1, ordering: .relaxed).newValue
-                    let guardHandler = RequestGuard(limits: limits)
-                    let sync = channel.pipeline.syncOperations
-                    try sync.addHandler(IdleStateHandler(readTimeout: .seconds(limits.idleSeconds)))
-                    try sync.addHandler(guardHandler)
-                    try sync.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
-                    try sync.addHandler(HTTPResponseEncoder())
-                    try sync.addHandler(
-                        HTTPConnection(
-                            site: site, threadPool: threadPool, guard: guardHandler, name: "client \(number)"))
-                }
-            }
-        let channel: Channel
-        do {
-            channel = try bootstrap.bind(host: host, port: port).wait()
-        } catch {
-            try? threadPool.syncShutdownGracefully()
-            try? group.syncShutdownGracefully()
-            throw .cannotListen(address: "\(host):\(port)", reason: "\(error)")
+        let listener = try ServerListener.start(on: address, jobThreads: threads) { channel, client, threadPool in
+            let guardHandler = RequestGuard(limits: limits)
+            let sync = channel.pipeline.syncOperations
+            try sync.addHandler(IdleStateHandler(readTimeout: .seconds(limits.idleSeconds)))
+            try sync.addHandler(guardHandler)
+            try sync.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
+            try sync.addHandler(HTTPResponseEncoder())
+            try sync.addHandler(
+                HTTPConnection(site: site, threadPool: threadPool, guard: guardHandler, name: "client \(client)"))
         }
-        return HTTPListener(
-            host: host, port: channel.localAddress?.port ?? port, channel: channel, group: group,
-            threadPool: threadPool)
+        return HTTPListener(listener: listener)
+    }
+
+    /// The line the log starts with once it listens: `LABEL listening on http://127.0.0.1:8080`.
+    package func listeningLine(label: String) -> String {
+        listener.listeningLine(label: label, url: address.httpURL)
     }
 
     /// Blocks until the listener is closed.
     package func waitUntilClosed() throws {
-        try channel.closeFuture.wait()
+        try listener.waitUntilClosed()
     }
 
     /// Stops listening, closes every connection and waits for the threads to end.
     package func close() throws {
-        try? channel.close().wait()
-        try group.syncShutdownGracefully()
-        try threadPool.syncShutdownGracefully()
+        try listener.close()
     }
 }
 

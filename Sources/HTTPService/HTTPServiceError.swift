@@ -1,4 +1,5 @@
 import AudioIO
+import NetworkServer
 import Synchronization
 
 #if canImport(Glibc)
@@ -9,14 +10,11 @@ import Synchronization
 
 /// What can keep the HTTP server from serving.
 public enum HTTPServiceError: Error, CustomStringConvertible {
-    case cannotListen(address: String, reason: String)
     case invalidAddress(String)
     case noTemporaryFolder(reason: String)
 
     public var description: String {
         switch self {
-        case .cannotListen(let address, let reason):
-            return "cannot listen on \(address): \(reason); expected a free port on an address of this machine"
         case .invalidAddress(let address):
             return
                 "invalid HTTP address \"\(address)\"; expected HOST:PORT such as 127.0.0.1:8080 ([::1]:8080 for IPv6, port 0 for any free port)"
@@ -25,22 +23,12 @@ public enum HTTPServiceError: Error, CustomStringConvertible {
         }
     }
 
-    /// `HOST:PORT` (an IPv6 host in brackets), as `--http` takes it.
+    /// `HOST:PORT` (an IPv6 host in brackets), as `--http` and `--listen` take it (`ServerAddress(hostAndPort:)`).
     ///
     /// - Throws: `.invalidAddress`.
-    public static func address(_ text: String) throws(HTTPServiceError) -> (host: String, port: Int) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-            (0...65_535).contains(port)
-        else { throw .invalidAddress(text) }
-        var host = text[..<colon]
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = host.dropFirst().dropLast() }
-        guard !host.isEmpty, !host.contains("/"), !host.contains("[") else { throw .invalidAddress(text) }
-        return (String(host), port)
-    }
-
-    /// Whether `host` is only reachable from this machine.
-    public static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    public static func address(_ text: String) throws(HTTPServiceError) -> ServerAddress {
+        guard let address = ServerAddress(hostAndPort: text) else { throw .invalidAddress(text) }
+        return address
     }
 }
 

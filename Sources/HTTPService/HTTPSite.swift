@@ -8,7 +8,8 @@ import NIOHTTP1
 #endif
 
 /// What one HTTP server answers, on the connection, limits and listener this module keeps for every server: the
-/// speech API (`SpeechSite`) and the recording studio (module Studio) are each a site.
+/// speech API (`SpeechSite`) and the recording studio (module Studio) are each a site, whose `answer` is its
+/// `RouteTable`'s.
 package protocol HTTPSite: Sendable {
     var limits: HTTPLimits { get }
     /// Told one line per request and per fault, from any thread.
@@ -41,6 +42,14 @@ package struct HTTPRequest: Sendable {
     package var body: [UInt8]
     /// The address and port of this machine the request came to.
     package var localAddress: SocketAddress?
+    /// The parameters its route's path pattern found: `id` of `/api/takes/:id/position` (`RouteTable`).
+    package var parameters: [String: String] = [:]
+
+    package init(head: HTTPRequestHead, body: [UInt8], localAddress: SocketAddress? = nil) {
+        self.head = head
+        self.body = body
+        self.localAddress = localAddress
+    }
 
     /// The request target's path: `/process` of `/process?INPUT_TEXT=Hello`.
     package var path: String { Self.split(head.uri).path }
@@ -142,6 +151,8 @@ package struct APIError: Error, Equatable {
     package var status: HTTPResponseStatus
     package var type: String
     package var message: String
+    /// The methods a 405's path takes, for its `Allow` header: `GET, POST`.
+    package var allow: String?
 
     package init(status: HTTPResponseStatus, type: String, message: String) {
         self.status = status

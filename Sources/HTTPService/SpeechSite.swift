@@ -21,57 +21,65 @@ final class SpeechSite: HTTPSite {
         self.log = log
     }
 
+    static let routes = RouteTable<SpeechSite>([
+        Route(.POST, "/v1/audio/speech", SpeechSite.openAISpeech),
+        Route(.GET, "/v1/models", SpeechSite.models),
+        Route(.GET, "/v1/audio/voices", SpeechSite.openAIVoices),
+        Route(.GET, "/process", SpeechSite.marySpeech),
+        Route(.POST, "/process", SpeechSite.marySpeech),
+        Route(.GET, "/voices", SpeechSite.maryVoices),
+        Route(.GET, "/locales", SpeechSite.maryLocales),
+        Route(.GET, "/version", SpeechSite.maryVersion),
+    ])
+
     /// Any head is read whole: a request without the key still gets its 401 on a connection kept alive.
     func admit(_ request: HTTPRequest) throws(APIError) {}
 
+    /// With an API key, every request must carry it, whatever its path, before the routes are looked at.
     func answer(_ request: HTTPRequest) throws(APIError) -> HTTPAnswer {
-        let head = request.head
-        if let key = apiKey, head.headers.first(name: "authorization") != "Bearer \(key)" {
+        if let key = apiKey, request.head.headers.first(name: "authorization") != "Bearer \(key)" {
             throw APIError(
                 status: .unauthorized, type: "authentication_error",
                 message: "the request has no valid API key; expected the header Authorization: Bearer KEY")
         }
-        switch (head.method, request.path) {
-        case (.POST, "/v1/audio/speech"):
-            return speak(try OpenAIAPI.order(body: request.body, voices: pools))
-        case (.GET, "/v1/models"):
-            return .body(.ok, encodeJSON(OpenAIAPI.ModelList()), contentType: "application/json")
-        case (.GET, "/v1/audio/voices"):
-            return .body(.ok, encodeJSON(OpenAIAPI.VoiceList(pools)), contentType: "application/json")
-        case (.GET, "/process"), (.POST, "/process"):
-            let encoded = head.method == .GET ? request.query : String(decoding: request.body, as: UTF8.self)
-            return speak(try MaryAPI.order(parameters: HTTPRequest.formParameters(encoded), voices: pools))
-        case (.GET, "/voices"):
-            return .body(.ok, Array(MaryAPI.voiceLines(pools).utf8), contentType: "text/plain")
-        case (.GET, "/locales"):
-            return .body(.ok, Array(MaryAPI.localeLines(pools).utf8), contentType: "text/plain")
-        case (.GET, "/version"):
-            return .body(.ok, Array(MaryAPI.version.utf8), contentType: "text/plain")
-        case (_, let path) where Self.methods[path] != nil:
-            throw APIError(
-                status: .methodNotAllowed, type: "invalid_request_error",
-                message: "\(head.method) is not a method of \(path); expected \(Self.methods[path]!)")
-        case (_, let path):
-            throw APIError(
-                status: .notFound, type: "not_found_error",
-                message:
-                    "no endpoint \(path); expected POST /v1/audio/speech, GET /v1/models, GET /v1/audio/voices, GET or POST /process, GET /voices, /locales or /version"
-            )
-        }
+        return try Self.routes.answer(request, site: self)
     }
 
-    /// Each endpoint's methods, for a 405's message.
-    private static let methods = [
-        "/v1/audio/speech": "POST", "/v1/models": "GET", "/v1/audio/voices": "GET", "/process": "GET or POST",
-        "/voices": "GET", "/locales": "GET", "/version": "GET",
-    ]
+    private func openAISpeech(_ request: HTTPRequest) throws(APIError) -> HTTPAnswer {
+        speak(try OpenAIAPI.order(body: request.body, voices: pools))
+    }
+
+    private func models(_ request: HTTPRequest) -> HTTPAnswer {
+        .body(.ok, encodeJSON(OpenAIAPI.ModelList()), contentType: "application/json")
+    }
+
+    private func openAIVoices(_ request: HTTPRequest) -> HTTPAnswer {
+        .body(.ok, encodeJSON(OpenAIAPI.VoiceList(pools)), contentType: "application/json")
+    }
+
+    /// `GET /process?INPUT_TEXT=…`, or `POST /process` with the same parameters form-encoded.
+    private func marySpeech(_ request: HTTPRequest) throws(APIError) -> HTTPAnswer {
+        let encoded = request.head.method == .GET ? request.query : String(decoding: request.body, as: UTF8.self)
+        return speak(try MaryAPI.order(parameters: HTTPRequest.formParameters(encoded), voices: pools))
+    }
+
+    private func maryVoices(_ request: HTTPRequest) -> HTTPAnswer {
+        .body(.ok, Array(MaryAPI.voiceLines(pools).utf8), contentType: "text/plain")
+    }
+
+    private func maryLocales(_ request: HTTPRequest) -> HTTPAnswer {
+        .body(.ok, Array(MaryAPI.localeLines(pools).utf8), contentType: "text/plain")
+    }
+
+    private func maryVersion(_ request: HTTPRequest) -> HTTPAnswer {
+        .body(.ok, Array(MaryAPI.version.utf8), contentType: "text/plain")
+    }
 
     private func speak(_ order: SpeechOrder) -> HTTPAnswer {
         .job(
             HTTPSpeechJob(order: order, temporaryFolder: temporaryFolder, maximumFileSeconds: limits.maximumFileSeconds)
         )
     }
-
     /// A render's error as the client's fault (400: SSML, text, audio it named) or the server's (500: a pack that
     /// cannot be read).
     func apiError(for error: any Error) -> APIError {

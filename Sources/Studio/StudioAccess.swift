@@ -1,5 +1,6 @@
 import HTTPService
 import NIOHTTP1
+import NetworkServer
 import Voicebank
 
 #if canImport(Glibc)
@@ -26,11 +27,6 @@ struct StudioAccess: Sendable {
     /// The cookie that carries the token, named for the port: two studios on one machine share a host's cookies.
     static func cookieName(port: Int) -> String { "studio-token-\(port)" }
 
-    /// `host:port` as a Host header or an address writes it, an IPv6 host in brackets.
-    static func hostAndPort(_ host: String, _ port: Int) -> String {
-        "\(host.contains(":") ? "[\(host)]" : host):\(port)"
-    }
-
     /// - Throws: `StudioError.forbidden` naming what is missing or wrong.
     func check(_ request: HTTPRequest) throws(StudioError) {
         let head = request.head
@@ -41,7 +37,7 @@ struct StudioAccess: Sendable {
         if let mapped = addresses.last, mapped.hasPrefix("::ffff:"), mapped.contains(".") {
             addresses.append(String(mapped.dropFirst(7)))
         }
-        let own = addresses.map { Self.hostAndPort($0, port) }.uniqued
+        let own = addresses.map { ServerAddress.hostAndPort($0, port) }.uniqued
         let hosts = head.headers["host"]
         guard hosts.count == 1, own.contains(where: { $0.lowercased() == hosts[0].lowercased() }) else {
             throw .forbidden(

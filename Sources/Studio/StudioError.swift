@@ -1,6 +1,7 @@
 import AudioIO
 import ConcatSynth
 import HTTPService
+import NetworkServer
 import Playback
 import Verbalization
 import Voicebank
@@ -49,8 +50,10 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
     case voicebank(VoicebankError)
     case audio(AudioIOError)
     case coverage(ConcatSynthError)
-    /// The server could not start: its address, or its folder for takes.
+    /// The server could not make its folder for takes.
     case server(HTTPServiceError)
+    /// The server could not listen on its address.
+    case listen(ListenError)
     /// A sound device of `voicebank record` that does not open or fails.
     case device(PlaybackError)
     /// `--words` for a voice whose language has no words (`Verbalizer.supportedLanguages`).
@@ -127,6 +130,8 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
             return error.description
         case .server(let error):
             return error.description
+        case .listen(let error):
+            return error.description
         case .device(let error):
             return error.description
         case .noWords(let voice, let language):
@@ -134,7 +139,7 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
                 "no words to list for voice \(voice), whose language is \(language.isEmpty ? "not given" : language); expected a voice in one of \(Verbalizer.supportedLanguages.joined(separator: ", "))"
         case .pastedText(let reason):
             return
-                "the pasted text cannot be added: \(reason); expected plain text or SSML in UTF-8, at most \(StudioSession.largestPastedText) bytes"
+                "the pasted text cannot be added: \(reason); expected plain text or SSML in UTF-8, at most \(StudioPrompts.largestPastedText) bytes"
         case .sameText(let name):
             return "the same text is \(name) already; expected another text"
         case .listenText(let reason):

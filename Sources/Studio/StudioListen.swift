@@ -73,7 +73,7 @@ extension StudioSession {
                 reason: "it is \(text.utf8.count) bytes, more than the \(StudioRenders.largestText) a render takes")
         }
         // The fallback voice speaks as it will once the takes kept so far are measured.
-        try updateFallbackVoice()
+        try fallbackVoice.update()
         let path = folder.newPath(extension: "wav")
         defer { unlink(path) }
         let fallbacks = Mutex<[String]>([])

@@ -1,6 +1,7 @@
 import AudioIO
 import ConcatSynth
 import HTTPService
+import NetworkServer
 import Verbalization
 import Voicebank
 
@@ -51,8 +52,8 @@ public final class StudioServer: Sendable {
     private init(url: String, session: StudioSession, listener: HTTPListener) {
         self.url = url
         voice = session.voice.identifier
-        promptCount = session.script.prompts.count
-        warnings = session.script.warnings
+        promptCount = session.prompts.script.prompts.count
+        warnings = session.prompts.script.warnings
         self.listener = listener
         self.session = session
     }
@@ -69,19 +70,18 @@ public final class StudioServer: Sendable {
             let token = try StudioAccess.newToken()
             // One job thread: the pack is changed by one request at a time, in the order they came.
             let listener: HTTPListener
-            do throws(HTTPServiceError) {
+            do throws(ListenError) {
                 listener = try HTTPListener.start(
-                    host: options.host, port: options.port, threads: 1,
+                    on: .tcp(host: options.host, port: options.port), threads: 1,
                     site: StudioSite(
                         session: session, access: StudioAccess(token: token, listenHost: options.host), log: log))
             } catch {
-                throw .server(error)
+                throw .listen(error)
             }
             // On every address, the page is opened through loopback's.
             let host = options.host == "0.0.0.0" || options.host == "::" ? "127.0.0.1" : options.host
-            return StudioServer(
-                url: "http://\(StudioAccess.hostAndPort(host, listener.port))/?token=\(token)", session: session,
-                listener: listener)
+            let shown = ServerAddress.tcp(host: host, port: listener.address.port ?? options.port)
+            return StudioServer(url: "\(shown.httpURL)/?token=\(token)", session: session, listener: listener)
         } catch {
             session.close()
             throw error

@@ -101,7 +101,7 @@ public final class TerminalRecorder {
         self.output = output
         voice = session.voice.identifier
         packPath = session.packPath
-        warnings = session.script.warnings
+        warnings = session.prompts.script.warnings
         trimThresholdDecibels = session.voice.trimming?.thresholdDecibels
         prompts = try session.state().prompts
         // Where the recording stopped: the first prompt without a take (for its position).
@@ -214,9 +214,10 @@ public final class TerminalRecorder {
             peakDecibels: TakeChecks.level(peak), noiseFloorDecibels: noiseFloor.map(TakeChecks.level),
             trimThresholdDecibels: trimThresholdDecibels)
         do throws(StudioError) {
-            if let message = try session.loudnessCheck(TakeUpload(samples: Array(cut), sampleRate: Self.sampleRate))
-                .message
-            {
+            if let message = try session.takes.loudnessCheck(
+                TakeUpload(samples: Array(cut), sampleRate: Self.sampleRate)
+            )
+            .message {
                 hints.append(message)
             }
         } catch {
@@ -239,13 +240,14 @@ public final class TerminalRecorder {
         let what: String
         if let pending {
             // As it will be kept: trimmed.
-            let played = session.playedRange(of: TakeUpload(samples: pending.samples, sampleRate: pending.sampleRate))
+            let played = session.takes.playedRange(
+                of: TakeUpload(samples: pending.samples, sampleRate: pending.sampleRate))
             samples = Array(pending.samples[played])
             sampleRate = pending.sampleRate
             what =
                 "the take just recorded, trimmed as it will be kept: \(seconds(Double(played.count) / Double(sampleRate))) of \(seconds(Double(pending.samples.count) / Double(sampleRate)))"
         } else if let take = prompt.takes.last {
-            samples = try session.audio(takeID: "\(take.id)")
+            samples = try session.takes.audio(takeID: "\(take.id)")
             sampleRate = RenderFormat.sampleRate
             what = "take \(prompt.takes.count) of \(quoted(prompt.text)) as the pack holds it, \(seconds(take.seconds))"
         } else {
@@ -265,9 +267,9 @@ public final class TerminalRecorder {
             move(to: min(index + 1, prompts.count - 1))
             return
         }
-        let prompt = try session.prompt(id: current.id)
+        let prompt = try session.prompts.prompt(id: current.id)
         let position = chosenPosition ?? prompt.position
-        let take = try session.keep(
+        let take = try session.takes.keep(
             TakeUpload(samples: pending.samples, sampleRate: pending.sampleRate), prompt: prompt, position: position)
         self.pending = nil
         chosenPosition = nil
@@ -275,13 +277,13 @@ public final class TerminalRecorder {
         var replaced = ""
         if let redone = redoing, redone.promptID == prompt.id {
             redoing = nil
-            _ = try session.discard(takeID: "\(redone.takeID)")
+            _ = try session.takes.discard(takeID: "\(redone.takeID)")
             replaced = " It replaces the take redone."
         }
         lastKept = (take.id, prompt.id)
-        update(try session.promptStates(phraseKey: prompt.phraseKey))
+        update(try session.takes.promptStates(phraseKey: prompt.phraseKey))
         let name = "take \(prompts[index].takes.count) of \(quoted(prompt.readText))"
-        let coverage = try session.coverage()
+        let coverage = try session.prompts.coverage()
         let kept =
             "Kept \(name)\(position.map { " as \(article($0)) \($0) take" } ?? ""): \(seconds(take.durationSeconds)) after trimming.\(replaced)"
             + (coverage.map { " Your texts: \($0.summary)\(Self.positions($0))." } ?? "")
@@ -290,11 +292,11 @@ public final class TerminalRecorder {
         say("\(kept) \(describePrompt())")
         // Behind keep: the line comes when the recogniser is done, whatever is being done then. A voice it does not
         // hear is said once.
-        if !session.listener.hearsLanguage {
+        if !session.takes.listener.hearsLanguage {
             if hasSaidSkipped { return }
             hasSaidSkipped = true
         }
-        try session.listen(to: take, name: name) { [output] hearing in
+        try session.takes.listen(to: take, name: name) { [output] hearing in
             guard let message = hearing.message else { return }
             let again =
                 [.differs, .close].contains(hearing.status)
@@ -362,9 +364,9 @@ public final class TerminalRecorder {
             say("Take discarded; nothing was kept. Press \(keys.record) to record again.")
         } else if let take = prompt.takes.last {
             let number = prompt.takes.count
-            let (removed, _) = try session.discard(takeID: "\(take.id)")
-            update(try session.promptStates(phraseKey: removed.phraseKey))
-            let coverage = try session.coverage()
+            let (removed, _) = try session.takes.discard(takeID: "\(take.id)")
+            update(try session.takes.promptStates(phraseKey: removed.phraseKey))
+            let coverage = try session.prompts.coverage()
             say(
                 "Removed take \(number) of \(quoted(prompt.readText)) from the pack."
                     + (coverage.map { " Your texts: \($0.summary)\(Self.positions($0))." } ?? ""))

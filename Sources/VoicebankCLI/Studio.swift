@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineSupport
 import HTTPService
+import NetworkServer
 import Studio
 import Verbalization
 
@@ -44,9 +45,9 @@ extension VoicebankCommand {
         var allowRemote = false
 
         func validate() throws {
-            let host: String
-            do { host = try HTTPServiceError.address(listen).host } catch { throw ValidationError(error.description) }
-            if !HTTPServiceError.isLoopback(host) && !allowRemote {
+            let address: ServerAddress
+            do { address = try HTTPServiceError.address(listen) } catch { throw ValidationError(error.description) }
+            if !address.isLoopback && !allowRemote {
                 throw ValidationError(
                     "--listen \(listen) is reachable from other machines; add --allow-remote to serve the studio there, or listen on 127.0.0.1"
                 )
@@ -54,11 +55,10 @@ extension VoicebankCommand {
         }
 
         func run() throws {
-            stopOnTerminationSignals()
-            let (host, port) = try HTTPServiceError.address(listen)
+            TerminationSignals.block()
+            let address = try HTTPServiceError.address(listen)
             var options = script.options
-            options.host = host
-            options.port = port
+            if case .tcp(let host, let port) = address { (options.host, options.port) = (host, port) }
             let studio = try StudioServer.start(options) { line in
                 var standardError = StandardError()
                 print(line, to: &standardError)
@@ -68,7 +68,7 @@ extension VoicebankCommand {
             fflush(nil)
             var standardError = StandardError()
             for warning in studio.warnings { print("warning: \(warning)", to: &standardError) }
-            if !HTTPServiceError.isLoopback(host) {
+            if !address.isLoopback {
                 print(
                     "warning: the studio on \(listen) is reachable from other machines; anyone with its address can change \(options.bank)",
                     to: &standardError)
@@ -76,7 +76,8 @@ extension VoicebankCommand {
             print(
                 "studio: \(studio.promptCount) prompt\(studio.promptCount == 1 ? "" : "s") for voice \(studio.voice) of \(options.bank)",
                 to: &standardError)
-            try studio.waitUntilClosed()
+            TerminationSignals.wait()
+            try studio.close()
         }
     }
 }

@@ -6,7 +6,7 @@ import SpeechCore
 
 /// One client's conversation: its events in, its audio out, one request spoken at a time in the order asked.
 ///
-/// Lives on the connection's event loop; renders run on the service's thread pool a chunk at a time (see
+/// Lives on the connection's event loop; renders run on the server's thread pool a chunk at a time (see
 /// `SpeechJob`). Faults in what the client sends (an over-long or malformed event, an unknown event type) answer
 /// with an `error` event and close this connection only; a request that cannot be spoken (an unknown voice, a
 /// missing field) answers with an `error` event and the connection goes on.
@@ -15,6 +15,8 @@ final class WyomingConnection: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     private let service: WyomingService
+    /// Where its renders run.
+    private let threadPool: NIOThreadPool
     /// How the log names this client.
     private let name: String
 
@@ -49,8 +51,9 @@ final class WyomingConnection: ChannelInboundHandler {
     private var textStream: TextStream?
     private var isOpen = true
 
-    init(service: WyomingService, name: String) {
+    init(service: WyomingService, threadPool: NIOThreadPool, name: String) {
         self.service = service
+        self.threadPool = threadPool
         self.name = name
     }
 
@@ -167,7 +170,7 @@ final class WyomingConnection: ChannelInboundHandler {
         speaking!.isStepRunning = true
         speaking!.isWaitingForClient = false
         let allocator = context.channel.allocator
-        service.threadPool.runIfActive(eventLoop: context.eventLoop) { try job.step(allocator: allocator) }
+        threadPool.runIfActive(eventLoop: context.eventLoop) { try job.step(allocator: allocator) }
             .assumeIsolated()
             .whenComplete { result in self.rendered(result, context: context) }
     }

@@ -1,9 +1,9 @@
+import NetworkServer
+
 /// What goes wrong serving Wyoming clients; each case names the input and what would be accepted.
 public enum WyomingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `--uri` is not a listening address.
     case invalidAddress(String)
-    /// The server could not listen on the address.
-    case cannotListen(address: String, reason: String)
     /// A header line with no newline within the limit.
     case headerTooLong(limit: Int)
     case dataTooLong(type: String, length: Int, limit: Int)
@@ -28,11 +28,18 @@ public enum WyomingError: Error, Equatable, Sendable, CustomStringConvertible {
         "describe", "synthesize", "synthesize-start", "synthesize-chunk", "synthesize-stop", "ping", "select-program",
     ]
 
+    /// `tcp://HOST:PORT` or `unix:///PATH`, as `--uri` takes it (`ServerAddress(uri:)`).
+    ///
+    /// - Throws: `.invalidAddress`.
+    public static func address(_ uri: String) throws(WyomingError) -> ServerAddress {
+        guard let address = ServerAddress(uri: uri) else { throw .invalidAddress(uri) }
+        return address
+    }
+
     public var description: String {
         switch self {
         case .invalidAddress(let uri):
             return "invalid address \"\(uri)\": expected tcp://HOST:PORT (tcp://0.0.0.0:10200) or unix:///PATH"
-        case .cannotListen(let address, let reason): return "cannot listen on \(address): \(reason)"
         case .headerTooLong(let limit):
             return "event header longer than \(limit) bytes without a newline; expected one JSON line per event"
         case .dataTooLong(let type, let length, let limit):
@@ -58,7 +65,6 @@ public enum WyomingError: Error, Equatable, Sendable, CustomStringConvertible {
     var code: String {
         switch self {
         case .invalidAddress: return "invalid-address"
-        case .cannotListen: return "cannot-listen"
         case .headerTooLong, .dataTooLong, .payloadTooLong: return "too-long"
         case .malformedHeader, .malformedData: return "malformed-event"
         case .unknownEvent: return "unknown-event"

@@ -1,8 +1,8 @@
 import ConcatSynth
 import NIOCore
 import NIOPosix
+import NetworkServer
 import SpeechCore
-import Synchronization
 
 /// A Wyoming text-to-speech server speaking with the voices of one pack, or of the default and every installed pack
 /// (`VoiceCatalog`): what Home Assistant's Wyoming integration and other Wyoming clients connect to.
@@ -13,29 +13,21 @@ import Synchronization
 /// back its own render and no one else's.
 ///
 /// ```swift
-/// let server = try WyomingServer.start(address: WyomingAddress("tcp://127.0.0.1:10200"), bank: "my.sqlite") {
+/// let server = try WyomingServer.start(address: .tcp(host: "127.0.0.1", port: 10200), bank: "my.sqlite") {
 ///     print($0)   // one line per request, warnings, faults
 /// }
 /// try server.waitUntilClosed()
 /// ```
 public final class WyomingServer: Sendable {
     /// Where the server listens; a TCP port asked as 0 is the one the system chose.
-    public let address: WyomingAddress
+    public var address: ServerAddress { listener.address }
     /// The packs whose voices it speaks.
     public let packPaths: [String]
-    private let channel: Channel
-    private let group: MultiThreadedEventLoopGroup
-    private let threadPool: NIOThreadPool
+    private let listener: ServerListener
 
-    private init(
-        address: WyomingAddress, packPaths: [String], channel: Channel, group: MultiThreadedEventLoopGroup,
-        threadPool: NIOThreadPool
-    ) {
-        self.address = address
+    private init(packPaths: [String], listener: ServerListener) {
         self.packPaths = packPaths
-        self.channel = channel
-        self.group = group
-        self.threadPool = threadPool
+        self.listener = listener
     }
 
     /// Opens the packs read-only, listens on `address` and serves until `close()`.
@@ -45,52 +37,29 @@ public final class WyomingServer: Sendable {
     ///     (`VoiceCatalog`), a pack that cannot be opened left out with a warning in the log.
     ///   - renderThreads: renders that run at once; more requests than that wait for a thread.
     ///   - log: told one line per request and per fault, from any thread.
-    /// - Throws: `WyomingError.cannotListen`; `ConcatSynthError` when the pack cannot be opened or has no voice
-    ///   (with no `bank`, when no pack has a voice that can be spoken).
+    /// - Throws: `ListenError`; `ConcatSynthError` when the pack cannot be opened or has no voice (with no `bank`, when
+    ///   no pack has a voice that can be spoken).
     public static func start(
-        address: WyomingAddress, bank: String?, renderThreads: Int = System.coreCount,
+        address: ServerAddress, bank: String?, renderThreads: Int = System.coreCount,
         limits: WyomingLimits = WyomingLimits(), log: @escaping @Sendable (String) -> Void
     ) throws -> WyomingServer {
         // Each pack is opened here, so one that cannot be read fails the start, not the first request.
         let pools = try SynthesizerPools(VoiceCatalog(bank: bank))
         for warning in pools.warnings { log("warning: \(warning)") }
+        let service = WyomingService(pools: pools, limits: limits, log: log)
+        let listener = try ServerListener.start(on: address, jobThreads: renderThreads) { channel, client, threadPool in
+            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WyomingEventDecoder(limits: limits)))
+            try channel.pipeline.syncOperations.addHandler(
+                WyomingConnection(
+                    service: service, threadPool: threadPool, name: Self.clientName(client, channel.remoteAddress)))
+        }
+        return WyomingServer(packPaths: pools.packPaths, listener: listener)
+    }
 
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let threadPool = NIOThreadPool(numberOfThreads: max(1, renderThreads))
-        threadPool.start()
-        let service = WyomingService(pools: pools, threadPool: threadPool, limits: limits, log: log)
-        let clientCount = ClientCounter()
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let client = clientCount.next()
-                    try channel.pipeline.syncOperations.addHandler(
-                        ByteToMessageHandler(WyomingEventDecoder(limits: limits)))
-                    try channel.pipeline.syncOperations.addHandler(
-                        WyomingConnection(service: service, name: Self.clientName(client, channel.remoteAddress)))
-                }
-            }
-        let channel: Channel
-        do {
-            switch address {
-            case .tcp(let host, let port): channel = try bootstrap.bind(host: host, port: port).wait()
-            case .unix(let path):
-                channel = try bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).wait()
-            }
-        } catch {
-            try? threadPool.syncShutdownGracefully()
-            try? group.syncShutdownGracefully()
-            throw WyomingError.cannotListen(address: address.description, reason: "\(error)")
-        }
-        var bound = address
-        if case .tcp(let host, _) = address, let port = channel.localAddress?.port {
-            bound = .tcp(host: host, port: port)
-        }
-        return WyomingServer(
-            address: bound, packPaths: pools.packPaths, channel: channel, group: group, threadPool: threadPool)
+    /// The line the log starts with once the server listens: `listening on tcp://127.0.0.1:10200 with the voices of
+    /// PACK`, which scripts wait for.
+    public var listeningLine: String {
+        listener.listeningLine(detail: "with the voices of \(packPaths.joined(separator: ", "))")
     }
 
     private static func clientName(_ number: Int, _ address: SocketAddress?) -> String {
@@ -103,28 +72,18 @@ public final class WyomingServer: Sendable {
 
     /// Blocks until the server is closed.
     public func waitUntilClosed() throws {
-        try channel.closeFuture.wait()
+        try listener.waitUntilClosed()
     }
 
     /// Stops listening, closes every connection and waits for the threads to end.
     public func close() throws {
-        try? channel.close().wait()
-        try group.syncShutdownGracefully()
-        try threadPool.syncShutdownGracefully()
+        try listener.close()
     }
 }
 
-/// Numbers the clients in the order they connect, for the log.
-private final class ClientCounter: Sendable {
-    private let value = Atomic<Int>(0)
-
-    func next() -> Int { value.wrappingAdd(1, ordering: .relaxed).newValue }
-}
-
-/// What every connection of a server shares: the voices and their packs' synthesizers, the render threads, the log.
+/// What every connection of a server shares: the voices and their packs' synthesizers, the limits, the log.
 final class WyomingService: Sendable {
     let pools: SynthesizerPools
-    let threadPool: NIOThreadPool
     let limits: WyomingLimits
     let log: @Sendable (String) -> Void
     /// The answer to `describe`, made once.
@@ -134,11 +93,9 @@ final class WyomingService: Sendable {
     static let programName = "concat-synth"
 
     init(
-        pools: SynthesizerPools, threadPool: NIOThreadPool, limits: WyomingLimits,
-        log: @escaping @Sendable (String) -> Void
+        pools: SynthesizerPools, limits: WyomingLimits, log: @escaping @Sendable (String) -> Void
     ) {
         self.pools = pools
-        self.threadPool = threadPool
         self.limits = limits
         self.log = log
         info = WyomingEvent(type: "info", data: Self.info(pools))

@@ -205,6 +205,9 @@ import Voicebank
         #expect(header.status == 431)
         #expect(try curl([server.uri + "/v2/everything"]).status == 404)
         #expect(try curl(["-X", "DELETE", server.uri + "/v1/models"]).status == 405)
+        let wrongMethod = try curl(["-i", "-X", "DELETE", server.uri + "/process"])
+        #expect(wrongMethod.body.lowercased().contains("\r\nallow: get, post\r\n"), "\(wrongMethod.body)")
+        #expect(wrongMethod.body.hasSuffix("DELETE is not a method of /process; expected GET or POST\n"))
         #expect(try curl([server.uri + "/v1/models"]).status == 200)
         try server.waitForLog("refused: 431")
     }
@@ -289,66 +292,4 @@ import Voicebank
 /// The Python side of the HTTP tests: tools/python-env's interpreter running Fixtures/http_driver.py.
 enum HTTPDriver {
     static let http = PythonDriver("Tests/SpeechServiceTests/Fixtures/http_driver.py")
-}
-
-/// A plain TCP connection to the loopback interface, for what no HTTP client does on purpose.
-final class TCPClient {
-    private let descriptor: Int32
-
-    init(port: Int) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard status == 0 else { throw TestFailure(description: "cannot connect to port \(port)") }
-    }
-
-    deinit { close(descriptor) }
-
-    func send(_ text: String) throws {
-        let bytes = Array(text.utf8)
-        guard write(descriptor, bytes, bytes.count) == bytes.count else { throw TestFailure(description: "send") }
-    }
-
-    /// One answer with a content-length, read to its last byte and no further, within `seconds`: its head, and its body.
-    func readAnswer(seconds: Int) throws -> (head: String, body: [UInt8]) {
-        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let blankLine = Array("\r\n\r\n".utf8)
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            if let end = received.indices.first(where: { received[$0...].starts(with: blankLine) }) {
-                let head = String(decoding: received[..<end], as: UTF8.self)
-                let length = head.lowercased().split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
-                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
-                guard let length else { throw TestFailure(description: "an answer without a length: \(head)") }
-                let body = received[(end + blankLine.count)...]
-                if body.count >= length { return (head, Array(body)) }
-            }
-            let count = read(descriptor, &buffer, buffer.count)
-            guard count > 0 else { throw TestFailure(description: "closed after \(received.count) bytes") }
-            received += buffer[..<count]
-        }
-    }
-
-    /// What arrives until the server closes the connection, within `seconds`.
-    func readUntilClosed(seconds: Int) throws -> String {
-        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(descriptor, &buffer, buffer.count)
-            guard count > 0 else { break }
-            received += buffer[..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
-    }
 }

@@ -1,3 +1,4 @@
+import NetworkServer
 import SSML
 import Testing
 import WyomingService
@@ -86,12 +87,12 @@ import WyomingService
     @Test(
         "URIs as the wyoming package writes them",
         arguments: [
-            ("tcp://127.0.0.1:10200", WyomingAddress.tcp(host: "127.0.0.1", port: 10_200)),
+            ("tcp://127.0.0.1:10200", ServerAddress.tcp(host: "127.0.0.1", port: 10_200)),
             ("tcp://[::1]:0", .tcp(host: "::1", port: 0)),
             ("unix:///run/wyoming.sock", .unix(path: "/run/wyoming.sock")),
         ])
-    func valid(uri: String, address: WyomingAddress) throws {
-        #expect(try WyomingAddress(uri) == address)
+    func valid(uri: String, address: ServerAddress) throws {
+        #expect(try WyomingError.address(uri) == address)
         #expect(address.description == uri)
     }
 
@@ -99,6 +100,6 @@ import WyomingService
         "anything else is refused, naming the forms accepted",
         arguments: ["tcp://host", "http://x:1", "unix://relative", "tcp://:80", "tcp://h:70000"])
     func invalid(uri: String) {
-        #expect(throws: WyomingError.invalidAddress(uri)) { try WyomingAddress(uri) }
+        #expect(throws: WyomingError.invalidAddress(uri)) { try WyomingError.address(uri) }
     }
 }

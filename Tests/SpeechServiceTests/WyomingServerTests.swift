@@ -98,6 +98,39 @@ import Voicebank
         #expect(try samples(atPath: output) == rendered("Good morning"))
     }
 
+    @Test("SIGTERM closes both servers: the process exits 0, its Unix socket and its HTTP files removed")
+    func termination() throws {
+        let socket = directory.file("closing.socket")
+        let files = directory.file("tmp")
+        try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
+        let server = try WyomingTestServer(
+            arguments: ["serve", "--bank", pack, "--uri", "unix://\(socket)", "--http", "127.0.0.1:0"],
+            environment: ["TMPDIR": files]
+        ) { line in line.hasPrefix("HTTP listening on ") ? String(line.dropFirst("HTTP listening on ".count)) : nil }
+        #expect(server.log.contains("listening on unix://\(socket) with the voices of \(pack)"))
+        #expect(FileManager.default.fileExists(atPath: socket))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: files).count == 1)
+        kill(server.process.processIdentifier, SIGTERM)
+        server.process.waitUntilExit()
+        #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: socket))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: files) == [])
+    }
+
+    @Test("a port in use is refused with one message, whichever server asks for it")
+    func portInUse() throws {
+        let server = try WyomingTestServer(pack: pack)
+        let port = try #require(server.uri.split(separator: ":").last.map(String.init))
+        for arguments in [["--uri", "tcp://127.0.0.1:\(port)"], ["--http", "127.0.0.1:\(port)"]] {
+            let result = try concatSynth.run(["serve", "--bank", pack] + arguments)
+            #expect(result.status == 1)
+            #expect(
+                result.standardError.contains(
+                    "cannot listen on tcp://127.0.0.1:\(port): port \(port) is in use by another program; expected a free port (0 for any)"
+                ), "\(result.standardError)")
+        }
+    }
+
     @Test("a voice by language, and an unknown voice is an error naming the pack's voices")
     func voiceSelection() throws {
         let server = try WyomingTestServer(pack: pack)

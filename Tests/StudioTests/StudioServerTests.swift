@@ -100,13 +100,51 @@ import Voicebank
             try String(contentsOfFile: cookies, encoding: .utf8).contains(
                 "studio-token-\(studio.port)\t\(studio.token)"))
         var firstLoad = page.body.utf8.count
-        for file in ["studio.js", "studio.css", "recorder.js"] {
+        for file in ["studio.css", "recorder.js"] + (try modules(studio, cookies: cookies)) {
             let answer = try curl(["-b", cookies, "\(studio.base)/\(file)"])
             #expect(answer.status == 200, "\(file)")
             firstLoad += answer.body.utf8.count
         }
         #expect(firstLoad <= 200 * 1_024)
         #expect(!studio.server.log.contains(studio.token), "the log keeps no token")
+    }
+
+    /// `studio.js` and every module it imports, and they import, as the browser loads them: paths from the root.
+    func modules(_ studio: Studio, cookies: String) throws -> [String] {
+        var found = ["studio.js"]
+        var index = 0
+        while index < found.count {
+            let file = found[index]
+            index += 1
+            let folder = file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) + "/" : ""
+            let source = try curl(["-b", cookies, "\(studio.base)/\(file)"]).body
+            for line in source.split(separator: "\n") where line.hasPrefix("import ") {
+                guard let start = line.range(of: "'./")?.upperBound, let end = line[start...].firstIndex(of: "'") else {
+                    continue
+                }
+                let imported = folder + line[start..<end]
+                if !found.contains(imported) { found.append(imported) }
+            }
+        }
+        return found
+    }
+
+    @Test("the page's script is ES modules, each served with its own route as text/javascript, none of them cached")
+    func pageModules() throws {
+        let studio = try studio()
+        let cookies = directory.file("cookies")
+        _ = try curl(["-c", cookies, studio.url])
+        let modules = try self.modules(studio, cookies: cookies)
+        #expect(modules.count >= 10, "\(modules)")
+        #expect(modules.contains("modules/keyboard.js") && modules.contains("modules/recording.js"))
+        for module in modules {
+            let head = try curl(["-b", cookies, "-D", "-", "-o", "/dev/null", "\(studio.base)/\(module)"])
+            #expect(head.status == 200, "\(module)")
+            #expect(head.body.lowercased().contains("content-type: text/javascript; charset=utf-8"), "\(module)")
+            #expect(head.body.lowercased().contains("cache-control: no-store"), "\(module)")
+        }
+        #expect(try curl(["-b", cookies, "\(studio.base)/modules/nothing.js"]).status == 404)
+        #expect(try curl(["-b", cookies, "-X", "POST", "\(studio.base)/modules/takes.js"]).status == 405)
     }
 
     @Test(
@@ -861,6 +899,26 @@ import Voicebank
         #expect(result.status == status, "\(result.standardError)")
         #expect(result.standardError.contains(message), "\(result.standardError)")
         #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test("a port another studio listens on is refused with the servers' one message; SIGTERM closes a studio with 0")
+    func portInUse() throws {
+        let prompts = directory.file("p.txt")
+        try "Good evening\n".write(toFile: prompts, atomically: true, encoding: .utf8)
+        let studio = try studio(["--prompts", prompts])
+        let result = try voicebank.run(
+            [
+                "studio", "--bank", pack, "--voice", Self.voice, "--prompts", prompts, "--listen",
+                "127.0.0.1:\(studio.port)",
+            ])
+        #expect(result.status == 1)
+        #expect(
+            result.standardError.contains(
+                "cannot listen on tcp://127.0.0.1:\(studio.port): port \(studio.port) is in use by another program"),
+            "\(result.standardError)")
+        kill(studio.server.process.processIdentifier, SIGTERM)
+        studio.server.process.waitUntilExit()
+        #expect(studio.server.process.terminationReason == .exit && studio.server.process.terminationStatus == 0)
     }
 
     @Test("--listen beyond loopback with --allow-remote serves, and warns that the pack can be changed from afar")
