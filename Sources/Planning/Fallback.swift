@@ -65,18 +65,13 @@ struct FallbackOutput {
 
     /// Hands `run` (the whole run or a part of it) to the next strategy of the chain.
     func decline(_ run: UncoveredRun, reason: String) throws {
-        let chain = chains.chains[run.spoken.speaker]
-        chains.trace?.record(.fallback, run.words, "\(chain[next - 1].name) declined: \(reason)")
+        chains.trace?.record(
+            .fallback, run.words, "\(chains.chain(for: run.spoken.speaker)[next - 1].name) declined: \(reason)")
         try chains.speak(run, with: next)
     }
 
     /// The index in `takes` of the take that plays now (`TakeRotation`).
     func choose(from takes: [ClipTake]) -> Int { chains.selection.rotation.choose(from: takes) }
-
-    /// The takes of the voice's phrase `key` (a letter, for spelling).
-    func takes(forPhraseKey key: String, voice: Int) throws -> [ClipTake] {
-        try chains.phrases(voice).takes(forPhraseKey: key)
-    }
 
     /// Whether nothing sounding has been placed in the request yet, so that its first audio waits for this run.
     var startsRequest: Bool { !chains.selection.hasPlacedSound }
@@ -97,38 +92,44 @@ struct FallbackOutput {
 ///
 /// Holds nothing across runs; the strategies hold only what they speak with.
 final class FallbackChains {
-    /// Each voice's strategies, by voice index, in the order they are tried.
-    let chains: [[any FallbackStrategy]]
+    /// Makes the chain of the voice at an index.
+    private let makeChain: (Int) -> [any FallbackStrategy]
+    /// Each voice's strategies, by voice index, in the order they are tried; made when the request's first run falls
+    /// back, as most requests of a well-covered voice never do.
+    private var chains: [[any FallbackStrategy]]?
+    private let voiceCount: Int
     fileprivate let selection: TakeChooser
     fileprivate let placement: Placement
     fileprivate let warnings: PlanWarnings
     fileprivate let trace: PlanTraceRecorder?
     fileprivate let cancellation: Cancellation
-    /// Each voice's phrase look-ups, by voice index.
-    fileprivate let phrases: (Int) -> any PhraseLookup
 
+    /// - Parameter makeChain: the chain of the voice at an index, of `voiceCount`.
     init(
-        chains: [[any FallbackStrategy]], selection: TakeChooser, placement: Placement, warnings: PlanWarnings,
-        trace: PlanTraceRecorder?, cancellation: Cancellation, phrases: @escaping (Int) -> any PhraseLookup
+        voiceCount: Int, selection: TakeChooser, placement: Placement, warnings: PlanWarnings,
+        trace: PlanTraceRecorder?, cancellation: Cancellation, makeChain: @escaping (Int) -> [any FallbackStrategy]
     ) {
-        self.chains = chains
+        self.voiceCount = voiceCount
+        self.makeChain = makeChain
         self.selection = selection
         self.placement = placement
         self.warnings = warnings
         self.trace = trace
         self.cancellation = cancellation
-        self.phrases = phrases
     }
 
     /// The strategies a voice's fallback mode tries, in order; every chain ends in one that speaks whatever it is
     /// given (or fails for want of a fallback clip). A plan made only to find what falls back plans the clip.
-    static func strategies<Lookup>(for voice: PlannerVoice<Lookup>, plansFallbacksAsClips: Bool)
-        -> [any FallbackStrategy]
-    {
+    ///
+    /// - Parameter phrases: the voice's phrase look-ups, which the phrase matching has begun to ask before any of its
+    ///   words fall back.
+    static func strategies<Lookup>(
+        for voice: PlannerVoice<Lookup>, phrases: any PhraseLookup, plansFallbacksAsClips: Bool
+    ) -> [any FallbackStrategy] {
         let clip = FallbackClip(voice: voice.voice.identifier, takes: voice.fallbacks)
         switch plansFallbacksAsClips ? .clip : voice.voice.fallbackMode {
         case .clip: return [clip]
-        case .spell: return [Spelling(clip: clip)]
+        case .spell: return [Spelling(clip: clip, letters: phrases)]
         case .voice:
             return [
                 FallbackSpeech(
@@ -157,9 +158,15 @@ final class FallbackChains {
         try speak(run, with: 0)
     }
 
+    /// The strategies of the voice at `voice`, in order.
+    func chain(for voice: Int) -> [any FallbackStrategy] {
+        if chains == nil { chains = (0..<voiceCount).map(makeChain) }
+        return chains![voice]
+    }
+
     /// Speaks `run` with the strategy at `index` of its voice's chain.
     fileprivate func speak(_ run: UncoveredRun, with index: Int) throws {
-        let chain = chains[run.spoken.speaker]
+        let chain = chain(for: run.spoken.speaker)
         precondition(index < chain.count, "the last strategy of a fallback chain speaks whatever it is given")
         try chain[index].speak(run, to: FallbackOutput(chains: self, next: index + 1))
     }

@@ -10,7 +10,7 @@ import Tokens
 ///
 /// Holds, for the whole request, each voice's remembered look-ups (once the plan asks its first) and the number
 /// words read so far (`NumberWords`, bounded); a run's own state is its `TextCursor`.
-final class PhraseMatching<Lookup: PhraseLookup> {
+struct PhraseMatching<Lookup: PhraseLookup> {
     /// What matching a run did before it stopped.
     enum Progress {
         /// A segment was placed; the run goes on.
@@ -52,7 +52,7 @@ final class PhraseMatching<Lookup: PhraseLookup> {
     static var spokenRunTokenLimit: Int { 256 }
 
     /// The look-ups of the voice at `index`.
-    func lookup(_ index: Int) -> RememberedLookup<Lookup> {
+    mutating func lookup(_ index: Int) -> RememberedLookup<Lookup> {
         if let remembered = lookups[index] { return remembered }
         let remembered = rememberedLookups[index]
         remembered.beginPlan()
@@ -62,7 +62,7 @@ final class PhraseMatching<Lookup: PhraseLookup> {
 
     /// Matches the run at `cursor` until a segment is placed, the run ends, or it needs the text of the next event,
     /// which goes on from it.
-    func match(_ cursor: inout TextCursor) throws -> Progress {
+    mutating func match(_ cursor: inout TextCursor) throws -> Progress {
         let placed = placement.placedCount
         let lookup = lookup(cursor.spoken.speaker)
         while placement.placedCount == placed {
@@ -103,7 +103,7 @@ final class PhraseMatching<Lookup: PhraseLookup> {
     /// Hands on the unmatched tokens gathered so far: digits no clip covers are read as a number, in words the
     /// voice may have; the rest falls back, number words no clip covers in one run with the words around them
     /// (`at 3 PM` is one run, `at three pm`, for the fallback voice to speak as a phrase).
-    private func handUnmatched(of cursor: inout TextCursor) throws {
+    private mutating func handUnmatched(of cursor: inout TextCursor) throws {
         guard !cursor.unmatched.isEmpty else { return }
         var tokens: [Token] = []
         swap(&tokens, &cursor.unmatched)

@@ -16,7 +16,7 @@ final class Placement {
     var placedCount: Int { timeline.placedCount }
 
     /// Places the next segment of the request.
-    func append(_ segment: PlanSegment) { timeline.append(segment) }
+    func append(_ segment: consuming PlanSegment) { timeline.append(segment) }
 
     /// Ends the request.
     func finish() { timeline.finish() }

@@ -21,7 +21,7 @@ public final class PlanStream<Lookup: PhraseLookup> {
 
     private let reading: EventReading
     private let windows: TextWindows
-    private let matching: PhraseMatching<Lookup>
+    private var matching: PhraseMatching<Lookup>
     private let selection: TakeChooser
     private let placement: Placement
     private let warnings: PlanWarnings
@@ -61,21 +61,21 @@ public final class PlanStream<Lookup: PhraseLookup> {
         let selection = TakeChooser(
             voices: planner.voiceSettings, rotation: TakeRotation(planner.takeChoice),
             placesEveryPhrase: planner.placesEveryPhrase, placement: placement, warnings: log, trace: trace)
-        var lookups: (Int) -> any PhraseLookup = { _ in fatalError("look-ups asked before the stages are made") }
         let fallback = FallbackChains(
-            chains: planner.voices.map {
-                FallbackChains.strategies(for: $0, plansFallbacksAsClips: planner.plansFallbacksAsClips)
-            }, selection: selection, placement: placement, warnings: log, trace: trace, cancellation: cancellation,
-            phrases: { lookups($0) })
-        let matching = PhraseMatching(
+            voiceCount: planner.voices.count, selection: selection, placement: placement, warnings: log, trace: trace,
+            cancellation: cancellation
+        ) {
+            FallbackChains.strategies(
+                for: planner.voices[$0], phrases: planner.rememberedLookups[$0],
+                plansFallbacksAsClips: planner.plansFallbacksAsClips)
+        }
+        matching = PhraseMatching(
             lookups: planner.rememberedLookups, voices: planner.voiceSettings, fallback: fallback,
             selection: selection, placement: placement, trace: trace)
-        lookups = { [unowned matching] in matching.lookup($0) }
         reading = EventReading(
             events: events, eventWarnings: eventWarnings, warnings: log, voices: voices,
             audioSandbox: planner.audioSandbox)
         windows = TextWindows(windowBytes: textWindowBytes, voices: voices, warnings: log)
-        self.matching = matching
         self.cancellation = cancellation
         self.selection = selection
         self.placement = placement

@@ -64,8 +64,16 @@ public struct Planner<Lookup: PhraseLookup> {
     ) {
         precondition(!voices.isEmpty, "a planner needs at least one voice")
         self.voices = voices
-        voiceSettings = voices.map(\.voice)
-        rememberedLookups = voices.map { RememberedLookup($0.lookup) }
+        // One loop, and no key path into a generic type (resolved at run time by a search of the program's
+        // conformances): this runs at every start of a command.
+        var settings: [VoiceSettings] = []
+        var lookups: [RememberedLookup<Lookup>] = []
+        for voice in voices {
+            settings.append(voice.voice)
+            lookups.append(RememberedLookup(voice.lookup))
+        }
+        voiceSettings = settings
+        rememberedLookups = lookups
         self.startingVoice = voices.firstIndex { $0.voice.identifier == startingVoice } ?? 0
         self.audioSandbox = audioSandbox
         self.takeChoice = takeChoice

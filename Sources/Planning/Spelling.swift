@@ -7,6 +7,8 @@ import Tokens
 struct Spelling: FallbackStrategy {
     /// What speaks a character with no letter clip.
     let clip: FallbackClip
+    /// The voice's phrases, among them its letters.
+    let letters: any PhraseLookup
 
     var name: String { "spell" }
 
@@ -26,7 +28,7 @@ struct Spelling: FallbackStrategy {
                 let range = isVerbatim ? character.sourceRange : word.sourceRange
                 let fallback = PlanSegment.Fallback(mode: .spell, words: run.words, startsRun: startsRun)
                 startsRun = false
-                let takes = try output.takes(forPhraseKey: character.text, voice: run.spoken.speaker)
+                let takes = try letters.takes(forPhraseKey: character.text)
                 let kind: PlanSegment.Kind
                 if takes.isEmpty {
                     let take = try clip.take(for: run.words, output)

@@ -53,7 +53,7 @@ final class TakeChooser {
 
     /// Places a phrase whose take is yet to be chosen from `takes` (the first stands in until then); its last word is
     /// followed by `punctuation`.
-    func placePhrase(_ segment: PlanSegment, takes: [ClipTake], punctuation: Token.Punctuation?) {
+    func placePhrase(_ segment: consuming PlanSegment, takes: [ClipTake], punctuation: Token.Punctuation?) {
         let isFirst = !hasSpokenInSentence
         hasSpokenInSentence = true
         hasPlacedSound = true
@@ -76,7 +76,7 @@ final class TakeChooser {
     }
 
     /// Places a segment after those held, or on the timeline when none is.
-    func place(_ segment: PlanSegment) {
+    func place(_ segment: consuming PlanSegment) {
         if segment.isClip { hasSpokenInSentence = true }
         if segment.isClip || (segment.isSounding && segment.frameCount > 0) { hasPlacedSound = true }
         if held.isEmpty {
@@ -93,7 +93,7 @@ final class TakeChooser {
         hasSpokenInSentence = false
     }
 
-    private func commit(_ segment: PlanSegment) {
+    private func commit(_ segment: consuming PlanSegment) {
         if case .phrase(let take) = segment.kind {
             lastPlacedTake = take
         } else if segment.isSounding {

@@ -38,7 +38,8 @@ private struct WordClips: FallbackStrategy {
             var settings = voice
             settings.fallbackMode = mode
             let planned = PlannerVoice(voice: settings, lookup: DictionaryLookup([:]), fallbacks: [clip])
-            return FallbackChains.strategies(for: planned, plansFallbacksAsClips: asClips).map(\.name)
+            return FallbackChains.strategies(for: planned, phrases: planned.lookup, plansFallbacksAsClips: asClips)
+                .map(\.name)
         }
         #expect(names(.clip) == ["clip"])
         #expect(names(.spell) == ["spell"])
@@ -55,9 +56,9 @@ private struct WordClips: FallbackStrategy {
             warnings: warnings, trace: nil)
         let words = WordClips(clips: ["ann": ClipTake(clipID: 7, frameCount: 20)])
         let chains = FallbackChains(
-            chains: [[words, FallbackClip(voice: voice.identifier, takes: [clip])]], selection: selection,
-            placement: placement, warnings: warnings, trace: nil, cancellation: Cancellation(),
-            phrases: { _ in DictionaryLookup([:]) })
+            voiceCount: 1, selection: selection, placement: placement, warnings: warnings, trace: nil,
+            cancellation: Cancellation()
+        ) { _ in [words, FallbackClip(voice: self.voice.identifier, takes: [self.clip])] }
         let spoken = Spoken(context: SpeechContext(), speaker: 0, speed: 1, pitchSemitones: 0)
         try chains.take(Match(takes: [], tokens: Tokenizer.tokens(in: "bob ann carol")), spoken)
         placement.finish()
