@@ -2,13 +2,13 @@ import SpeechCore
 import Tokens
 
 /// A way to speak words no phrase of their voice covers: the fallback clip, spelling with letter clips, the fallback
-/// voice. A voice's fallback mode names a chain of them (`FallbackChains.strategies(for:plansFallbacksAsClips:)`),
+/// voice. A voice's fallback mode names a chain of them (`FallbackChains.strategies(for:phrases:plansFallbacksAsClips:)`),
 /// tried in order: each run goes to the first, and what a strategy declines goes to the next.
 ///
 /// A strategy is made for one voice, with what it speaks with (the voice's fallback clip, its fallback voice), and
 /// holds nothing across runs: what a request shares (take rotation, warnings, what has sounded) it reaches through
 /// `FallbackOutput`. A new strategy is one new type, added to the chain of the modes that use it.
-protocol FallbackStrategy {
+protocol FallbackStrategy: AnyObject {
     /// What the plan dump calls it: `clip`, `spell`, `voice`.
     var name: String { get }
 
@@ -48,8 +48,8 @@ struct UncoveredRun {
 /// Where a fallback strategy places what it makes, and what it shares with the rest of the request's plan.
 struct FallbackOutput {
     fileprivate unowned let chains: FallbackChains
-    /// The index in the voice's chain of the strategy a declined run goes to.
-    fileprivate let next: Int
+    /// The link of the voice's chain whose strategy is speaking.
+    fileprivate let link: FallbackChain
 
     /// Places a segment, after those placed before it.
     func place(_ segment: PlanSegment) { chains.selection.place(segment) }
@@ -65,9 +65,11 @@ struct FallbackOutput {
 
     /// Hands `run` (the whole run or a part of it) to the next strategy of the chain.
     func decline(_ run: UncoveredRun, reason: String) throws {
-        chains.trace?.record(
-            .fallback, run.words, "\(chains.chain(for: run.spoken.speaker)[next - 1].name) declined: \(reason)")
-        try chains.speak(run, with: next)
+        chains.trace?.record(.fallback, run.words, "\(link.strategy.name) declined: \(reason)")
+        guard let rest = link.rest else {
+            preconditionFailure("the last strategy of a fallback chain speaks whatever it is given")
+        }
+        try chains.speak(run, with: rest)
     }
 
     /// The index in `takes` of the take that plays now (`TakeRotation`).
@@ -87,16 +89,33 @@ struct FallbackOutput {
     }
 }
 
+/// A voice's fallback strategies in the order they are tried: a strategy, and the chain that takes what it declines.
+/// A list of links rather than an array, so that a request makes no array type of strategies at run time.
+final class FallbackChain {
+    let strategy: any FallbackStrategy
+    /// What takes the words `strategy` declines; `nil` after the last, which speaks whatever it is given.
+    let rest: FallbackChain?
+
+    init(_ strategy: any FallbackStrategy, then rest: FallbackChain? = nil) {
+        self.strategy = strategy
+        self.rest = rest
+    }
+
+    /// The strategies' names, in the order they are tried.
+    var names: [String] { [strategy.name] + (rest?.names ?? []) }
+}
+
 /// The fourth stage: hands each phrase matched on to the take selection, and speaks each run of words no phrase
 /// covers through its voice's chain of fallback strategies.
 ///
-/// Holds nothing across runs; the strategies hold only what they speak with.
+/// Holds each voice's chain for the request once its first run falls back; the strategies hold only what they speak
+/// with, and nothing across runs.
 final class FallbackChains {
     /// Makes the chain of the voice at an index.
-    private let makeChain: (Int) -> [any FallbackStrategy]
-    /// Each voice's strategies, by voice index, in the order they are tried; made when the request's first run falls
-    /// back, as most requests of a well-covered voice never do.
-    private var chains: [[any FallbackStrategy]]?
+    private let makeChain: (Int) -> FallbackChain
+    /// Each voice's chain, by voice index; made when the request's first run falls back, as most requests of a
+    /// well-covered voice never do.
+    private var chains: [FallbackChain]?
     private let voiceCount: Int
     fileprivate let selection: TakeChooser
     fileprivate let placement: Placement
@@ -107,7 +126,7 @@ final class FallbackChains {
     /// - Parameter makeChain: the chain of the voice at an index, of `voiceCount`.
     init(
         voiceCount: Int, selection: TakeChooser, placement: Placement, warnings: PlanWarnings,
-        trace: PlanTraceRecorder?, cancellation: Cancellation, makeChain: @escaping (Int) -> [any FallbackStrategy]
+        trace: PlanTraceRecorder?, cancellation: Cancellation, makeChain: @escaping (Int) -> FallbackChain
     ) {
         self.voiceCount = voiceCount
         self.makeChain = makeChain
@@ -125,18 +144,16 @@ final class FallbackChains {
     ///   words fall back.
     static func strategies<Lookup>(
         for voice: PlannerVoice<Lookup>, phrases: any PhraseLookup, plansFallbacksAsClips: Bool
-    ) -> [any FallbackStrategy] {
+    ) -> FallbackChain {
         let clip = FallbackClip(voice: voice.voice.identifier, takes: voice.fallbacks)
         switch plansFallbacksAsClips ? .clip : voice.voice.fallbackMode {
-        case .clip: return [clip]
-        case .spell: return [Spelling(clip: clip, letters: phrases)]
+        case .clip: return FallbackChain(clip)
+        case .spell: return FallbackChain(Spelling(clip: clip, letters: phrases))
         case .voice:
-            return [
-                FallbackSpeech(
-                    voice: voice.voice.identifier, speaker: voice.fallbackSpeaker,
-                    crossfadeFrames: voice.voice.joins.crossfadeFrames),
-                clip,
-            ]
+            let speech = FallbackSpeech(
+                voice: voice.voice.identifier, speaker: voice.fallbackSpeaker,
+                crossfadeFrames: voice.voice.joins.crossfadeFrames)
+            return FallbackChain(speech, then: FallbackChain(clip))
         }
     }
 
@@ -155,19 +172,17 @@ final class FallbackChains {
             return
         }
         let run = UncoveredRun(tokens: match.tokens, spoken: spoken, startsSentence: !selection.hasSpokenInSentence)
-        try speak(run, with: 0)
+        try speak(run, with: chain(for: run.spoken.speaker))
     }
 
-    /// The strategies of the voice at `voice`, in order.
-    func chain(for voice: Int) -> [any FallbackStrategy] {
+    /// The chain of the voice at `voice`.
+    func chain(for voice: Int) -> FallbackChain {
         if chains == nil { chains = (0..<voiceCount).map(makeChain) }
         return chains![voice]
     }
 
-    /// Speaks `run` with the strategy at `index` of its voice's chain.
-    fileprivate func speak(_ run: UncoveredRun, with index: Int) throws {
-        let chain = chain(for: run.spoken.speaker)
-        precondition(index < chain.count, "the last strategy of a fallback chain speaks whatever it is given")
-        try chain[index].speak(run, to: FallbackOutput(chains: self, next: index + 1))
+    /// Speaks `run` with the first strategy of `chain`.
+    fileprivate func speak(_ run: UncoveredRun, with chain: FallbackChain) throws {
+        try chain.strategy.speak(run, to: FallbackOutput(chains: self, link: chain))
     }
 }

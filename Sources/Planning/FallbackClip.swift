@@ -2,11 +2,16 @@ import SpeechCore
 
 /// The voice's fallback clip, once for each run of words no phrase covers (`FallbackMode.clip`), its takes in
 /// rotation; the last strategy of every chain.
-struct FallbackClip: FallbackStrategy {
+final class FallbackClip: FallbackStrategy {
     /// The voice's identifier, for the error.
     let voice: String
     /// The takes of the voice's fallback clip, first imported first.
     let takes: [ClipTake]
+
+    init(voice: String, takes: [ClipTake]) {
+        self.voice = voice
+        self.takes = takes
+    }
 
     var name: String { "clip" }
 

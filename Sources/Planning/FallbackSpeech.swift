@@ -3,12 +3,18 @@ import SpeechCore
 /// The words spoken by the voice's fallback voice (espeak-ng, through `FallbackSpeaker`), each run whole as one
 /// phrase (`FallbackMode.voice`). It declines a run, with a warning, when the voice has no fallback voice or it
 /// cannot speak (a language espeak-ng does not have): the fallback clip speaks it then.
-struct FallbackSpeech: FallbackStrategy {
+final class FallbackSpeech: FallbackStrategy {
     /// The voice's identifier, for the warning.
     let voice: String
     let speaker: (any FallbackSpeaker)?
     /// The voice's crossfade: a run that crossfades is placed once it is whole.
     let crossfadeFrames: Int
+
+    init(voice: String, speaker: (any FallbackSpeaker)?, crossfadeFrames: Int) {
+        self.voice = voice
+        self.speaker = speaker
+        self.crossfadeFrames = crossfadeFrames
+    }
 
     var name: String { "voice" }
 

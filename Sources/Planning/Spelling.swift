@@ -4,11 +4,16 @@ import Tokens
 /// Each word of a run spelled with the voice's letter clips, as Asterisk's SayAlpha spells, with a short pause
 /// between words; the fallback clip for a character with no clip (`FallbackMode.spell`). The whole run is one
 /// fallback, reported once, however many letters it has.
-struct Spelling: FallbackStrategy {
+final class Spelling: FallbackStrategy {
     /// What speaks a character with no letter clip.
     let clip: FallbackClip
     /// The voice's phrases, among them its letters.
     let letters: any PhraseLookup
+
+    init(clip: FallbackClip, letters: any PhraseLookup) {
+        self.clip = clip
+        self.letters = letters
+    }
 
     var name: String { "spell" }
 

@@ -8,8 +8,10 @@ import Tokens
 
 /// A strategy that speaks only the words it has a clip for and declines each other word where it stands, as one
 /// that cuts words from the voice's own takes would.
-private struct WordClips: FallbackStrategy {
+private final class WordClips: FallbackStrategy {
     let clips: [String: ClipTake]
+
+    init(clips: [String: ClipTake]) { self.clips = clips }
 
     var name: String { "words" }
 
@@ -39,7 +41,7 @@ private struct WordClips: FallbackStrategy {
             settings.fallbackMode = mode
             let planned = PlannerVoice(voice: settings, lookup: DictionaryLookup([:]), fallbacks: [clip])
             return FallbackChains.strategies(for: planned, phrases: planned.lookup, plansFallbacksAsClips: asClips)
-                .map(\.name)
+                .names
         }
         #expect(names(.clip) == ["clip"])
         #expect(names(.spell) == ["spell"])
@@ -58,7 +60,9 @@ private struct WordClips: FallbackStrategy {
         let chains = FallbackChains(
             voiceCount: 1, selection: selection, placement: placement, warnings: warnings, trace: nil,
             cancellation: Cancellation()
-        ) { _ in [words, FallbackClip(voice: self.voice.identifier, takes: [self.clip])] }
+        ) { _ in
+            FallbackChain(words, then: FallbackChain(FallbackClip(voice: self.voice.identifier, takes: [self.clip])))
+        }
         let spoken = Spoken(context: SpeechContext(), speaker: 0, speed: 1, pitchSemitones: 0)
         try chains.take(Match(takes: [], tokens: Tokenizer.tokens(in: "bob ann carol")), spoken)
         placement.finish()
