@@ -126,6 +126,26 @@ public final class Synthesizer {
         }
     }
 
+    /// What each stage of planning decided for `request`, with the plan that came out: the plan dump that
+    /// `concat-synth render --plan` prints. The fallback voice speaks the words no clip covers, as in a render.
+    ///
+    /// ```swift
+    /// print(try synthesizer.planTrace(SpeechRequest("Hello Bob")))
+    /// // stages: event reading → text windows → phrase matching → fallback → take selection → placement
+    /// // phrase matching "hello": phrase in org.concatsynth.en, 1 take
+    /// // …
+    /// ```
+    ///
+    /// - Throws: what `plan(_:)` throws.
+    public func planTrace(_ request: SpeechRequest) throws(ConcatSynthError) -> PlanTrace {
+        let stream = try self.stream(request, tracesDecisions: true)
+        do {
+            return try pack.reading { try stream.collectTrace() }
+        } catch {
+            throw ConcatSynthError(error)
+        }
+    }
+
     /// `plan(SpeechRequest(.ssml(request), isLenient: lenient))`.
     public func plan(_ request: String, lenient: Bool = false) throws(ConcatSynthError) -> RenderPlan {
         try plan(SpeechRequest(.ssml(request), isLenient: lenient))
@@ -152,17 +172,19 @@ public final class Synthesizer {
         if !fallbacks.isEmpty { throw .fallbackInStrictMode(voice: stream.voice, words: fallbacks) }
     }
 
-    /// The request's plan, made as it is pulled; with `plansFallbacksAsClips`, one that only finds what falls back.
+    /// The request's plan, made as it is pulled; with `plansFallbacksAsClips`, one that only finds what falls back;
+    /// with `tracesDecisions`, one that records what each stage decided.
     ///
     /// - Throws: `ConcatSynthError.ssml` for a request that cannot be read, `.voicebank` for an unknown voice;
     ///   planning's own errors come from the stream's pulls.
-    func stream(_ request: SpeechRequest, plansFallbacksAsClips: Bool = false) throws(ConcatSynthError)
-        -> PlanStream<ClipIndex>
-    {
+    func stream(
+        _ request: SpeechRequest, plansFallbacksAsClips: Bool = false, tracesDecisions: Bool = false
+    ) throws(ConcatSynthError) -> PlanStream<ClipIndex> {
         let events: SSMLEventStream?
         do throws(SSMLError) { events = try request.events(reader: reader) } catch { throw .ssml(error) }
         var planner = planner
         if plansFallbacksAsClips { planner.plansFallbacksAsClips = true }
+        planner.tracesDecisions = tracesDecisions
         if let voice = request.voice {
             guard let index = planner.voices.firstIndex(where: { $0.voice.identifier == voice }) else {
                 throw .voicebank(

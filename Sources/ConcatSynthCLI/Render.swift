@@ -60,6 +60,12 @@ extension ConcatSynthCommand {
         )
         var joinReport = false
 
+        @Flag(
+            help:
+                "Print on standard error, before the audio, what each stage of planning decided: the phrase each run of words matched, the take each phrase plays and why, the fallback strategy that spoke the words no clip covers, and the plan placed on the timeline. The request is read whole for it."
+        )
+        var plan = false
+
         @Option(
             help: ArgumentHelp(
                 "Also draw the render as an SVG picture: the waveform, each phrase's words (fallbacks in orange), pauses, marks, sentences and rough joins between clips.",
@@ -71,7 +77,7 @@ extension ConcatSynthCommand {
         var arguments: RenderArguments {
             RenderArguments(
                 request: request.arguments, output: output, encoding: encoding, markers: markers,
-                joinReport: joinReport, picture: picture)
+                joinReport: joinReport, picture: picture, plan: plan)
         }
 
         func validate() throws { try arguments.validate() }
@@ -195,14 +201,18 @@ struct RequestArguments: Equatable {
     ///
     /// - Throws: `ConcatSynthError` for an unreadable request, the pack, the voice, bad SSML or a fallback under
     ///   `--strict`.
-    func start(checkingFirst: Bool) throws -> (
+    func start(checkingFirst: Bool, dumpingPlan: Bool = false) throws -> (
         synthesizer: Synthesizer, request: SpeechRequest, renderer: Renderer, fallbacks: FallbackLog
     ) {
         let checksFirst = strict && checkingFirst
-        let request = try readRequest(whole: checksFirst)
+        let request = try readRequest(whole: checksFirst || dumpingPlan)
         let synthesizer = try Synthesizer(
             bank: packPath(), voice: voice, audioSandbox: AudioSandbox(allowing: audioDirectories), takeChoice: takes)
         if checksFirst { try synthesizer.checkCovered(request) }
+        if dumpingPlan {
+            var standardError = StandardError()
+            print(try synthesizer.planTrace(request), to: &standardError)
+        }
         let fallbacks = FallbackLog(voice: synthesizer.voice.identifier)
         let renderer = try synthesizer.renderer(for: request) { [strict] note in
             var standardError = StandardError()
@@ -258,6 +268,7 @@ struct RenderArguments: Equatable {
     var markers: String?
     var joinReport = false
     var picture: String?
+    var plan = false
 
     func validate() throws {
         if let picture, !picture.lowercased().hasSuffix(".svg") {
@@ -286,7 +297,7 @@ struct RenderArguments: Equatable {
         // file from appearing; into a pipe, a pass that only plans must find them all first, which reads the request
         // whole.
         let (synthesizer, speechRequest, renderer, fallbacks) = try request.start(
-            checkingFirst: output == nil || output == "-")
+            checkingFirst: output == nil || output == "-", dumpingPlan: plan)
         if [output, markers, picture].contains(where: { $0 != nil && $0 != "-" }) {
             // A file is unnamed until it is whole, but a hidden name may stand for a moment as it is put in place, or
             // all along where the file system refuses unnamed files: Ctrl-C, SIGTERM, a closed terminal or pipe
@@ -410,6 +421,7 @@ extension RenderArguments {
             case "--strict": parsed.request.strict = true
             case "--lenient": parsed.request.lenient = true
             case "--join-report": parsed.joinReport = true
+            case "--plan": parsed.plan = true
             case "--takes":
                 guard let value = remaining.popFirst(), let choice = TakeChoice(rawValue: value) else { return nil }
                 parsed.request.takes = choice

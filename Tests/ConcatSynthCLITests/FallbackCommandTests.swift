@@ -56,6 +56,22 @@ import Voicebank
         #expect(result.standardError.contains("; 2 of them at the fallback voice's speech, largest step "))
     }
 
+    @Test("--plan prints what each stage decided before the audio, which stays as it was")
+    func planDump() throws {
+        let arguments = ["render", "--bank", bank, "-o", "-", "--encoding", "s16", "Hello Bob"]
+        let plain = try concatSynth.run(arguments)
+        let dumped = try concatSynth.run(arguments + ["--plan"])
+        #expect(dumped.status == 0, "\(dumped.standardError)")
+        #expect(dumped.standardOutputBytes == plain.standardOutputBytes)
+        #expect(
+            dumped.standardError.hasPrefix(
+                "stages: event reading → text windows → phrase matching → fallback → take selection → placement\n"))
+        #expect(dumped.standardError.contains("phrase matching \"bob\": no phrase in org.concatsynth.en\n"))
+        #expect(dumped.standardError.contains("fallback \"bob\": fallback voice, "))
+        #expect(dumped.standardError.contains("\nplacement: plan for org.concatsynth.en: "))
+        #expect(dumped.standardError.hasSuffix(plain.standardError))
+    }
+
     @Test("the same request gives the same bytes in every process")
     func deterministic() throws {
         let request = "Hello Bob, the weather today is sunny. Good morning."

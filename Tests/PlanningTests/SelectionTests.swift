@@ -163,7 +163,7 @@ private func edges(first: Double?, last: Double?) -> TakeEdges {
 
     @Test("a long sentence is chosen a few phrases at a time, its last phrase still final")
     func longSentence() throws {
-        let phraseCount = PlanStream<DictionaryLookup>.selectionLookahead * 20 + 5
+        let phraseCount = TakeChooser.selectionLookahead * 20 + 5
         let request = Array(repeating: "Leeds", count: phraseCount).joined(separator: " ") + "."
         let chosen = try clips(request)
         #expect(chosen.count == phraseCount)

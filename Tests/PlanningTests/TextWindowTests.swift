@@ -84,3 +84,38 @@ import Testing
             ])
     }
 }
+
+/// The text window stage alone: how it starts a run.
+@Suite struct TextWindowsStageTests {
+    let windows: TextWindows = {
+        let warnings = PlanWarnings()
+        let voices = VoiceSwitching(
+            voices: [VoiceSettings(identifier: "com.example.ann", primaryLanguages: ["en-US"])], startingVoice: 0,
+            warnings: warnings)
+        return TextWindows(windowBytes: 6, voices: voices, warnings: warnings)
+    }()
+
+    @Test("a run is read a window at a time, cut where a word ends, with its places in the request")
+    func window() {
+        var cursor = windows.start(TextRun(text: "good morning everyone", sourceRange: 10..<31))
+        #expect(cursor.window.isEmpty && cursor.hasMoreText)
+        // Six bytes reach into "morning", and the cut waits for the word's end.
+        var reads = [cursor.readMoreText()]
+        #expect(cursor.window.map(\.text) == ["good", "morning"])
+        reads.append(cursor.readMoreText())
+        #expect(cursor.window.map(\.text) == ["good", "morning", "everyone"])
+        #expect(cursor.window.map(\.sourceRange) == [10..<14, 15..<22, 23..<31])
+        reads.append(cursor.readMoreText())
+        #expect(reads == [true, true, false])
+    }
+
+    @Test("a say-as number is read whole, as the words of its voice's language, each pointing at the digits")
+    func sayAs() {
+        var context = SpeechContext()
+        context.sayAs = SayAs(interpretAs: .cardinal)
+        let cursor = windows.start(TextRun(text: "21", sourceRange: 4..<6, context: context))
+        #expect(cursor.window.map(\.text) == ["twenty", "one"])
+        #expect(cursor.window.map(\.sourceRange) == [4..<6, 4..<6])
+        #expect(!cursor.hasMoreText)
+    }
+}
