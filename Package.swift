@@ -112,13 +112,13 @@ let package = Package(
         // import the store.
         .target(
             name: "ConcatSynth",
-            dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Voicebank", "AudioIO"]),
+            dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Picture", "Voicebank", "AudioIO"]),
         // The Wyoming text-to-speech server on swift-nio, apart from the speech-dispatcher module's
         // SpeechService so that the module links no NIO.
         .target(
             name: "WyomingService",
             dependencies: [
-                "ConcatSynth", "Rendering", "SpeechCore", "AudioIO",
+                "ConcatSynth", "SpeechCore", "AudioIO",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         // The HTTP speech API (OpenAI-compatible and MaryTTS) on swift-nio's HTTP/1.1 codec.
@@ -138,7 +138,7 @@ let package = Package(
             name: "Studio",
             dependencies: [
                 "HTTPService", "ConcatSynth", "Voicebank", "VoicebankAuthoring", "AudioIO", "SpeechCore", "Tokens",
-                "Playback", "Verbalization", "Picture", "Recognition", .product(name: "NIOCore", package: "swift-nio"),
+                "Playback", "Verbalization", "Recognition", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [
@@ -154,7 +154,7 @@ let package = Package(
         .executableTarget(
             name: "VoicebankCLI",
             dependencies: [
-                "Voicebank", "VoicebankAuthoring", "Verbalization", "CommandLineSupport", "ConcatSynth", "Planning",
+                "Voicebank", "VoicebankAuthoring", "Verbalization", "CommandLineSupport", "ConcatSynth",
                 "SpeechCore", "Tokens", "AudioIO", "Studio", "HTTPService", "Recognition",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -169,8 +169,7 @@ let package = Package(
         .executableTarget(
             name: "ConcatSynthCLI",
             dependencies: [
-                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "CommandLineSupport", "Playback",
-                "Picture", "WyomingService", "HTTPService",
+                "ConcatSynth", "SpeechCore", "AudioIO", "CommandLineSupport", "Playback", "WyomingService", "HTTPService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // A release render's whole process is issue 6's latency target (see releaseLinking).
@@ -179,7 +178,7 @@ let package = Package(
         // The speech-dispatcher module protocol over the library (issue 14); the module binary is a thin main.
         .target(
             name: "SpeechService",
-            dependencies: ["AudioIO", "ConcatSynth", "Rendering", "SSML", "SpeechCore"]),
+            dependencies: ["AudioIO", "ConcatSynth", "SpeechCore"]),
         .executableTarget(
             name: "SpeechDispatcherModule",
             dependencies: ["SpeechService"],
