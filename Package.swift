@@ -21,6 +21,15 @@ let releaseLinking: [LinkerSetting] = [
         .when(configuration: .release))
 ]
 
+/// Every program that links AudioIO exports its stand-in for pcaudiolib's create_audio_device_object, so that
+/// libespeak-ng, loaded later, finds it first and probes no sound server (see EspeakNG.swift). A linking trick, so it
+/// belongs to the executables (and the test bundle, through TestSupport), never to a target of the library product,
+/// which a package that depends on ConcatSynth by version could not use with it: docs/library.md says how such a
+/// program adds it.
+let exportsNoAudioDevice: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=create_audio_device_object"])
+]
+
 let package = Package(
     name: "concat-synth",
     products: [
@@ -70,10 +79,7 @@ let package = Package(
         .target(name: "SpeechCore"),
         .target(
             name: "AudioIO",
-            dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CEbur128", "CSonic", "CEspeakNG"],
-            // Every program that links AudioIO exports its stand-in for pcaudiolib's create_audio_device_object, so
-            // that libespeak-ng, loaded later, finds it first and probes no sound server (see EspeakNG.swift).
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=create_audio_device_object"])]),
+            dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CEbur128", "CSonic", "CEspeakNG"]),
         // What authoring measures of recordings beyond loudness: F0 (aubio's YIN), each take's edges (aubio's phase
         // vocoder and MFCC) and contour. Apart from AudioIO so that the speaking executables, which read what was
         // measured from the pack, load neither aubio nor libfftw3f.
@@ -114,7 +120,7 @@ let package = Package(
         // import the store.
         .target(
             name: "ConcatSynth",
-            dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Voicebank", "AudioIO"]),
+            dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Picture", "Voicebank", "AudioIO"]),
         // The start-up every server shares (Wyoming, the HTTP speech API, the studio): where it listens (tcp:// or
         // unix://), its event loop and job threads, the line it logs once it listens, and how SIGINT and SIGTERM stop it.
         .target(
@@ -127,7 +133,7 @@ let package = Package(
         .target(
             name: "WyomingService",
             dependencies: [
-                "ConcatSynth", "Rendering", "SpeechCore", "AudioIO", "NetworkServer",
+                "ConcatSynth", "SpeechCore", "AudioIO", "NetworkServer",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         // The HTTP speech API (OpenAI-compatible and MaryTTS) on swift-nio's HTTP/1.1 codec.
@@ -146,9 +152,9 @@ let package = Package(
         .target(
             name: "Studio",
             dependencies: [
-                "HTTPService", "NetworkServer", "ConcatSynth", "Voicebank", "VoicebankAuthoring", "AudioIO", "SpeechCore",
-                "Tokens",
-                "Playback", "Verbalization", "Picture", "Recognition", .product(name: "NIOCore", package: "swift-nio"),
+                "HTTPService", "NetworkServer", "ConcatSynth", "Voicebank", "VoicebankAuthoring", "AudioIO",
+                "SpeechCore",
+                "Tokens", "Playback", "Verbalization", "Recognition", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             // Each of the page's modules is a file here and a route of StudioFiles.
@@ -170,14 +176,16 @@ let package = Package(
         .executableTarget(
             name: "VoicebankCLI",
             dependencies: [
-                "Voicebank", "VoicebankAuthoring", "Verbalization", "CommandLineSupport", "ConcatSynth", "Planning",
+                "Voicebank", "VoicebankAuthoring", "Verbalization", "CommandLineSupport", "ConcatSynth",
                 "SpeechCore", "Tokens", "AudioIO", "Studio", "HTTPService", "NetworkServer", "Recognition",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Like concat-synth (see releaseLinking).
-            linkerSettings: releaseLinking),
+            linkerSettings: exportsNoAudioDevice + releaseLinking),
 
-        .target(name: "TestSupport", dependencies: ["AudioIO", "CSQLite"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["AudioIO", "CSQLite"], path: "Tests/TestSupport",
+            linkerSettings: exportsNoAudioDevice),
         // In-memory phrases and clips for the planning and rendering tests, which link no SQLite.
         .target(
             name: "SpeechTestSupport", dependencies: ["SpeechCore", "Planning", "Rendering"],
@@ -185,22 +193,22 @@ let package = Package(
         .executableTarget(
             name: "ConcatSynthCLI",
             dependencies: [
-                "ConcatSynth", "Planning", "Rendering", "SpeechCore", "SSML", "CommandLineSupport", "Playback",
-                "Picture", "WyomingService", "HTTPService", "NetworkServer",
+                "ConcatSynth", "SpeechCore", "AudioIO", "CommandLineSupport", "Playback", "WyomingService",
+                "HTTPService", "NetworkServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // A release render's whole process is what the latency target measures (see releaseLinking).
-            linkerSettings: releaseLinking),
+            linkerSettings: exportsNoAudioDevice + releaseLinking),
 
         // The speech-dispatcher module protocol over the library; the module binary is a thin main.
         .target(
             name: "SpeechService",
-            dependencies: ["AudioIO", "ConcatSynth", "Rendering", "SSML", "SpeechCore"]),
+            dependencies: ["AudioIO", "ConcatSynth", "SpeechCore"]),
         .executableTarget(
             name: "SpeechDispatcherModule",
             dependencies: ["SpeechService"],
             // Like concat-synth (see releaseLinking): the server starts a module at every start and after a crash.
-            linkerSettings: releaseLinking),
+            linkerSettings: exportsNoAudioDevice + releaseLinking),
 
         // The benchmark (tools/bench); the test suite runs its --smoke mode.
         .executableTarget(
@@ -210,7 +218,8 @@ let package = Package(
                 "AudioFeatures", "Recognition", "CSQLite", "CSampleRate", "CEspeakNG", "SpeechService",
                 "WyomingService", "Tokens", "Verbalization",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            linkerSettings: exportsNoAudioDevice),
 
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioFeatures", "SpeechCore", "TestSupport"]),
         .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
@@ -276,14 +285,22 @@ let package = Package(
 )
 
 // Release code of this package's own modules reaches generic types through their metadata accessors rather than
-// by mangled name, for a short render's whole process. By mangled name, the runtime demangles the name at the first
-// use and checks the generic requirements by looking each conformance up: a scan of every conformance record in the
-// executable each time, several per short render (Dictionary<KeyBytes, …>, Set<ClipTake>, [PlannerVoice<ClipIndex>],
-// [Range<Int>], [String: OutputContainer]).
-let metadataByAccessor = ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]
-for target in package.targets where target.type == .regular || target.type == .executable {
-    target.swiftSettings =
-        (target.swiftSettings ?? []) + [.unsafeFlags(metadataByAccessor, .when(configuration: .release))]
+// by mangled name, which a short render's whole process pays for: by mangled name, the runtime demangles the name at
+// its first use and checks the generic requirements by looking each conformance up, a scan of every conformance
+// record in the executable each time (Dictionary<KeyBytes, …>, Set<ClipTake>, [PlannerVoice<ClipIndex>], …; the
+// figures are in docs/benchmarks.md). Most of those types are made in the library's modules, so the executables'
+// flag alone does not reach them; but SwiftPM refuses a versioned dependency whose library targets carry an unsafe
+// flag. So the library's targets take it only when the project's own release builds ask (tools/install, tools/bench
+// and tools/concat-synth set CONCAT_SYNTH_RELEASE_TUNING=1), and a package that depends on ConcatSynth builds it
+// without.
+let metadataByAccessor: [SwiftSetting] = [
+    .unsafeFlags(
+        ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))
+]
+let tunesLibraryTargets = Context.environment["CONCAT_SYNTH_RELEASE_TUNING"] == "1"
+for target in package.targets
+where target.type == .executable || (target.type == .regular && tunesLibraryTargets) {
+    target.swiftSettings = (target.swiftSettings ?? []) + metadataByAccessor
 }
 
 // The libFuzzer targets (tools/fuzz), declared only when tools/fuzz asks for them: built without

@@ -26,8 +26,8 @@ public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedOutputFormat(path: String, extension: String)
     /// The asked encoding is not one the output's container holds.
     case encodingNotInContainer(path: String, encoding: String, accepted: [String])
-    /// An option asks for a rate or encoding other than the one the output's extension fixes.
-    case conflictingOutputOption(path: String, option: String, picked: String)
+    /// A rate or encoding asked for other than the one the output's extension fixes.
+    case conflictingOutputOption(path: String, option: OutputOption, picked: String)
     /// The asked output rate is outside what the converter takes.
     case unsupportedOutputRate(sampleRate: Int)
     /// libebur128 could not measure loudness.
@@ -75,15 +75,17 @@ public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
                 "cannot write \(path): this machine's libsndfile does not write \(`extension`) files; expected a name ending in \(RenderOutputFormat.acceptedExtensions.joined(separator: ", "))"
         case .encodingNotInContainer(let path, let encoding, let accepted):
             guard !accepted.isEmpty else {
-                return "cannot write \(path) as \(encoding): the format has its own codec; leave out --encoding"
+                return
+                    "cannot write \(path) as \(encoding): the format has its own codec; expected no encoding asked for"
             }
             return
-                "cannot write \(path) as \(encoding): expected --encoding \(accepted.joined(separator: ", ")) for this format"
+                "cannot write \(path) as \(encoding): expected the encoding \(accepted.joined(separator: ", ")) for this format"
         case .conflictingOutputOption(let path, let option, let picked):
-            return "\(option) conflicts with -o \(path): \(picked); leave out \(option) or pick another extension"
+            return
+                "\(option) conflicts with the output \(path): \(picked); expected no \(option.name) asked for, or another extension"
         case .unsupportedOutputRate(let sampleRate):
             return
-                "invalid --sample-rate \(sampleRate): expected \(AudioLimits.sampleRates.lowerBound) to \(AudioLimits.sampleRates.upperBound) Hz"
+                "invalid output sample rate \(sampleRate): expected \(AudioLimits.sampleRates.lowerBound) to \(AudioLimits.sampleRates.upperBound) Hz"
         case .loudnessMeter(let reason):
             return "loudness measurement failed: \(reason)"
         case .espeakUnavailable(let reason):
@@ -107,4 +109,26 @@ public enum AudioLimits {
     public static let sampleRates = 4_000...768_000
     /// A phrase clip is short; an hour of audio is a mistake, not a phrase.
     public static let maximumSeconds = 3_600
+}
+
+/// A rate or encoding asked of an output, as `AudioIOError.conflictingOutputOption` names it.
+public enum OutputOption: Equatable, Sendable, CustomStringConvertible {
+    case sampleRate(Int)
+    case encoding(OutputEncoding)
+
+    /// What it sets: "sample rate" or "encoding".
+    public var name: String {
+        switch self {
+        case .sampleRate: return "sample rate"
+        case .encoding: return "encoding"
+        }
+    }
+
+    /// "a sample rate of 16000 Hz", "the encoding alaw".
+    public var description: String {
+        switch self {
+        case .sampleRate(let rate): return "a sample rate of \(rate) Hz"
+        case .encoding(let encoding): return "the encoding \(encoding.rawValue)"
+        }
+    }
 }

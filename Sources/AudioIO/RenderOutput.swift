@@ -69,13 +69,13 @@ public struct RenderOutputFormat: Equatable, Sendable, CustomStringConvertible {
 
         if let fixedRate = container.fixedRate, let sampleRate, sampleRate != fixedRate {
             throw .conflictingOutputOption(
-                path: path, option: "--sample-rate \(sampleRate)", picked: "\(container.name) is \(fixedRate) Hz")
+                path: path, option: .sampleRate(sampleRate), picked: "\(container.name) is \(fixedRate) Hz")
         }
         var picked = container.defaultEncoding
         if let encoding {
             if container.encodings.count == 1, let only = container.encodings.first, only != encoding {
                 throw .conflictingOutputOption(
-                    path: path, option: "--encoding \(encoding.rawValue)",
+                    path: path, option: .encoding(encoding),
                     picked: "\(container.name) is \(only.rawValue)")
             }
             guard container.encodings.contains(encoding) else {

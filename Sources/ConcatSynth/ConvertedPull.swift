@@ -1,5 +1,4 @@
 import AudioIO
-import Rendering
 import SpeechCore
 
 /// The end of the pull chain every output shares (a file, a pipe, a sound device): a renderer's blocks converted to
@@ -10,10 +9,14 @@ public final class ConvertedPull {
     private var block: [Float]
     public private(set) var isComplete = false
 
-    /// - Throws: `AudioIOError` for a rate libsamplerate cannot convert to.
-    public init(_ renderer: Renderer, sampleRate: Int, blockFrames: Int) throws {
+    /// - Throws: `ConcatSynthError.audio` for a rate libsamplerate cannot convert to.
+    public init(_ renderer: Renderer, sampleRate: Int, blockFrames: Int) throws(ConcatSynthError) {
         self.renderer = renderer
-        resampler = try StreamingResampler(from: RenderFormat.sampleRate, to: sampleRate)
+        do throws(AudioIOError) {
+            resampler = try StreamingResampler(from: RenderFormat.sampleRate, to: sampleRate)
+        } catch {
+            throw .audio(error.description)
+        }
         block = [Float](repeating: 0, count: blockFrames)
     }
 

@@ -104,12 +104,12 @@ public final class CoverageAnalyzer {
 
     /// Opens the pack at `bank` read-only (as `Synthesizer.init(bank:)` finds it).
     ///
-    /// - Throws: `ConcatSynthError.voicebank` when the pack cannot be opened, has no such voice, or no voice.
+    /// - Throws: `ConcatSynthError.noPack`, `.unusablePack` or `.newerPack` when the pack cannot be opened, `.unknownVoice`, `.noVoice`.
     public convenience init(bank: String? = nil, voice identifier: String? = nil) throws(ConcatSynthError) {
         try self.init(pack: PackLocation.openForReading(bank), voice: identifier)
     }
 
-    /// - Throws: `ConcatSynthError.voicebank` when the pack has no such voice, or no voice at all.
+    /// - Throws: `ConcatSynthError.unknownVoice`, `.noVoice`.
     package init(pack: VoicePack, voice identifier: String? = nil) throws(ConcatSynthError) {
         // A stand-in take for a voice without a fallback clip: planned, never rendered.
         synthesizer = try Synthesizer(
@@ -119,7 +119,7 @@ public final class CoverageAnalyzer {
 
     /// Plans each input (SSML, or plain text when it does not start with `<`) and gathers the fallbacks.
     ///
-    /// - Throws: `ConcatSynthError.ssml` for malformed SSML (unless `lenient`), `.voicebank`.
+    /// - Throws: `ConcatSynthError.ssml` for malformed SSML (unless `lenient`), `.damagedClip`.
     public func analyze(_ inputs: [(name: String, text: String)], lenient: Bool = false) throws(ConcatSynthError)
         -> CoverageReport
     {
@@ -135,7 +135,7 @@ public final class CoverageAnalyzer {
         var missing: [String: (phrase: String, position: TakePosition)] = [:]
         var playsTaggedTake = false
         for (name, text) in inputs {
-            let plan = try synthesizer.plan(text, lenient: lenient)
+            let plan = try synthesizer.renderPlan(text, lenient: lenient)
             report.warnings += plan.warnings.map { "\(name): \($0)" }
             var pieces: [CoverageReport.Piece] = []
             for segment in plan.segments {

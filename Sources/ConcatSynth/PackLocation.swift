@@ -15,7 +15,7 @@ public enum PackLocation {
         do throws(VoicebankError) {
             return try VoicePack(path: resolve(bank), access: .readOnly)
         } catch {
-            throw .voicebank(error)
+            throw ConcatSynthError(store: error)
         }
     }
 }

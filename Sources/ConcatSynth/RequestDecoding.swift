@@ -153,6 +153,15 @@ public enum RequestDecodingError: Error, Equatable, Sendable, CustomStringConver
     /// Completes "the request in FILE …".
     public var description: String {
         switch self {
+        case .invalidBytes: return problem + ", or a lenient request to speak each invalid sequence as U+FFFD"
+        case .unknownEncoding: return problem
+        }
+    }
+
+    /// What is wrong and what would be accepted, without the remedy a lenient reading offers, which the caller words
+    /// (`description` in the library's terms).
+    public var problem: String {
+        switch self {
         case .invalidBytes(let encoding, let origin, let byteOffset, let bytes):
             let shown = bytes.map { "0x" + ($0 < 0x10 ? "0" : "") + String($0, radix: 16, uppercase: true) }
                 .joined(separator: " ")
@@ -165,7 +174,7 @@ public enum RequestDecodingError: Error, Equatable, Sendable, CustomStringConver
                     "UTF-8 text or SSML, UTF-16 with a byte-order mark, or SSML whose XML declaration names its encoding"
             }
             return
-                "is not valid \(encoding) at byte offset \(byteOffset) (\(shown)); expected \(expected), or --lenient to speak each invalid sequence as U+FFFD"
+                "is not valid \(encoding) at byte offset \(byteOffset) (\(shown)); expected \(expected)"
         case .unknownEncoding(let name):
             return
                 "declares the encoding \"\(name)\", which iconv does not know; expected an encoding such as UTF-8, UTF-16, ISO-8859-1, windows-1252 or Shift_JIS (`iconv --list` shows them all)"

@@ -5,11 +5,11 @@ import SpeechCore
 /// Where a request is read from: a file, or an open descriptor such as standard input.
 public enum RequestSource {
     case file(String)
-    /// An open descriptor, read to its end; `name` is what errors call it.
-    case descriptor(FileDescriptor, name: String)
+    /// An open file descriptor (a pipe, a socket), read to its end and left open; `name` is what errors call it.
+    case descriptor(Int32, name: String)
 
     /// Standard input, named "standard input" in errors.
-    public static var standardInput: RequestSource { .descriptor(.standardInput, name: "standard input") }
+    public static var standardInput: RequestSource { .descriptor(0, name: "standard input") }
 
     /// What errors call it: the path, or the descriptor's name.
     public var name: String {
@@ -61,7 +61,7 @@ extension SpeechRequest {
             }
             input = opened!.descriptor
         case .descriptor(let descriptor, _):
-            input = descriptor
+            input = FileDescriptor(rawValue: descriptor)
         }
         // The first byte that is not a space tells SSML from text.
         var start: [UInt8] = []
@@ -95,14 +95,15 @@ extension SpeechRequest {
             return try readChunk(input, source: name)
         }
         return ReadRequest(
-            request: SpeechRequest(.textStream(plainText), voice: voice, prosody: prosody, isLenient: isLenient),
+            request: SpeechRequest(
+                .textStream(StreamedText(plainText)), voice: voice, prosody: prosody, isLenient: isLenient),
             warning: nil)
     }
 
     /// After a text streamed as it was spoken: the warning a request decoded whole gives before it, if lenient
     /// reading replaced any bytes.
     public var streamedReplacementWarning: String? {
-        guard let text = textStream, let first = text.firstReplacedOffset else { return nil }
+        guard let text = textStream?.plain, let first = text.firstReplacedOffset else { return nil }
         return Self.replacementWarning(text.replacedCount, first: first, encoding: "UTF-8", in: text.source)
     }
 
@@ -145,13 +146,26 @@ private enum InputKind {
 }
 
 /// A request that could not be read.
-public enum RequestReadingError: Error, Equatable, CustomStringConvertible {
+public enum RequestReadingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be opened.
     case unreadable(path: String)
     /// Its bytes are not valid in the encoding they announce.
     case undecodable(source: String, RequestDecodingError)
     /// Reading failed part way.
     case readFailed(source: String, reason: String)
+    /// A text stream's reader failed part way.
+    case streamFailed(source: String, reason: String)
+
+    /// Plain text read as it is spoken that turned out unreadable or not UTF-8.
+    init(_ error: PlainTextError) {
+        switch error {
+        case .invalidUTF8(let source, let byteOffset, let bytes):
+            self = .undecodable(
+                source: source, .invalidBytes(encoding: "UTF-8", origin: .assumed, byteOffset: byteOffset, bytes: bytes)
+            )
+        case .unreadable(let source, let reason): self = .streamFailed(source: source, reason: reason)
+        }
+    }
 
     public var description: String {
         switch self {
@@ -159,6 +173,7 @@ public enum RequestReadingError: Error, Equatable, CustomStringConvertible {
             return "cannot read the request file \(path); expected a readable text or SSML file"
         case .undecodable(let source, let error): return "the request in \(source) \(error)"
         case .readFailed(let source, let reason): return "\(source): \(reason)"
+        case .streamFailed(let source, let reason): return "cannot read the request from \(source): \(reason)"
         }
     }
 }

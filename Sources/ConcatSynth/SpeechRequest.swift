@@ -18,7 +18,7 @@ public struct SpeechRequest: Equatable {
         /// Plain text, spoken as it is even when it starts with `<` or holds `&`.
         case text(String)
         /// Plain text read a piece at a time (a long file or a pipe), spoken as it is read.
-        case textStream(PlainTextStream)
+        case textStream(StreamedText)
         /// Characters spelled one at a time, as `<say-as interpret-as="characters">` spells them.
         case characters(String)
 
@@ -60,7 +60,7 @@ public struct SpeechRequest: Equatable {
     }
 
     /// The plain text being streamed, if that is the content.
-    public var textStream: PlainTextStream? {
+    public var textStream: StreamedText? {
         if case .textStream(let stream) = content { return stream }
         return nil
     }
@@ -80,4 +80,26 @@ public struct SpeechRequest: Equatable {
 
     /// The context a streamed text is spoken in.
     var streamContext: SpeechContext { SpeechContext(prosody, isSpelling: isSpelling) }
+}
+
+extension SpeechRequest {
+    /// The text of SSML that even lenient reading refuses (a `<!DOCTYPE`, an entity of its own): the markup dropped
+    /// as lenient reading drops it, entity references kept as their characters, never expanded. The last resort of
+    /// a caller that cannot afford silence.
+    public static func textOfRefusedMarkup(_ ssml: String) -> String { SSMLReader.textOfRefusedMarkup(ssml) }
+}
+
+extension Prosody {
+    /// A rate given outside SSML (`2`, `200%`, `+20%`, `fast`), read as `<prosody rate>` reads it, as a multiple of
+    /// the default rate; `nil` for anything else.
+    public static func rate(parsing text: String) -> Double? { ProsodyValue.rate(text) }
+
+    /// A pitch given outside SSML (`+2st`, `-10%`, `high`), read as `<prosody pitch>` reads it, as a shift in
+    /// semitones; `nil` for anything else, Hz included (a voice of recorded clips has no base frequency).
+    public static func pitchSemitones(parsing text: String) -> Double? { ProsodyValue.pitchSemitones(text) }
+
+    /// What `rate(parsing:)` accepts, for a message.
+    public static var acceptedRate: String { ProsodyValue.acceptedRate }
+    /// What `pitchSemitones(parsing:)` accepts, for a message.
+    public static var acceptedPitch: String { ProsodyValue.acceptedPitch }
 }

@@ -28,8 +28,11 @@ public final class Synthesizer {
     let pack: VoicePack
     private let planner: Planner<ClipIndex>
     private let reader = SSMLReader(sampleRate: RenderFormat.sampleRate)
-    /// The clips its renderers stretched, kept for the requests that follow (`StretchCache`).
-    public let stretchCache: StretchCache
+    /// The clips its renderers stretched, kept for the requests that follow.
+    package let stretchCache: StretchCache
+    /// The most samples of stretched clips a synthesizer keeps between requests unless told otherwise: 2 Mi
+    /// samples, about 95 s of audio.
+    public static let standardStretchCacheCapacity = StretchCache.standardSampleCapacity
     /// The renderers it made, held weakly: each reads the pack's connection as long as it lives, and at its end closes
     /// the blob handle and read transaction it used (`SnapshotSource`), so a pool lends the synthesizer to another
     /// thread only once none is alive (`isRendering`).
@@ -44,10 +47,10 @@ public final class Synthesizer {
     ///   - audioSandbox: which files `<audio>` may play (none by default).
     ///   - takeChoice: which take of a phrase plays.
     ///   - stretchCacheCapacity: the most samples of stretched clips kept between requests; 0 keeps none.
-    /// - Throws: `ConcatSynthError.voicebank` when the pack cannot be opened or has no such voice, or no voice.
+    /// - Throws: `ConcatSynthError.noPack`, `.unusablePack` or `.newerPack` when the pack cannot be opened, `.unknownVoice`, `.noVoice`.
     public convenience init(
         bank: String? = nil, voice: String? = nil, audioSandbox: AudioSandbox = .closed,
-        takeChoice: TakeChoice = .best, stretchCacheCapacity: Int = StretchCache.standardSampleCapacity
+        takeChoice: TakeChoice = .best, stretchCacheCapacity: Int = standardStretchCacheCapacity
     ) throws(ConcatSynthError) {
         try self.init(
             pack: PackLocation.openForReading(bank), voice: voice, audioSandbox: audioSandbox, takeChoice: takeChoice,
@@ -57,16 +60,18 @@ public final class Synthesizer {
     /// The voices of the pack at `bank` (as `init(bank:)` finds it), in the pack's order; none for a pack that has
     /// none yet.
     ///
-    /// - Throws: `ConcatSynthError.voicebank` when the pack cannot be opened.
+    /// - Throws: `ConcatSynthError.noPack`, `.unusablePack` or `.newerPack` when the pack cannot be opened.
     public static func voices(bank: String? = nil) throws(ConcatSynthError) -> [VoiceSettings] {
         let pack = try PackLocation.openForReading(bank)
-        do throws(VoicebankError) { return try pack.voices().map(\.settings) } catch { throw .voicebank(error) }
+        do throws(VoicebankError) { return try pack.voices().map(\.settings) } catch {
+            throw ConcatSynthError(store: error)
+        }
     }
 
     /// A synthesizer over a pack opened already (this package's tests and tools).
     package convenience init(
         pack: VoicePack, voice identifier: String? = nil, audioSandbox: AudioSandbox = .closed,
-        takeChoice: TakeChoice = .best, stretchCacheCapacity: Int = StretchCache.standardSampleCapacity
+        takeChoice: TakeChoice = .best, stretchCacheCapacity: Int = standardStretchCacheCapacity
     ) throws(ConcatSynthError) {
         try self.init(
             pack: pack, voice: identifier, audioSandbox: audioSandbox, takeChoice: takeChoice, standInFallback: nil,
@@ -78,7 +83,7 @@ public final class Synthesizer {
     ///   phrase given its place: for analysing a pack (coverage), never for rendering.
     init(
         pack: VoicePack, voice identifier: String?, audioSandbox: AudioSandbox, takeChoice: TakeChoice,
-        standInFallback: ClipTake?, stretchCacheCapacity: Int = StretchCache.standardSampleCapacity
+        standInFallback: ClipTake?, stretchCacheCapacity: Int = standardStretchCacheCapacity
     ) throws(ConcatSynthError) {
         self.pack = pack
         packPath = pack.path
@@ -102,22 +107,33 @@ public final class Synthesizer {
                     voice: settings, lookup: index, fallbacks: fallbacks, fallbackSpeaker: fallbackVoice)
             }
             var planner = Planner(
-                voices: plannerVoices, startingVoice: starting, audioSandbox: audioSandbox, takeChoice: takeChoice)
+                voices: plannerVoices, startingVoice: starting, audioSandbox: audioSandbox.planning,
+                takeChoice: takeChoice.planning)
             planner.plansFallbacksAsClips = standInFallback != nil
             planner.placesEveryPhrase = standInFallback != nil
             self.planner = planner
             voices = indexes.map(\.settings)
             voice = startingIndex.settings
         } catch {
-            throw .voicebank(error)
+            throw ConcatSynthError(store: error)
         }
     }
 
     /// The whole plan of a request, collected: to print, compare or analyse. Rendering does not need it.
     ///
     /// - Throws: `ConcatSynthError.ssml` (malformed input, refused DOCTYPE or entity, bad value: line and
-    ///   column), `.noFallbackClip`, `.voicebank`.
-    public func plan(_ request: SpeechRequest) throws(ConcatSynthError) -> RenderPlan {
+    ///   column), `.noFallbackClip`, `.damagedClip`.
+    public func plan(_ request: SpeechRequest) throws(ConcatSynthError) -> SpeechPlan {
+        SpeechPlan(try renderPlan(request))
+    }
+
+    /// `plan(SpeechRequest(.ssml(request), isLenient: lenient))`.
+    public func plan(_ request: String, lenient: Bool = false) throws(ConcatSynthError) -> SpeechPlan {
+        try plan(SpeechRequest(.ssml(request), isLenient: lenient))
+    }
+
+    /// The plan as the planner made it, for this package's tests and tools, which read its segments.
+    package func renderPlan(_ request: SpeechRequest) throws(ConcatSynthError) -> RenderPlan {
         let stream = try self.stream(request)
         do {
             return try pack.reading { try stream.collect() }
@@ -126,7 +142,7 @@ public final class Synthesizer {
         }
     }
 
-    /// What each stage of planning decided for `request`, with the plan that came out: the plan dump that
+    /// What each stage of planning decided for `request`, with the plan that came out, as text: the plan dump that
     /// `concat-synth render --plan` prints. The fallback voice speaks the words no clip covers, as in a render.
     ///
     /// ```swift
@@ -137,7 +153,12 @@ public final class Synthesizer {
     /// ```
     ///
     /// - Throws: what `plan(_:)` throws.
-    public func planTrace(_ request: SpeechRequest) throws(ConcatSynthError) -> PlanTrace {
+    public func planTrace(_ request: SpeechRequest) throws(ConcatSynthError) -> String {
+        try stageTrace(request).description
+    }
+
+    /// What each stage of planning decided for `request`, as planning records it (for the tests of the stages).
+    package func stageTrace(_ request: SpeechRequest) throws(ConcatSynthError) -> PlanTrace {
         let stream = try self.stream(request, tracesDecisions: true)
         do {
             return try pack.reading { try stream.collectTrace() }
@@ -146,9 +167,9 @@ public final class Synthesizer {
         }
     }
 
-    /// `plan(SpeechRequest(.ssml(request), isLenient: lenient))`.
-    public func plan(_ request: String, lenient: Bool = false) throws(ConcatSynthError) -> RenderPlan {
-        try plan(SpeechRequest(.ssml(request), isLenient: lenient))
+    /// `renderPlan(SpeechRequest(.ssml(request), isLenient: lenient))`.
+    package func renderPlan(_ request: String, lenient: Bool = false) throws(ConcatSynthError) -> RenderPlan {
+        try renderPlan(SpeechRequest(.ssml(request), isLenient: lenient))
     }
 
     /// Plans `request` without rendering it and fails if any words would fall back: `--strict`'s check before any
@@ -175,26 +196,27 @@ public final class Synthesizer {
     /// The request's plan, made as it is pulled; with `plansFallbacksAsClips`, one that only finds what falls back;
     /// with `tracesDecisions`, one that records what each stage decided.
     ///
-    /// - Throws: `ConcatSynthError.ssml` for a request that cannot be read, `.voicebank` for an unknown voice;
+    /// - Throws: `ConcatSynthError.ssml` for a request that cannot be read, `.unknownVoice`;
     ///   planning's own errors come from the stream's pulls.
     func stream(
         _ request: SpeechRequest, plansFallbacksAsClips: Bool = false, tracesDecisions: Bool = false
     ) throws(ConcatSynthError) -> PlanStream<ClipIndex> {
         let events: SSMLEventStream?
-        do throws(SSMLError) { events = try request.events(reader: reader) } catch { throw .ssml(error) }
+        do throws(SSMLError) { events = try request.events(reader: reader) } catch {
+            throw ConcatSynthError(ssml: error)
+        }
         var planner = planner
         if plansFallbacksAsClips { planner.plansFallbacksAsClips = true }
         planner.tracesDecisions = tracesDecisions
         if let voice = request.voice {
             guard let index = planner.voices.firstIndex(where: { $0.voice.identifier == voice }) else {
-                throw .voicebank(
-                    .unknownVoice(identifier: voice, available: planner.voices.map(\.voice.identifier), path: pack.path)
-                )
+                throw .unknownVoice(
+                    identifier: voice, available: planner.voices.map(\.voice.identifier), path: pack.path)
             }
             planner.startingVoice = index
         }
         if let events { return planner.stream(events) }
-        return planner.stream(request.textStream!, context: request.streamContext, isLenient: request.isLenient)
+        return planner.stream(request.textStream!.plain, context: request.streamContext, isLenient: request.isLenient)
     }
 
     /// A renderer that plans the request as it pulls its frames, reading the pack as it was when the render
@@ -202,27 +224,34 @@ public final class Synthesizer {
     ///
     /// - Parameters:
     ///   - request: what to say and how.
+    ///   - recording: what it keeps of what it plays besides the audio: the join report, a picture.
     ///   - report: told each warning and each fallback as planning reaches it.
-    /// - Throws: `ConcatSynthError.ssml` for a request that cannot be read, `.voicebank` for an unknown voice.
+    /// - Throws: `ConcatSynthError.ssml` for a request that cannot be read, `.unknownVoice`.
     public func renderer(
-        for request: SpeechRequest, reporting report: @escaping (PlanNote) -> Void = { _ in }
+        for request: SpeechRequest, recording: Renderer.Recording = [],
+        reporting report: @escaping (PlanNote) -> Void = { _ in }
     ) throws(ConcatSynthError) -> Renderer {
         let stream = try stream(request)
-        return kept(
-            Renderer(
-                source: try SnapshotSource(stream, pack: pack, audio: clipSource, report: report),
-                audio: clipSource, stretchCache: stretchCache, cancellation: stream.cancellation))
+        let pulling = Rendering.Renderer(
+            source: try SnapshotSource(stream, pack: pack, audio: clipSource, report: report),
+            audio: clipSource, stretchCache: stretchCache, cancellation: stream.cancellation)
+        return Renderer(kept(pulling), voice: voice.identifier, recording: recording)
     }
 
     /// A renderer that pulls a collected plan's frames out of the pack's clips.
-    public func renderer(for plan: RenderPlan) -> Renderer {
-        kept(Renderer(plan: plan, audio: clipSource, stretchCache: stretchCache))
+    public func renderer(for plan: SpeechPlan) -> Renderer {
+        Renderer(renderingRenderer(for: plan.renderPlan), voice: voice.identifier)
+    }
+
+    /// A renderer of the rendering stage itself, for this package's tests and tools.
+    package func renderingRenderer(for plan: RenderPlan) -> Rendering.Renderer {
+        kept(Rendering.Renderer(plan: plan, audio: clipSource, stretchCache: stretchCache))
     }
 
     /// Whether a renderer it made is still alive, held anywhere.
     var isRendering: Bool { renderers.contains { $0.renderer != nil } }
 
-    private func kept(_ renderer: Renderer) -> Renderer {
+    private func kept(_ renderer: Rendering.Renderer) -> Rendering.Renderer {
         renderers.removeAll { $0.renderer == nil }
         renderers.append(WeakRenderer(renderer: renderer))
         return renderer
@@ -233,7 +262,7 @@ public final class Synthesizer {
 }
 
 private struct WeakRenderer {
-    weak var renderer: Renderer?
+    weak var renderer: Rendering.Renderer?
 }
 
 /// What planning tells as it goes: a warning, or words no clip covers.
@@ -267,7 +296,7 @@ final class SnapshotSource: TimedSegmentSource {
         self.pack = pack
         self.audio = audio
         self.report = report
-        do { isReading = try pack.beginReading() } catch { throw .voicebank(error) }
+        do { isReading = try pack.beginReading() } catch { throw ConcatSynthError(store: error) }
     }
 
     /// The renderer is done with the request: its last clip's blob handle closes too, so that a synthesizer kept

@@ -25,7 +25,7 @@ public final class SynthesizerPool: Sendable {
 
     /// A synthesizer no other thread is using, until `giveBack`.
     ///
-    /// - Throws: `ConcatSynthError.voicebank` when the pack cannot be opened.
+    /// - Throws: `ConcatSynthError.noPack`, `.unusablePack` or `.newerPack` when the pack cannot be opened.
     public func take() throws(ConcatSynthError) -> Synthesizer {
         do { return try pool.take() } catch { throw ConcatSynthError(error) }
     }

@@ -32,7 +32,7 @@ public struct SynthesizerPools: Sendable {
     /// rather than at the first request.
     ///
     /// - Throws: `ConcatSynthError` when no voice is left to speak: the error of the first pack left out, or
-    ///   `.voicebank(.noVoice)` naming the first pack when no pack has a voice.
+    ///   `.noVoice` naming the first pack when no pack has a voice.
     public init(_ catalog: VoiceCatalog) throws(ConcatSynthError) {
         var pools: [String: SynthesizerPool] = [:]
         var voices: [Voice] = []
@@ -59,7 +59,7 @@ public struct SynthesizerPools: Sendable {
             voices.append(Voice(settings: entry.voice, pack: entry.pack, pool: pool))
         }
         if voices.isEmpty {
-            throw firstError ?? .voicebank(.noVoice(path: catalog.packs[0].path))
+            throw firstError ?? .noVoice(path: catalog.packs[0].path)
         }
         self.voices = voices
         self.warnings = warnings

@@ -64,7 +64,7 @@ public struct VoiceCatalog: Sendable {
     ///     outside its prefix, such as the speech-dispatcher module in the distribution's module folder: the default
     ///     pack is its `default.sqlite` (unless `$CONCAT_SYNTH_BANK` names another), and its packs are the system's.
     ///     Without it, both are found from the program's own folder.
-    /// - Throws: `ConcatSynthError.voicebank` when `bank` cannot be opened, or, with no `bank`, when no pack can
+    /// - Throws: `ConcatSynthError.noPack`, `.unusablePack` or `.newerPack` when `bank` cannot be opened, or, with no `bank`, when no pack can
     ///   (the default pack's error).
     public init(bank: String? = nil, systemPacks: String? = nil) throws(ConcatSynthError) {
         guard let bank else {
@@ -148,7 +148,7 @@ public struct VoiceCatalog: Sendable {
                 license: manifest[.license])
             return (pack, try opened.voices().map(\.settings))
         } catch {
-            throw .voicebank(error)
+            throw ConcatSynthError(store: error)
         }
     }
 

@@ -51,7 +51,7 @@ struct FallbackFirstAudioBench {
         var worst: Double?
         let settings = synthesizer.voice.fallbackVoice
         for text in Self.requests {
-            let plan = try synthesizer.plan(text)
+            let plan = try synthesizer.renderPlan(text)
             guard let run = plan.fallbacks.first?.fallback?.words, plan.fallbacks.first?.frame == 0 else {
                 throw BenchError(description: "\"\(text)\" does not start with words the default pack does not cover")
             }

@@ -3,6 +3,7 @@ import AudioIO
 import ConcatSynth
 import Planning
 import Recognition
+import Rendering
 import SpeechCore
 
 #if canImport(Glibc)
@@ -89,7 +90,7 @@ struct FallbackQualityBench {
         for (index, sentence) in sentences.enumerated() {
             var renderings: [[Float]] = []
             for (mode, synthesizer) in zip(Self.modes, synthesizers) {
-                let plan = try synthesizer.plan(SpeechRequest(sentence.text))
+                let plan = try synthesizer.renderPlan(SpeechRequest(sentence.text))
                 let samples = try Self.render(plan, with: synthesizer)
                 if mode == "voice" {
                     joins += try Self.joins(in: plan, samples: samples, sentence: index + 1)
@@ -122,12 +123,12 @@ struct FallbackQualityBench {
 
     /// The plan's samples, pulled as a render pulls them.
     static func render(_ plan: RenderPlan, with synthesizer: Synthesizer) throws -> [Float] {
-        let renderer = synthesizer.renderer(for: plan)
+        let renderer = synthesizer.renderingRenderer(for: plan)
         let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4_096)
         defer { buffer.deallocate() }
         var samples: [Float] = []
         samples.reserveCapacity(plan.frameCount)
-        var pulled = Renderer.Pull(frameCount: 0, isComplete: false)
+        var pulled = Rendering.Renderer.Pull(frameCount: 0, isComplete: false)
         while !pulled.isComplete {
             pulled = try renderer.render(into: buffer)
             samples += buffer.prefix(pulled.frameCount)

@@ -47,7 +47,7 @@ struct InProcessBench {
             var packFirst: [Samples] = []
             var packWhole: [Samples] = []
             for request in requests {
-                let plan = try synthesizer!.plan(request.text)
+                let plan = try synthesizer!.renderPlan(request.text)
                 if !plan.fallbacks.isEmpty {
                     print(
                         "note: \(request.name) needs the fallback clip in the \(pack.label)-clip pack: \(plan.fallbacks.map(\.text))"
@@ -57,7 +57,7 @@ struct InProcessBench {
                 var all = Samples()
                 for round in 0..<(runs + 3) {
                     let start = now()
-                    let renderer = try synthesizer!.renderer(for: synthesizer!.plan(request.text))
+                    let renderer = try synthesizer!.renderingRenderer(for: synthesizer!.renderPlan(request.text))
                     var pulled = try renderer.render(into: buffer)
                     while pulled.frameCount == 0 && !pulled.isComplete { pulled = try renderer.render(into: buffer) }
                     let firstFilled = now()

@@ -9,7 +9,7 @@ struct SoxPipeline {
     var commands: [[String]]
 
     init(request: Request, pack: VoicePack, output: String, scratch: String) throws {
-        let plan = try Synthesizer(pack: pack, voice: request.defaultPackVoice).plan(request.text)
+        let plan = try Synthesizer(pack: pack, voice: request.defaultPackVoice).renderPlan(request.text)
         let format = ["-r", "22050", "-c", "1", "-e", "floating-point", "-b", "32"]
         func seconds(_ frames: Int) -> String { decimal(Double(frames) / 22_050, places: 6) }
         var commands: [[String]] = []

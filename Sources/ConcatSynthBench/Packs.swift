@@ -29,7 +29,7 @@ struct PackFactory {
         let pack = try VoicePack(path: Locations.defaultPack, access: .readOnly)
         var clips: [CoreClip] = []
         for request in requests {
-            let plan = try Synthesizer(pack: pack, voice: request.defaultPackVoice).plan(request.text)
+            let plan = try Synthesizer(pack: pack, voice: request.defaultPackVoice).renderPlan(request.text)
             for segment in plan.segments {
                 switch segment.kind {
                 case .phrase(let take), .fallback(let take):

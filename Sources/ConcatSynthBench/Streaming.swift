@@ -37,7 +37,7 @@ struct RateBench {
         var worst: Double?
         for speed in Self.speeds {
             let request = SpeechRequest(text, prosody: Prosody(rate: speed * normalRate))
-            let plan = try synthesizer.plan(request)
+            let plan = try synthesizer.renderPlan(request)
             var ours = Samples()
             var anchor = Samples()
             var kept = Samples()

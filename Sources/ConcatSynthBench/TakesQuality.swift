@@ -81,7 +81,7 @@ struct TakesQualityBench {
         var outcomes = [Outcome](repeating: Outcome(), count: renderings.count)
         for (index, sentence) in sentences.enumerated() {
             for (column, rendering) in renderings.enumerated() {
-                let plan = try rendering.synthesizer.plan(SpeechRequest(sentence.text))
+                let plan = try rendering.synthesizer.renderPlan(SpeechRequest(sentence.text))
                 if let missing = plan.fallbacks.first {
                     throw BenchError(
                         description:

@@ -14,7 +14,7 @@ struct LongRenderBench {
 
     func run() throws -> [TargetResult] {
         let synthesizer = try Synthesizer(bank: pack.path)
-        let plan = try synthesizer.plan(text)
+        let plan = try synthesizer.renderPlan(text)
         // The reads the renderer makes: the stretch each take plays (past its trimmed silence), where the output
         // reaches it.
         var reads: [ClipTake] = []
@@ -42,9 +42,9 @@ struct LongRenderBench {
         var anchor = Samples()
         for round in 0..<(runs + 1) {
             var plan: RenderPlan?
-            let planSeconds = try seconds { plan = try synthesizer.plan(text) }
+            let planSeconds = try seconds { plan = try synthesizer.renderPlan(text) }
             let pullSeconds = try seconds {
-                let renderer = synthesizer.renderer(for: plan!)
+                let renderer = synthesizer.renderingRenderer(for: plan!)
                 while !(try renderer.render(into: block)).isComplete {}
             }
             let renderSeconds = planSeconds + pullSeconds

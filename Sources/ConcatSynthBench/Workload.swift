@@ -100,10 +100,10 @@ func longText(speakingFor seconds: Double, with synthesizer: Synthesizer) throws
         "Otoya 拡張, 101 ドット 5 MB使用。",
     ]
     let unit = sentences.joined(separator: "\n")
-    let unitSeconds = Double(try synthesizer.plan(unit).frameCount) / Double(RenderFormat.sampleRate)
+    let unitSeconds = Double(try synthesizer.renderPlan(unit).frameCount) / Double(RenderFormat.sampleRate)
     let repeats = max(1, Int((seconds / unitSeconds).rounded(.up)))
     let text = Array(repeating: unit, count: repeats).joined(separator: "\n")
-    return (text, Double(try synthesizer.plan(text).frameCount) / Double(RenderFormat.sampleRate))
+    return (text, Double(try synthesizer.renderPlan(text).frameCount) / Double(RenderFormat.sampleRate))
 }
 
 /// A fresh folder under `/tmp` (or `base`), removed by `remove()`.

@@ -116,10 +116,10 @@ struct WyomingFallbackBench {
         let synthesizer = try Synthesizer(bank: Locations.defaultPack)
         var planning = Samples()
         for round in 0..<13 {
-            let elapsed = try seconds { _ = try synthesizer.plan(Self.text) }
+            let elapsed = try seconds { _ = try synthesizer.renderPlan(Self.text) }
             if round >= 3 { planning.append(elapsed) }
         }
-        let runs = try synthesizer.plan(Self.text).fallbacks.compactMap(\.fallback?.words)
+        let runs = try synthesizer.renderPlan(Self.text).fallbacks.compactMap(\.fallback?.words)
         _ = try WyomingBench(
             pack: BenchPack(clipCount: 0, path: Locations.defaultPack), text: Self.text, requestCount: requestCount,
             work: work,

@@ -19,9 +19,14 @@ struct ConcatSynthCommand: ParsableCommand {
         if arguments.first == "render", let render = RenderArguments.parse(arguments.dropFirst()),
             (try? render.validate()) != nil
         {
-            do { try render.run() } catch { exit(withError: error) }
+            do { try render.run() } catch { exit(withError: CommandLineMessage.shown(error)) }
             return
         }
-        main(nil)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: CommandLineMessage.shown(error))
+        }
     }
 }

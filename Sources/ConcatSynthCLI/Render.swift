@@ -2,10 +2,6 @@ import ArgumentParser
 import AudioIO
 import CommandLineSupport
 import ConcatSynth
-import Picture
-import Planning
-import Rendering
-import SSML
 
 #if canImport(Glibc)
     import Glibc
@@ -170,7 +166,8 @@ struct RequestArguments: Equatable {
             throw ValidationError("Missing the text to speak: give TEXT, --file FILE, or pipe it to standard input.")
         }
         if let sampleRate, !AudioLimits.sampleRates.contains(sampleRate) {
-            throw ValidationError(AudioIOError.unsupportedOutputRate(sampleRate: sampleRate).description)
+            throw ValidationError(
+                CommandLineMessage(AudioIOError.unsupportedOutputRate(sampleRate: sampleRate)).description)
         }
         _ = try prosody()
     }
@@ -179,14 +176,14 @@ struct RequestArguments: Equatable {
     func prosody() throws -> Prosody {
         var prosody = Prosody.normal
         if let rate {
-            guard let value = ProsodyValue.rate(rate) else {
-                throw ValidationError("invalid --rate \"\(rate)\": expected \(ProsodyValue.acceptedRate)")
+            guard let value = Prosody.rate(parsing: rate) else {
+                throw ValidationError("invalid --rate \"\(rate)\": expected \(Prosody.acceptedRate)")
             }
             prosody.rate = value
         }
         if let pitch {
-            guard let value = ProsodyValue.pitchSemitones(pitch) else {
-                throw ValidationError("invalid --pitch \"\(pitch)\": expected \(ProsodyValue.acceptedPitch)")
+            guard let value = Prosody.pitchSemitones(parsing: pitch) else {
+                throw ValidationError("invalid --pitch \"\(pitch)\": expected \(Prosody.acceptedPitch)")
             }
             prosody.pitchSemitones = value
         }
@@ -201,7 +198,7 @@ struct RequestArguments: Equatable {
     ///
     /// - Throws: `ConcatSynthError` for an unreadable request, the pack, the voice, bad SSML or a fallback under
     ///   `--strict`.
-    func start(checkingFirst: Bool, dumpingPlan: Bool = false) throws -> (
+    func start(checkingFirst: Bool, recording: Renderer.Recording = [], dumpingPlan: Bool = false) throws -> (
         synthesizer: Synthesizer, request: SpeechRequest, renderer: Renderer, fallbacks: FallbackLog
     ) {
         let checksFirst = strict && checkingFirst
@@ -214,7 +211,7 @@ struct RequestArguments: Equatable {
             print(try synthesizer.planTrace(request), to: &standardError)
         }
         let fallbacks = FallbackLog(voice: synthesizer.voice.identifier)
-        let renderer = try synthesizer.renderer(for: request) { [strict] note in
+        let renderer = try synthesizer.renderer(for: request, recording: recording) { [strict] note in
             var standardError = StandardError()
             print(note, to: &standardError)
             if strict { fallbacks.record(note) }
@@ -287,7 +284,7 @@ struct RenderArguments: Equatable {
         do {
             return try RenderOutputFormat(path: output, sampleRate: request.sampleRate, encoding: encoding)
         } catch {
-            throw ValidationError(error.description)
+            throw ValidationError(CommandLineMessage(error).description)
         }
     }
 
@@ -296,8 +293,11 @@ struct RenderArguments: Equatable {
         // --strict writes nothing when words fall back. Into a file, a fallback met while rendering keeps the
         // file from appearing; into a pipe, a pass that only plans must find them all first, which reads the request
         // whole.
-        let (synthesizer, speechRequest, renderer, fallbacks) = try request.start(
-            checkingFirst: output == nil || output == "-", dumpingPlan: plan)
+        var recording: Renderer.Recording = []
+        if joinReport { recording.insert(.joins) }
+        if picture != nil { recording.insert(.picture) }
+        let (_, speechRequest, renderer, fallbacks) = try request.start(
+            checkingFirst: output == nil || output == "-", recording: recording, dumpingPlan: plan)
         if [output, markers, picture].contains(where: { $0 != nil && $0 != "-" }) {
             // A file is unnamed until it is whole, but a hidden name may stand for a moment as it is put in place, or
             // all along where the file system refuses unnamed files: Ctrl-C, SIGTERM, a closed terminal or pipe
@@ -331,22 +331,13 @@ struct RenderArguments: Equatable {
         ]
         PartialPath.removeAbandoned(beside: hiddenNames.compactMap { $0 })
         let chain = try ConvertedPull(renderer, sampleRate: format.sampleRate, blockFrames: 4_096)
-        var rendered: [Float] = []
-        var renderedSegments: [TimedSegment] = []
-        var drawing = pictureFile.map { _ in RenderPicture() }
         while !chain.isComplete {
             // After a fallback under --strict the rest is planned only to name every word that falls back.
             guard fallbacks.words.isEmpty else {
                 try chain.pull { _ in }
                 continue
             }
-            try chain.pull({ try writer.write($0) }) { frames in
-                if joinReport {
-                    rendered += frames
-                    renderedSegments += renderer.startedSegments
-                }
-                drawing?.add(frames, pulledFrom: renderer)
-            }
+            try chain.pull { try writer.write($0) }
             if let markerFile {
                 do throws(FileError) { try markerFile.add(chain.reachedMarkers) } catch {
                     throw RequestError.unwritableMarkers(path: markerFile.path, reason: error.reason)
@@ -355,8 +346,7 @@ struct RenderArguments: Equatable {
         }
         if let error = fallbacks.strictError { throw error }
         request.warnOfReplacements(in: speechRequest)
-        if let pictureFile, let drawing {
-            var svg = drawing.svg
+        if let pictureFile, var svg = renderer.pictureSVG {
             do {
                 try svg.withUTF8 { try pictureFile.write(UnsafeRawBufferPointer($0)) }
             } catch let error as FileError {
@@ -367,12 +357,7 @@ struct RenderArguments: Equatable {
         if joinReport {
             // A diagnostic: the joins of the segments the render played.
             var standardError = StandardError()
-            let played = RenderPlan(voice: synthesizer.voice.identifier, segments: renderedSegments)
-            for line in played.takeReport { print(line, to: &standardError) }
-            let measure = JoinClickMeasure(
-                samples: rendered, joinFrames: played.joinFrames,
-                fallbackVoiceJoinFrames: played.fallbackVoiceJoinFrames)
-            print("\(measure)", to: &standardError)
+            for line in renderer.joinReport { print(line, to: &standardError) }
         }
         if let markerFile {
             do throws(FileError) { try markerFile.commit() } catch {

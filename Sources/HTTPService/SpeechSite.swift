@@ -85,10 +85,11 @@ final class SpeechSite: HTTPSite {
     func apiError(for error: any Error) -> APIError {
         if let error = error as? APIError { return error }
         switch ConcatSynthError(error) {
-        case .ssml, .text, .request, .noFallbackClip, .audioDirectory, .fallbackInStrictMode, .voiceInSeveralPacks,
+        case .ssml, .request, .noFallbackClip, .audioDirectory, .fallbackInStrictMode, .voiceInSeveralPacks,
             .voiceNotInCatalog:
             return .invalid("\(ConcatSynthError(error))")
-        case .voicebank, .audio, .other:
+        case .noPack, .newerPack, .packBusy, .unusablePack, .damagedClip, .damagedVoice, .noVoice, .unknownVoice,
+            .audio, .other:
             return APIError(status: .internalServerError, type: "server_error", message: "\(ConcatSynthError(error))")
         }
     }

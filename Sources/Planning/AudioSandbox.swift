@@ -47,7 +47,7 @@ public struct AudioSandbox: Sendable {
             switch self {
             case .noDirectoryAllowed(let source):
                 return
-                    "<audio src=\"\(source)\"> is not played: no audio directory is allowed (--allow-audio DIR); its fallback content is spoken"
+                    "<audio src=\"\(source)\"> is not played: no audio directory is allowed; its fallback content is spoken"
             case .url(let source):
                 return
                     "<audio src=\"\(source)\"> is not played: URLs are not fetched, only local files in an allowed directory; its fallback content is spoken"

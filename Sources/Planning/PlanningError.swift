@@ -9,10 +9,10 @@ public enum PlanningError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .noFallbackClip(let voice, let words):
             return
-                "voice \(voice) has no clip for \"\(words)\" and no fallback clip; expected a pack whose voice has one (voicebank import --fallback FILE)"
+                "voice \(voice) has no clip for \"\(words)\" and no fallback clip; expected a pack whose voice has one (voicebank import adds one)"
         case .audioDirectory(let path):
             return
-                "cannot allow audio from \(path): it is not an existing directory; expected --allow-audio DIR naming a folder of audio files"
+                "cannot allow audio from \(path): it is not an existing directory; expected a folder of audio files"
         }
     }
 }

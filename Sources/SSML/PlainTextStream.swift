@@ -181,7 +181,7 @@ public enum PlainTextError: Error, Equatable, Sendable, CustomStringConvertible 
             return
                 "the request in \(source) is not valid UTF-8 at byte offset \(byteOffset) (\(shown)); expected UTF-8 text "
                 + "or SSML, UTF-16 with a byte-order mark, or SSML whose XML declaration names its encoding, or "
-                + "--lenient to speak each invalid sequence as U+FFFD"
+                + "a lenient request to speak each invalid sequence as U+FFFD"
         case .unreadable(let source, let reason):
             return "cannot read the request from \(source): \(reason)"
         }

@@ -1,5 +1,4 @@
 import AudioIO
-import Rendering
 import SpeechCore
 import Synchronization
 

@@ -1,6 +1,4 @@
 import ConcatSynth
-import Rendering
-import SSML
 import SpeechCore
 
 /// What the module speaks with: the voices of its packs and a rendering for each message.
@@ -124,10 +122,10 @@ public final class ConcatSynthEngine: SpeechEngine {
             let renderer: Renderer
             do throws(ConcatSynthError) {
                 renderer = try synthesizer(parameters.voice).renderer(for: speech, reporting: report)
-            } catch .ssml(let error) {
+            } catch .ssml(let message, _, _) {
                 // Even lenient reading refuses a DOCTYPE or an unknown entity; speak the text instead of nothing.
-                print("warning: \(error); speaking the message's text without its markup", to: &standardError)
-                speech.content = .text(SSMLReader.textOfRefusedMarkup(request.text))
+                print("warning: \(message); speaking the message's text without its markup", to: &standardError)
+                speech.content = .text(SpeechRequest.textOfRefusedMarkup(request.text))
                 renderer = try synthesizer(parameters.voice).renderer(for: speech, reporting: report)
             }
             return ConcatSynthRendering(renderer: renderer, voice: parameters.voice)

@@ -1,6 +1,5 @@
 import AudioIO
 import ConcatSynth
-import Picture
 import SpeechCore
 import Synchronization
 
@@ -77,27 +76,29 @@ extension StudioSession {
         let path = folder.newPath(extension: "wav")
         defer { unlink(path) }
         let fallbacks = Mutex<[String]>([])
-        var picture = RenderPicture()
+        var svg = ""
         var frameCount = 0
         do {
             let synthesizer = try Synthesizer(bank: packPath, voice: voice.identifier)
-            let renderer = try synthesizer.renderer(for: SpeechRequest(text, voice: voice.identifier)) { note in
+            let request = SpeechRequest(text, voice: voice.identifier)
+            let renderer = try synthesizer.renderer(for: request, recording: .picture) { note in
                 if case .fallback(let words, _) = note { fallbacks.withLock { $0.append(words) } }
             }
             let chain = try ConvertedPull(renderer, sampleRate: RenderFormat.sampleRate, blockFrames: 4_096)
             let format = try RenderOutputFormat(path: path, sampleRate: nil, encoding: nil)
             let writer = try AudioFileWriter(path: path, format: format.file, sampleRate: format.sampleRate)
             while !chain.isComplete {
-                try chain.pull({
+                try chain.pull {
                     frameCount += $0.count
                     try writer.write($0)
-                }) { picture.add($0, pulledFrom: renderer) }
+                }
                 guard frameCount <= StudioRenders.longestSeconds * RenderFormat.sampleRate else {
                     throw StudioError.listenText(
                         reason: "it is longer than the \(StudioRenders.longestSeconds) s a render may be")
                 }
             }
             try writer.commit()
+            svg = renderer.pictureSVG ?? ""
         } catch let error as StudioError {
             throw error
         } catch let error as AudioIOError {
@@ -109,7 +110,6 @@ extension StudioSession {
         do throws(FileError) { wav = try readFile(atPath: path) } catch {
             throw .unreadableFile(path: path, reason: error.reason)
         }
-        let svg = picture.svg
         let spoken = fallbacks.withLock { $0 }
         return renders.withLock { renders in
             renders.keep { StudioRender(id: $0, wav: wav, svg: svg, frameCount: frameCount, fallbacks: spoken) }

@@ -204,7 +204,7 @@ final class StudioSite: HTTPSite {
             return APIError(status: .payloadTooLarge, type: "invalid_request_error", message: message)
         case .recordingOrder, .recordingEnded, .recordingInProgress:
             return APIError(status: .conflict, type: "invalid_request_error", message: message)
-        case .render(.ssml), .render(.text): return .invalid(message)
+        case .render(.ssml), .render(.request): return .invalid(message)
         case .unsupportedContentType, .textContentType:
             return APIError(status: .unsupportedMediaType, type: "invalid_request_error", message: message)
         case .sameTake, .sameText: return APIError(status: .conflict, type: "invalid_request_error", message: message)

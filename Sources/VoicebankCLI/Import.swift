@@ -113,7 +113,7 @@ extension VoicebankCommand {
                 print("failed: \(line)", to: &standardError)
             }
             for failed in report.failed {
-                print("failed: \(failed.error)", to: &standardError)
+                print("failed: \(VoicebankCommand.shown(failed.error))", to: &standardError)
             }
             let seconds = report.imported.reduce(0) { $0 + $1.durationSeconds }
             let failedCount = skippedLines.count + report.failed.count

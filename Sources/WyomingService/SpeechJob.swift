@@ -1,7 +1,6 @@
 import AudioIO
 import ConcatSynth
 import NIOCore
-import Rendering
 import SpeechCore
 
 /// One request's render: pulled a chunk at a time on a thread of the render pool, its chunks written by the

@@ -153,11 +153,11 @@ import Testing
         ) { try RenderOutputFormat(path: "a.flac", sampleRate: nil, encoding: .ulaw) }
         #expect(
             throws: AudioIOError.conflictingOutputOption(
-                path: "a.sln", option: "--sample-rate 16000", picked: ".sln is 8000 Hz")
+                path: "a.sln", option: .sampleRate(16_000), picked: ".sln is 8000 Hz")
         ) { try RenderOutputFormat(path: "a.sln", sampleRate: 16_000, encoding: nil) }
         #expect(
             throws: AudioIOError.conflictingOutputOption(
-                path: "a.ulaw", option: "--encoding alaw", picked: ".ulaw is ulaw")
+                path: "a.ulaw", option: .encoding(.alaw), picked: ".ulaw is ulaw")
         ) { try RenderOutputFormat(path: "a.ulaw", sampleRate: nil, encoding: .alaw) }
         #expect(throws: AudioIOError.encodingNotInContainer(path: "a.mp3", encoding: "s16", accepted: [])) {
             try RenderOutputFormat(path: "a.mp3", sampleRate: nil, encoding: .s16)

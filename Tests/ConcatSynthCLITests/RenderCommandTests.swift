@@ -38,7 +38,7 @@ enum VoiceOverFixture {
     func fixtures(name: String) throws {
         let ssml = try #require(VoiceOverFixture.all.first { $0.name == name }?.ssml)
         let voice = name == "wwdc-hello" ? "org.concatsynth.en" : "org.concatsynth.ja"
-        let plan = try Synthesizer(pack: VoicePack(path: defaultPack, access: .readOnly), voice: voice).plan(ssml)
+        let plan = try Synthesizer(pack: VoicePack(path: defaultPack, access: .readOnly), voice: voice).renderPlan(ssml)
         let output = directory.file("\(name).wav")
 
         let result = try concatSynth.run(["render", "--voice", voice, "-o", output, "-"], input: Data(ssml.utf8))

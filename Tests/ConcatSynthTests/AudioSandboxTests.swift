@@ -30,10 +30,11 @@ import Voicebank
 
     @Test("a file inside an allowed directory plays, converted like an import")
     func allowedFile() throws {
-        let sandbox = try AudioSandbox(allowing: [allowed])
+        let sandbox = try ConcatSynth.AudioSandbox(allowing: [allowed]).planning
         let frameCount = try PreparedClip(path: directory.file("allowed/chime.aiff")).renderReady.count
-        let expected = AudioSandbox.AllowedFile(
-            path: try #require(AudioSandbox.realPath(directory.file("allowed/chime.aiff"))), frameCount: frameCount)
+        let expected = Planning.AudioSandbox.AllowedFile(
+            path: try #require(Planning.AudioSandbox.realPath(directory.file("allowed/chime.aiff"))),
+            frameCount: frameCount)
         #expect(try sandbox.resolve("chime.aiff").get() == expected)
         #expect(try sandbox.resolve(directory.file("allowed/chime.aiff")).get() == expected)
         #expect(try sandbox.resolve("inner.aiff").get() == expected)
@@ -42,8 +43,8 @@ import Voicebank
 
     @Test("escapes, symlinks out, missing files and URLs are refused with the reason")
     func refusals() throws {
-        let sandbox = try AudioSandbox(allowing: [allowed])
-        let realSecret = try #require(AudioSandbox.realPath(directory.file("secret/private.aiff")))
+        let sandbox = try ConcatSynth.AudioSandbox(allowing: [allowed]).planning
+        let realSecret = try #require(Planning.AudioSandbox.realPath(directory.file("secret/private.aiff")))
         #expect(
             sandbox.resolve("../secret/private.aiff")
                 == .failure(.outside(source: "../secret/private.aiff", resolved: realSecret)))
@@ -53,7 +54,8 @@ import Voicebank
                 == .failure(.outside(source: directory.file("secret/private.aiff"), resolved: realSecret)))
         #expect(sandbox.resolve("nothing.aiff") == .failure(.missing(source: "nothing.aiff")))
         #expect(sandbox.resolve("https://example.com/a.wav") == .failure(.url(source: "https://example.com/a.wav")))
-        #expect(AudioSandbox.closed.resolve("chime.aiff") == .failure(.noDirectoryAllowed(source: "chime.aiff")))
+        #expect(
+            Planning.AudioSandbox.closed.resolve("chime.aiff") == .failure(.noDirectoryAllowed(source: "chime.aiff")))
         // A sibling whose name starts like the allowed directory is not inside it.
         try FileManager.default.createDirectory(
             atPath: directory.file("allowed-not"), withIntermediateDirectories: true)
@@ -66,7 +68,7 @@ import Voicebank
 
     @Test("a FIFO or a folder in an allowed directory is refused before it is opened")
     func notRegularFiles() throws {
-        let sandbox = try AudioSandbox(allowing: [allowed])
+        let sandbox = try ConcatSynth.AudioSandbox(allowing: [allowed]).planning
         let fifo = directory.file("allowed/fifo.aiff")
         #expect(mkfifo(fifo, 0o644) == 0)
         try FileManager.default.createDirectory(
@@ -84,7 +86,7 @@ import Voicebank
             if descriptor >= 0 { close(descriptor) }
         }
         for name in ["fifo.aiff", "folder.aiff"] {
-            let real = try #require(AudioSandbox.realPath(directory.file("allowed/\(name)")))
+            let real = try #require(Planning.AudioSandbox.realPath(directory.file("allowed/\(name)")))
             #expect(
                 sandbox.resolve(name) == .failure(.unreadable(source: name, reason: "\(real) is not a regular file")))
         }
@@ -93,7 +95,7 @@ import Voicebank
     @Test("only existing directories can be allowed")
     func badDirectory() {
         #expect(throws: ConcatSynthError.audioDirectory(directory.file("none"))) {
-            try AudioSandbox(allowing: [directory.file("none")])
+            try ConcatSynth.AudioSandbox(allowing: [directory.file("none")])
         }
     }
 
@@ -103,12 +105,12 @@ import Voicebank
         let lookup = DictionaryLookup(["ding": [1]])
         let planner = Planner(
             voices: [PlannerVoice(voice: voice, lookup: lookup, fallbacks: [])],
-            audioSandbox: try AudioSandbox(allowing: [allowed]))
+            audioSandbox: try ConcatSynth.AudioSandbox(allowing: [allowed]).planning)
         let plan = try planner.plan(
             SSMLReader().read(
                 #"<speak><audio src="chime.aiff">ding</audio><audio src="../secret/private.aiff">ding</audio></speak>"#)
         )
-        let chime = try #require(AudioSandbox.realPath(directory.file("allowed/chime.aiff")))
+        let chime = try #require(Planning.AudioSandbox.realPath(directory.file("allowed/chime.aiff")))
         let sounding = plan.segments.filter(\.segment.isSounding)
         #expect(sounding.map(\.kind) == [.audio(path: chime), .phrase(ClipTake(clipID: 1, frameCount: 100))])
         #expect(sounding.map(\.frameCount) == [2_205, 100])
@@ -116,11 +118,11 @@ import Voicebank
         #expect(plan.warnings.count == 1 && plan.warnings[0].contains("outside the allowed directories"))
 
         let clips = MemoryClips([1: .init(repeating: 0, count: 100)])
-        let rendered = try pullAll(Renderer(plan: plan, audio: clips), blockSize: 512)
+        let rendered = try pullAll(Rendering.Renderer(plan: plan, audio: clips), blockSize: 512)
         #expect(Array(rendered.samples[..<2_205]) == (try PreparedClip(path: chime).renderReady))
 
         // The file is decoded when the output reaches it, not while planning: gone by then, it is an error.
         try FileManager.default.removeItem(atPath: chime)
-        #expect(throws: AudioIOError.self) { try pullAll(Renderer(plan: plan, audio: clips), blockSize: 512) }
+        #expect(throws: AudioIOError.self) { try pullAll(Rendering.Renderer(plan: plan, audio: clips), blockSize: 512) }
     }
 }

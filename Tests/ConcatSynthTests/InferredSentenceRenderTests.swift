@@ -29,7 +29,7 @@ import Testing
         let explicit = try render(
             SpeechRequest(.ssml("<speak><s>Good morning.</s> <s>Double tap to open.</s></speak>")))
         var remaining = Array(text.utf8)[...]
-        let stream = PlainTextStream(source: "test input") {
+        let stream = StreamedText(source: "test input") {
             defer { remaining = remaining.dropFirst(3) }
             return Array(remaining.prefix(3))
         }

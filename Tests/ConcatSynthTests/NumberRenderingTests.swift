@@ -23,8 +23,8 @@ import VoicebankAuthoring
         let frames = Dictionary(uniqueKeysWithValues: try pack.clips().map { ($0.phrase, $0.frameCount) })
 
         let synthesizer = try Synthesizer(pack: pack)
-        let plan = try synthesizer.plan(#"<speak><say-as interpret-as="cardinal">1234</say-as> 3021</speak>"#)
-        let rendered = try pullAll(synthesizer.renderer(for: plan), blockSize: 1_000).samples
+        let plan = try synthesizer.renderPlan(#"<speak><say-as interpret-as="cardinal">1234</say-as> 3021</speak>"#)
+        let rendered = try pullAll(synthesizer.renderingRenderer(for: plan), blockSize: 1_000).samples
 
         let spoken = ["one", "thousand", "two", "hundred", "thirty", "four", "three", "thousand", "twenty", "one"]
         #expect(plan.segments.filter(\.segment.isClip).map(\.text) == spoken)

@@ -35,7 +35,8 @@ import VoicebankAuthoring
             defer { remaining = remaining.dropFirst(5) }
             return Array(remaining.prefix(5))
         }
-        let streamed = try render(synthesizer, SpeechRequest(.textStream(pieces), prosody: Prosody(rate: 1.5)))
+        let streamed = try render(
+            synthesizer, SpeechRequest(.textStream(StreamedText(pieces)), prosody: Prosody(rate: 1.5)))
         // Per repetition, three sentences and their phrases: good morning, everyone, nice to meet you; good morning,
         // bob (a fallback); forty two (a fallback: no clip covers the number's words either), good morning, everyone.
         #expect(streamed.markers.count == 40 * (3 + 8))

@@ -80,10 +80,10 @@ import Testing
         #expect(written.withCString { Glibc.write(ends[1], $0, strlen($0)) } == written.utf8.count)
         close(ends[1])
         defer { close(ends[0]) }
-        let read = try SpeechRequest.read(from: .descriptor(FileDescriptor(rawValue: ends[0]), name: "the pipe"))
+        let read = try SpeechRequest.read(from: .descriptor(ends[0], name: "the pipe"))
         let stream = try #require(read.request.textStream)
         #expect(stream.source == "the pipe")
-        let plan = try Synthesizer(bank: RequestTests.defaultPack).plan(read.request)
+        let plan = try Synthesizer(bank: RequestTests.defaultPack).renderPlan(read.request)
         #expect(plan.segments.contains { $0.text == "good morning" })
     }
 
@@ -91,7 +91,7 @@ import Testing
     func convertedPull() throws {
         let synthesizer = try Synthesizer(bank: RequestTests.defaultPack)
         let request = SpeechRequest(.text("Hello, good morning"))
-        let frames = try synthesizer.plan(request).frameCount
+        let frames = try synthesizer.renderPlan(request).frameCount
         let chain = try ConvertedPull(try synthesizer.renderer(for: request), sampleRate: 16_000, blockFrames: 512)
         var converted = 0
         var rendered = 0

@@ -13,7 +13,7 @@ import Voicebank
     static let defaultPack = PackLocation.defaultPackPath
 
     func phrases(_ request: SpeechRequest) throws -> [String] {
-        let plan = try Synthesizer(bank: Self.defaultPack).plan(request)
+        let plan = try Synthesizer(bank: Self.defaultPack).renderPlan(request)
         return plan.segments.compactMap { segment in
             switch segment.kind {
             case .phrase, .fallback: return segment.text
@@ -39,7 +39,7 @@ import Voicebank
     @Test("spelling an SSML request spells its text and keeps its breaks")
     func spellingSSML() throws {
         let request = #"<speak>ab<break time="100ms"/>hello</speak>"#
-        let plan = try Synthesizer(bank: Self.defaultPack).plan(SpeechRequest(.ssml(request), isSpelling: true))
+        let plan = try Synthesizer(bank: Self.defaultPack).renderPlan(SpeechRequest(.ssml(request), isSpelling: true))
         let spoken = plan.segments.filter {
             switch $0.kind {
             case .phrase, .fallback: true
@@ -71,6 +71,6 @@ import Voicebank
         #expect(ConcatSynthError(LookupFailure()).description == "the phrase service is offline")
         #expect(ConcatSynthError(engineError: LookupFailure()) == nil)
         let ssml = SSMLError.malformed(expected: "x", found: "y", line: 1, column: 2)
-        #expect(ConcatSynthError(ssml) == .ssml(ssml))
+        #expect(ConcatSynthError(ssml) == .ssml(message: ssml.description, line: 1, column: 2))
     }
 }

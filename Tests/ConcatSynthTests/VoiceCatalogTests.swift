@@ -50,7 +50,7 @@ import Voicebank
         let catalog = try VoiceCatalog(defaultPack: missing, installed: [defaultPack])
         #expect(catalog.packs.map(\.path) == [defaultPack])
         #expect(catalog.warnings == ["the default pack is left out: \(VoicebankError.noPack(path: missing))"])
-        #expect(throws: ConcatSynthError.voicebank(.noPack(path: missing))) {
+        #expect(throws: ConcatSynthError.noPack(path: missing)) {
             try VoiceCatalog(defaultPack: missing, installed: [])
         }
     }

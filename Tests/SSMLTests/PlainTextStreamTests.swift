@@ -69,7 +69,7 @@ import Testing
             PlainTextError.invalidUTF8(source: "standard input", byteOffset: 28, bytes: [0xE2, 0x82]).description
                 == "the request in standard input is not valid UTF-8 at byte offset 28 (0xE2 0x82); expected UTF-8 "
                 + "text or SSML, UTF-16 with a byte-order mark, or SSML whose XML declaration names its encoding, or "
-                + "--lenient to speak each invalid sequence as U+FFFD")
+                + "a lenient request to speak each invalid sequence as U+FFFD")
         #expect(
             try runs(stream(bytes), lenient: true).map(\.text).joined()
                 == "good morning everyone, nice \u{FFFD} to meet you")

@@ -349,7 +349,7 @@ extension PackToolsCLITests {
         #expect(bad.status == 1)
         #expect(
             bad.standardOutput
-                == "no-fallback: voice com.example.ben: no fallback clip, so words no clip covers cannot be spoken; add one with voicebank import --fallback\n"
+                == "no-fallback: voice com.example.ben: no fallback clip, so words no clip covers cannot be spoken; import one as the voice's fallback clip\n"
         )
         #expect(bad.standardError == "\(bank): 1 problem found\n")
         #expect(json.status == 1)

@@ -58,7 +58,7 @@ import Testing
         #expect(text.status == 1)
         #expect(
             text.standardOutput
-                == "words: clip #\(wrongID): \"east\" sounds like \"west\" to the recogniser; listen to it, and record it again or import it with --text \"west\"\n"
+                == "words: clip #\(wrongID): \"east\" sounds like \"west\" to the recogniser; listen to it, and record it again or import it with the phrase \"west\"\n"
         )
         #expect(text.standardError == "\(bank): 1 problem found\n")
         #expect(json.status == 1)

@@ -116,7 +116,7 @@ extension VoicePack {
             let converter = try self.converter(clipID: clip.id)
             if converter != Converter.best.rawValue {
                 warnings.append(
-                    "clip #\(clip.id) was converted with --converter \(converter); import \(name) with it to get the same render-ready samples"
+                    "clip #\(clip.id) was converted with the \(converter) converter; import \(name) with it to get the same render-ready samples"
                 )
             }
             if clip.cut != nil {

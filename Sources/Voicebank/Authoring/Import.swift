@@ -77,7 +77,7 @@ public struct ImportRequest: Equatable, Sendable {
             throw .position(
                 file: path,
                 reason:
-                    "its name tags it \(prefixed.position) (\(prefixed.prefix)), but --position tags it \(position); expected one position (rename the file, or leave out --position)"
+                    "its name tags it \(prefixed.position) (\(prefixed.prefix)), but the position given tags it \(position); expected one position (rename the file, or give no position)"
             )
         }
         return ImportRequest(path: path, phrase: phrase ?? prefixed.phrase, position: prefixed.position)

@@ -224,7 +224,7 @@ extension VoicePack {
                     PackProblem(
                         kind: .noFallback, voice: voice.identifier,
                         message:
-                            "no fallback clip, so words no clip covers cannot be spoken; add one with voicebank import --fallback"
+                            "no fallback clip, so words no clip covers cannot be spoken; import one as the voice's fallback clip"
                     ))
             }
             problems += try duplicateTakes(voice: voice.identifier)
@@ -259,7 +259,7 @@ extension VoicePack {
                 PackProblem(
                     kind: .duplicateTake, voice: identifier, clipID: statement.int(0),
                     message:
-                        "\"\(statement.text(2))\" has the same phrase key and audio as clip #\(statement.int(1)); remove one with voicebank remove --clip \(statement.int(0))"
+                        "\"\(statement.text(2))\" has the same phrase key and audio as clip #\(statement.int(1)); remove one of them, such as clip #\(statement.int(0))"
                 ))
         }
         return problems
@@ -300,7 +300,8 @@ extension VoicePack {
             if clip.phraseKey.isEmpty {
                 report(
                     .phraseKey,
-                    "has an empty phrase key, so it can never be matched; remove it and import it with --text PHRASE")
+                    "has an empty phrase key, so it can never be matched; remove it and import it with a phrase that has words"
+                )
             } else if key != clip.phraseKey {
                 report(
                     .phraseKey,

@@ -129,7 +129,7 @@ public struct LabelTrack: Equatable, Sendable {
                     throw .labels(
                         path: path, line: label.lineNumber,
                         reason:
-                            "the label tags its take \(prefixed.position) (\(prefixed.prefix)), but --position tags it \(position); expected one position"
+                            "the label tags its take \(prefixed.position) (\(prefixed.prefix)), but the position given tags it \(position); expected one position"
                     )
                 }
                 phrase = String(prefixed.rest).trimmingSpaces

@@ -47,7 +47,7 @@ extension VoicePack {
             throw .notShareable(
                 path: path,
                 reason:
-                    "the pack has no \(key.rawValue), which an install needs; set one with `voicebank manifest --bank \(path) --set \(key.rawValue)=\(example)`"
+                    "the pack has no \(key.rawValue), which an install needs; expected a manifest with one, such as \(key.rawValue)=\(example)"
             )
         }
         let asked: [(PackManifest.Key, String)] = [
@@ -56,8 +56,8 @@ extension VoicePack {
         ]
         for (key, what) in asked where manifest[key] == nil {
             let message =
-                "the pack has no \(key.rawValue): \(what); set it with `voicebank manifest --bank \(path) --set \(key.rawValue)=…`"
-            guard force else { throw .notShareable(path: path, reason: message + ", or publish anyway with --force") }
+                "the pack has no \(key.rawValue): \(what); expected a manifest with one"
+            guard force else { throw .notShareable(path: path, reason: message + ", or a forced publish") }
             warnings.append("\(path): \(message)")
         }
         let partial = PartialPath(for: output)
@@ -101,9 +101,8 @@ extension VoicePack {
         case .incompleteSchema(let p, let detail): return .incompleteSchema(path: swap(p), detail: detail)
         case .damagedClip(let p, let clipID, let phrase, let damage):
             return .damagedClip(path: swap(p), clipID: clipID, phrase: phrase, damage: damage)
-        case .damagedVoice(let p, let voice, let field, let value, let expected, let option):
-            return .damagedVoice(
-                path: swap(p), voice: voice, field: field, value: value, expected: expected, option: option)
+        case .damagedVoice(let p, let voice, let field, let value, let expected):
+            return .damagedVoice(path: swap(p), voice: voice, field: field, value: value, expected: expected)
         case .readOnlyPack(let p, let reason): return .readOnlyPack(path: swap(p), reason: reason)
         case .busy(let p): return .busy(path: swap(p))
         case .diskFull(let p): return .diskFull(path: swap(p))
@@ -164,7 +163,7 @@ public enum PackInstaller {
             throw .notShareable(
                 path: file,
                 reason:
-                    "its SHA-256 is \(digest), not \(expected.lowercased()) as --sha256 says; the file is not the one published (a damaged or changed download?), and nothing was installed"
+                    "its SHA-256 is \(digest), not \(expected.lowercased()) as the expected SHA-256 says; the file is not the one published (a damaged or changed download?), and nothing was installed"
             )
         }
         let manifest: PackManifest
@@ -187,7 +186,7 @@ public enum PackInstaller {
                 throw .notShareable(
                     path: file,
                     reason:
-                        "pack \(name) \(installed) is already installed at \(target), and this one is version \(version); install a newer version, or give --force to replace it"
+                        "pack \(name) \(installed) is already installed at \(target), and this one is version \(version); install a newer version, or force the install to replace it"
                 )
             }
         }
@@ -214,7 +213,7 @@ public enum PackInstaller {
             }
             for voice in voices where theirs.contains(voice) {
                 warnings.append(
-                    "voice \(voice) is also in the installed pack \(other.name) (\(other.path)); give --bank to say which to use, or uninstall one"
+                    "voice \(voice) is also in the installed pack \(other.name) (\(other.path)); name its pack to say which to use, or uninstall one"
                 )
             }
         }
@@ -330,7 +329,7 @@ public enum PackInstaller {
             throw .notShareable(
                 path: path,
                 reason:
-                    "its manifest has no \(key.rawValue), which an installed pack needs; its author sets one with `voicebank manifest --set \(key.rawValue)=\(example)`"
+                    "its manifest has no \(key.rawValue), which an installed pack needs; expected a manifest with one, such as \(key.rawValue)=\(example), which its author sets"
             )
         }
         let voices = try pack.voices()

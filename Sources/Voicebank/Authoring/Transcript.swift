@@ -469,7 +469,7 @@ public struct Transcript: Equatable, Sendable {
                 throw .transcript(
                     path: path, line: line.lineNumber,
                     reason:
-                        "the line tags \(line.file) \(given), but --position tags it \(position); expected one position"
+                        "the line tags \(line.file) \(given), but the position given tags it \(position); expected one position"
                 )
             }
             assigned.insert(fileIndex)

@@ -156,11 +156,11 @@ extension VoicePack {
     ///   `.unknownVoice`.
     public func setSelectionWeights(_ weights: SelectionWeights, voice identifier: String) throws(VoicebankError) {
         let named = [
-            ("--position-weight", weights.position), ("--pitch-weight", weights.pitch),
-            ("--energy-weight", weights.energy), ("--spectrum-weight", weights.spectrum),
+            ("position", weights.position), ("pitch", weights.pitch), ("energy", weights.energy),
+            ("spectrum", weights.spectrum),
         ]
-        for (option, weight) in named where !SelectionWeights.weights.contains(weight) {
-            throw .invalidSelectionWeight(option: option, value: weight)
+        for (name, weight) in named where !SelectionWeights.weights.contains(weight) {
+            throw .invalidSelectionWeight(weight: name, value: weight)
         }
         try database.transaction { () throws(VoicebankError) in
             let voice = try resolveVoice(identifier, isChecked: false)

@@ -83,7 +83,7 @@ public struct WordReport: Sendable {
             let message =
                 heard.isEmpty
                 ? "\"\(take.clip.phrase)\" sounds like none of the voice's phrases to the recogniser; listen to it and record it again if it does not say its phrase"
-                : "\"\(take.clip.phrase)\" sounds like \"\(heard.joined(separator: " "))\" to the recogniser; listen to it, and record it again or import it with --text \"\(heard.joined(separator: " "))\""
+                : "\"\(take.clip.phrase)\" sounds like \"\(heard.joined(separator: " "))\" to the recogniser; listen to it, and record it again or import it with the phrase \"\(heard.joined(separator: " "))\""
             return PackProblem(kind: .words, voice: take.clip.voice, clipID: take.clip.id, message: message)
         }
     }

@@ -42,7 +42,7 @@ public struct PackManifest: Equatable, Sendable {
             VoicebankError.invalidManifestValue(key: key.rawValue, value: value, expected: expected)
         }
         let text = value.trimmingSpaces
-        guard !text.isEmpty else { throw invalid("a value that is not empty (`--unset \(key.rawValue)` removes one)") }
+        guard !text.isEmpty else { throw .emptyManifestValue(key: key.rawValue) }
         guard text.count <= maximumValueLength else { throw invalid("at most \(maximumValueLength) characters") }
         switch key {
         case .name:

@@ -290,8 +290,7 @@ public final class VoicePack {
                 guard mode != nil else {
                     throw .damagedVoice(
                         path: path, voice: voice.identifier, field: "fallback_mode", value: statement.text(12),
-                        expected: FallbackMode.allCases.map(\.rawValue).joined(separator: ", "),
-                        option: "--fallback MODE")
+                        expected: FallbackMode.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 try checkSettings(voice)
             }
@@ -306,58 +305,53 @@ public final class VoicePack {
     ///
     /// - Throws: `VoicebankError.damagedVoice` naming the first such column.
     private func checkSettings(_ voice: Voice) throws(VoicebankError) {
-        let damage = { (field: String, value: String, expected: String, option: String) -> VoicebankError in
-            .damagedVoice(
-                path: self.path, voice: voice.identifier, field: field, value: value, expected: expected,
-                option: option)
+        let damage = { (field: String, value: String, expected: String) -> VoicebankError in
+            .damagedVoice(path: self.path, voice: voice.identifier, field: field, value: value, expected: expected)
         }
         let joinFrames = 0...Joins.maximumFrames
         let joinsExpected = "0 to \(Joins.maximumFrames) frames (0 to 500 ms)"
         guard Voice.normalRates.contains(voice.normalRate) else {
             throw damage(
                 "normal_rate", "\(voice.normalRate)",
-                "a multiple of SSML's default rate from \(Voice.normalRates.lowerBound) to \(Voice.normalRates.upperBound)",
-                "--normal-rate RATE")
+                "a multiple of SSML's default rate from \(Voice.normalRates.lowerBound) to \(Voice.normalRates.upperBound)"
+            )
         }
         guard joinFrames.contains(voice.joins.edgeFadeFrames) else {
-            throw damage("edge_fade_frames", "\(voice.joins.edgeFadeFrames)", joinsExpected, "--edge-fade MS")
+            throw damage("edge_fade_frames", "\(voice.joins.edgeFadeFrames)", joinsExpected)
         }
         guard joinFrames.contains(voice.joins.crossfadeFrames) else {
-            throw damage("crossfade_frames", "\(voice.joins.crossfadeFrames)", joinsExpected, "--crossfade MS")
+            throw damage("crossfade_frames", "\(voice.joins.crossfadeFrames)", joinsExpected)
         }
         if let trimming = voice.trimming {
             guard trimming.thresholdDecibels.isFinite, trimming.thresholdDecibels <= 0 else {
                 throw damage(
-                    "trim_threshold_db", "\(trimming.thresholdDecibels)", "a level of at most 0 dBFS such as -50",
-                    "--trim-threshold DB")
+                    "trim_threshold_db", "\(trimming.thresholdDecibels)", "a level of at most 0 dBFS such as -50")
             }
             guard (0...Trimming.maximumPadFrames).contains(trimming.padFrames) else {
                 throw damage(
                     "trim_pad_frames", "\(trimming.padFrames)",
-                    "0 to \(Trimming.maximumPadFrames) frames (0 to 1000 ms)", "--trim-pad MS")
+                    "0 to \(Trimming.maximumPadFrames) frames (0 to 1000 ms)")
             }
         }
         try checkFallbackSettings(voice, damage)
         let weights = [
-            ("selection_position_weight", voice.selection.position, "--position-weight"),
-            ("selection_pitch_weight", voice.selection.pitch, "--pitch-weight"),
-            ("selection_energy_weight", voice.selection.energy, "--energy-weight"),
-            ("selection_spectrum_weight", voice.selection.spectrum, "--spectrum-weight"),
+            ("selection_position_weight", voice.selection.position),
+            ("selection_pitch_weight", voice.selection.pitch),
+            ("selection_energy_weight", voice.selection.energy),
+            ("selection_spectrum_weight", voice.selection.spectrum),
         ]
-        for (field, weight, option) in weights where !SelectionWeights.weights.contains(weight) {
-            throw damage(field, "\(weight)", SelectionWeights.accepted, "\(option) W")
+        for (field, weight) in weights where !SelectionWeights.weights.contains(weight) {
+            throw damage(field, "\(weight)", SelectionWeights.accepted)
         }
         if let loudness = voice.loudness {
             guard LoudnessTarget.targets.contains(loudness.targetLUFS) else {
                 throw damage(
                     "target_loudness_lufs", "\(loudness.targetLUFS)",
-                    "\(LoudnessTarget.targets.lowerBound) to \(LoudnessTarget.targets.upperBound) LUFS",
-                    "--target-loudness LUFS")
+                    "\(LoudnessTarget.targets.lowerBound) to \(LoudnessTarget.targets.upperBound) LUFS")
             }
             guard loudness.truePeakCeilingDBTP.isFinite, loudness.truePeakCeilingDBTP <= 0 else {
                 throw damage(
-                    "true_peak_ceiling_dbtp", "\(loudness.truePeakCeilingDBTP)", "at most 0 dBTP such as -1",
-                    "--true-peak-ceiling DBTP")
+                    "true_peak_ceiling_dbtp", "\(loudness.truePeakCeilingDBTP)", "at most 0 dBTP such as -1")
             }
         }
     }
@@ -365,36 +359,35 @@ public final class VoicePack {
     /// Refuses fallback-voice settings `voicebank configure` would not have chosen: a variant that is not a plain
     /// name (it goes to espeak-ng as part of a voice name), pitches, rates and medians out of range.
     private func checkFallbackSettings(
-        _ voice: Voice, _ damage: (String, String, String, String) -> VoicebankError
+        _ voice: Voice, _ damage: (String, String, String) -> VoicebankError
     ) throws(VoicebankError) {
         let settings = voice.fallbackVoice
-        let option = "--fallback \(voice.fallbackMode)"
         guard settings.variant.utf8.count <= 32, settings.variant.utf8.allSatisfy(Voice.isNameByte) else {
-            throw damage("fallback_variant", settings.variant, "an espeak-ng variant such as f3, or none", option)
+            throw damage("fallback_variant", settings.variant, "an espeak-ng variant such as f3, or none")
         }
         guard FallbackVoiceSettings.pitches.contains(settings.pitch) else {
-            throw damage("fallback_pitch", "\(settings.pitch)", "an espeak-ng pitch from 0 to 100", option)
+            throw damage("fallback_pitch", "\(settings.pitch)", "an espeak-ng pitch from 0 to 100")
         }
         guard FallbackVoiceSettings.pitches.contains(settings.pitchRange) else {
             throw damage(
-                "fallback_pitch_range", "\(settings.pitchRange)", "an espeak-ng pitch range from 0 to 100", option)
+                "fallback_pitch_range", "\(settings.pitchRange)", "an espeak-ng pitch range from 0 to 100")
         }
         guard FallbackVoiceSettings.wordsPerMinuteRange.contains(settings.wordsPerMinute) else {
             throw damage(
-                "fallback_words_per_minute", "\(settings.wordsPerMinute)", "an espeak-ng rate from 80 to 450", option)
+                "fallback_words_per_minute", "\(settings.wordsPerMinute)", "an espeak-ng rate from 80 to 450")
         }
         guard Prosody.pitchShifts.contains(settings.pitchShiftSemitones) else {
             throw damage(
-                "fallback_pitch_shift", "\(settings.pitchShiftSemitones)", "a shift from -24 to 24 semitones", option)
+                "fallback_pitch_shift", "\(settings.pitchShiftSemitones)", "a shift from -24 to 24 semitones")
         }
         if let f0 = voice.medianF0Hz, !(f0.isFinite && f0 > 0) {
-            throw damage("median_f0_hz", "\(f0)", "a frequency above 0 Hz", option)
+            throw damage("median_f0_hz", "\(f0)", "a frequency above 0 Hz")
         }
         if let loudness = voice.medianLoudnessLUFS, !LoudnessTarget.targets.contains(loudness) {
-            throw damage("median_loudness_lufs", "\(loudness)", "-70 to 0 LUFS", option)
+            throw damage("median_loudness_lufs", "\(loudness)", "-70 to 0 LUFS")
         }
         if let loudness = settings.spokenLoudnessLUFS, !LoudnessTarget.targets.contains(loudness) {
-            throw damage("fallback_spoken_loudness_lufs", "\(loudness)", "-70 to 0 LUFS", option)
+            throw damage("fallback_spoken_loudness_lufs", "\(loudness)", "-70 to 0 LUFS")
         }
     }
 

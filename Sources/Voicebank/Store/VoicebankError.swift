@@ -16,9 +16,8 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case incompleteSchema(path: String, detail: String)
     /// A clip's row and audio disagree, or its audio is not numbers: rendering and `verify` both refuse it.
     case damagedClip(path: String, clipID: Int, phrase: String, damage: ClipDamage)
-    /// A voice row holds a setting `voicebank configure` would refuse: `field` is its column, `option` the
-    /// configure option that sets it.
-    case damagedVoice(path: String, voice: String, field: String, value: String, expected: String, option: String)
+    /// A voice row holds a setting `voicebank configure` would refuse: `field` is its column.
+    case damagedVoice(path: String, voice: String, field: String, value: String, expected: String)
     /// The pack cannot be written where it is; `reason` says why (a read-only file system, permissions, …).
     case readOnlyPack(path: String, reason: String)
     /// Another connection held the pack's write lock past the busy timeout.
@@ -31,8 +30,9 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case noLanguage
     case invalidNormalRate(Double)
     case invalidJoins(Joins)
-    /// A selection weight (`voicebank configure --pitch-weight …`) outside `SelectionWeights.weights`.
-    case invalidSelectionWeight(option: String, value: Double)
+    /// A selection weight outside `SelectionWeights.weights`: `weight` is its name (position, pitch, energy or
+    /// spectrum).
+    case invalidSelectionWeight(weight: String, value: Double)
     case invalidLoudnessTarget(LoudnessTarget)
     case duplicateVoice(identifier: String, path: String)
     case noVoice(path: String)
@@ -40,7 +40,7 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case ambiguousVoice(available: [String], path: String)
     case emptyPhrase(file: String, phrase: String)
     case audio(AudioIOError)
-    /// `--fallback voice` for a voice whose language espeak-ng has no voice for.
+    /// The fallback voice asked for a voice whose language espeak-ng has no voice for.
     case fallbackLanguage(voice: String, language: String)
     /// F0 or a take's features could not be measured; the measuring code's own description.
     case pitchMeasurement(String)
@@ -62,6 +62,8 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     // Sharing: the manifest, publish, install.
     /// A manifest value that does not parse as its key asks: `expected` says what would.
     case invalidManifestValue(key: String, value: String, expected: String)
+    /// An empty manifest value: unsetting the key is how one is removed.
+    case emptyManifestValue(key: String)
     case unknownManifestKey(String)
     /// A pack that `publish` or `install` cannot take as it is: `reason` says why and what to do.
     case notShareable(path: String, reason: String)
@@ -70,7 +72,7 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
         switch self {
         case .noPack(let path):
             return
-                "no voice pack at \(path); create one with `voicebank create --bank \(path) --voice ID --name NAME --language TAG`"
+                "no voice pack at \(path); expected the path of a voice pack, such as one `voicebank create` makes"
         case .notAVoicePack(let path, let reason):
             return "\(path) is not a voice pack: \(reason); expected a file made by `voicebank create`"
         case .newerSchema(let path, let version, let supported):
@@ -90,10 +92,10 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
                 "voice pack \(path) lacks part of its schema (\(detail)); expected the tables and columns of schema version \(Schema.currentVersion) that `voicebank create` makes: restore it from a copy, or rebuild it"
         case .damagedClip(let path, let clipID, let phrase, let damage):
             return
-                "voice pack \(path) has a damaged clip #\(clipID) \"\(phrase)\": \(damage); remove it (`voicebank remove --bank \(path) --clip \(clipID)`) and import it again, or restore the pack from a copy"
-        case .damagedVoice(let path, let voice, let field, let value, let expected, let option):
+                "voice pack \(path) has a damaged clip #\(clipID) \"\(phrase)\": \(damage); remove that clip and import it again, or restore the pack from a copy"
+        case .damagedVoice(let path, let voice, let field, let value, let expected):
             return
-                "voice pack \(path) has a damaged voice \(voice): its \(field) is \(value), expected \(expected); set it with `voicebank configure --bank \(path) --voice \(voice) \(option)`"
+                "voice pack \(path) has a damaged voice \(voice): its \(field) is \(value), expected \(expected); configure that setting of the voice again, or restore the pack from a copy"
         case .readOnlyPack(let path, let reason):
             return
                 "cannot write voice pack \(path): \(reason); expected a pack in a place you can write (copy it there and change the copy)"
@@ -111,12 +113,12 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
         case .emptyName:
             return "empty voice name; expected a display name such as \"Otoya\""
         case .noLanguage:
-            return "no language given; expected at least one --language TAG such as en-US"
+            return "no language given; expected at least one language tag such as en-US"
         case .invalidNormalRate(let rate):
             return
                 "invalid normal rate \(rate); expected a multiple of SSML's default rate from \(Voice.normalRates.lowerBound) to \(Voice.normalRates.upperBound), such as 4 (or 400%) for a voice that VoiceOver drives at rate=\"400.0%\""
-        case .invalidSelectionWeight(let option, let value):
-            return "invalid \(option) \(value); expected \(SelectionWeights.accepted)"
+        case .invalidSelectionWeight(let weight, let value):
+            return "invalid \(weight) weight \(value); expected \(SelectionWeights.accepted)"
         case .invalidJoins(let joins):
             return
                 "invalid joins (\(joins)); expected edge fades and a crossfade of 0 to \(Joins.maximumFrames) frames (0 to 500 ms)"
@@ -127,21 +129,21 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
             return "voice \(identifier) is already in \(path); expected an identifier not yet in the pack"
         case .noVoice(let path):
             return
-                "voice pack \(path) has no voice yet; add one with `voicebank create --bank \(path) --voice ID --name NAME --language TAG`"
+                "voice pack \(path) has no voice yet; expected a pack with a voice, such as one `voicebank create` adds"
         case .unknownVoice(let identifier, let available, let path):
             return
                 "no voice \(identifier) in \(path); expected one of: \(available.isEmpty ? "(none)" : available.joined(separator: ", "))"
         case .ambiguousVoice(let available, let path):
             return
-                "voice pack \(path) has several voices; expected --voice with one of: \(available.joined(separator: ", "))"
+                "voice pack \(path) has several voices; expected the voice named, one of: \(available.joined(separator: ", "))"
         case .emptyPhrase(let file, let phrase):
             return
-                "the phrase \"\(phrase)\" of \(file) has no words once normalised; expected --text with a phrase that has letters, digits or CJK characters"
+                "the phrase \"\(phrase)\" of \(file) has no words once normalised; expected a phrase that has letters, digits or CJK characters"
         case .audio(let error):
             return error.description
         case .fallbackLanguage(let voice, let language):
             return
-                "espeak-ng has no voice for \(language), the language of voice \(voice); expected a language espeak-ng speaks (espeak-ng --voices lists them), or --fallback clip or spell"
+                "espeak-ng has no voice for \(language), the language of voice \(voice); expected a language espeak-ng speaks (espeak-ng --voices lists them), or the fallback clip or spell"
         case .pitchMeasurement(let description):
             return description
         case .recognition(let description):
@@ -167,9 +169,11 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
                 "no clip with the phrase \"\(phrase)\" in voice \(voice) of \(path); `voicebank list` shows the phrases"
         case .lastFallback(let voice, let path):
             return
-                "that would remove the last fallback clip of voice \(voice) in \(path), and words no clip covers could not be spoken; import another with `voicebank import --fallback` first, or give --allow-no-fallback"
+                "that would remove the last fallback clip of voice \(voice) in \(path), and words no clip covers could not be spoken; expected another fallback clip imported first, or leaving the voice with none allowed"
         case .invalidManifestValue(let key, let value, let expected):
             return "invalid manifest \(key) \(Self.quoted(value)); expected \(expected)"
+        case .emptyManifestValue(let key):
+            return "invalid manifest \(key) \"\"; expected a value that is not empty (unsetting the key removes one)"
         case .unknownManifestKey(let key):
             return
                 "unknown manifest key \(Self.quoted(key)); expected one of: \(PackManifest.Key.allCases.map(\.rawValue).joined(separator: ", "))"

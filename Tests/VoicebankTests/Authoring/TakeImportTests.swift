@@ -60,7 +60,7 @@ import VoicebankAuthoring
             "\(try #require(throws: VoicebankError.self) { try ImportRequest.tagged(path: "clips/e.hello.wav", position: .medial) })"
         #expect(
             conflict
-                == "cannot import clips/e.hello.wav: its name tags it final (e.), but --position tags it medial; expected one position (rename the file, or leave out --position)"
+                == "cannot import clips/e.hello.wav: its name tags it final (e.), but the position given tags it medial; expected one position (rename the file, or give no position)"
         )
         let fallback = try #require(throws: VoicebankError.self) {
             try ImportRequest.tagged(path: "q.beep.wav", isFallback: true)
@@ -109,7 +109,8 @@ import VoicebankAuthoring
         let contradicted = try #require(throws: VoicebankError.self) {
             try transcript.requests(for: ["x/hello.wav"], position: .medial)
         }
-        #expect("\(contradicted)".hasPrefix("transcript t.tsv line 2: the line tags hello final, but --position"))
+        #expect(
+            "\(contradicted)".hasPrefix("transcript t.tsv line 2: the line tags hello final, but the position given"))
     }
 
     @Test("trimming anew measures the take features anew, over what plays")
@@ -181,7 +182,8 @@ import VoicebankAuthoring
         let conflict = try #require(throws: VoicebankError.self) {
             try labels.takes(of: format, at: "session.wav", position: .medial)
         }
-        #expect("\(conflict)".hasPrefix("labels l.txt line 3: the label tags its take final (e.), but --position"))
+        #expect(
+            "\(conflict)".hasPrefix("labels l.txt line 3: the label tags its take final (e.), but the position given"))
     }
 
     @Test(
