@@ -253,7 +253,7 @@ struct EverydayJudgeBench {
     private func render(with synthesizer: Synthesizer, named name: String) throws -> [String] {
         try sentences.enumerated().map { index, sentence in
             let file = work.file("judge-\(name)-\(index + 1).wav")
-            let plan = try synthesizer.plan(SpeechRequest(sentence.text))
+            let plan = try synthesizer.renderPlan(SpeechRequest(sentence.text))
             try Self.write(try FallbackQualityBench.render(plan, with: synthesizer), to: file)
             return file
         }
