@@ -114,8 +114,10 @@ public struct Binary: Sendable {
         _ arguments: [String], environment: [String: String?] = [:], directory: String? = nil
     ) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        // Through env, with SIGPIPE at its default as a shell starts a command: a signal ignored at exec stays
+        // ignored, and this test process ignores SIGPIPE once a speech-dispatcher module has run in it.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--default-signal=PIPE", path] + arguments
         var variables = ProcessInfo.processInfo.environment
         variables["XDG_DATA_HOME"] = try Self.emptyDataHome()
         for (name, value) in environment { variables[name] = value }
