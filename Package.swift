@@ -46,6 +46,8 @@ let package = Package(
             name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(
             name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        // The output's conversion to other rates (the import's stays on libsamplerate); see OutputResampler.
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(
             name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         // No pkgConfig: libutf8proc.pc passes -DUTF8PROC_EXPORTS, a flag SwiftPM refuses; the header is in /usr/include.
@@ -68,7 +70,7 @@ let package = Package(
         .target(name: "SpeechCore"),
         .target(
             name: "AudioIO",
-            dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CEbur128", "CSonic", "CEspeakNG"],
+            dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CSoxr", "CEbur128", "CSonic", "CEspeakNG"],
             // Every program that links AudioIO exports its stand-in for pcaudiolib's create_audio_device_object, so
             // that libespeak-ng, loaded later, finds it first and probes no sound server (see EspeakNG.swift).
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=create_audio_device_object"])]),

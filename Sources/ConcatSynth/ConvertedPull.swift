@@ -10,10 +10,15 @@ public final class ConvertedPull {
     private var block: [Float]
     public private(set) var isComplete = false
 
-    /// - Throws: `AudioIOError` for a rate libsamplerate cannot convert to.
+    /// soxr's `high` recipe: 20 bits, more than any encoding keeps, at a small share of a render's cost, where
+    /// libsamplerate's best converter, the import's, cost more than the whole render (docs/speaking.md's output
+    /// figures).
+    public static let quality = SoxrQuality.high
+
+    /// - Throws: `AudioIOError` for a rate soxr cannot convert to.
     public init(_ renderer: Renderer, sampleRate: Int, blockFrames: Int) throws {
         self.renderer = renderer
-        resampler = try StreamingResampler(from: RenderFormat.sampleRate, to: sampleRate)
+        resampler = try StreamingResampler(from: RenderFormat.sampleRate, to: sampleRate, soxr: Self.quality)
         block = [Float](repeating: 0, count: blockFrames)
     }
 

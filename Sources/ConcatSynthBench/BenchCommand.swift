@@ -23,7 +23,8 @@ struct BenchCommand: ParsableCommand {
             word error rates heard by pocketsphinx (tools/everyday-sentences.tsv), its joins, its first audio and \
             the Wyoming server's load. Item 16 renders weather and time announcements from a pack espeak-ng speaks \
             each word of three ways (tools/announcer-sentences.tsv): F0 jumps at joins and word error rates of `best` \
-            takes, `rotate` and continuation takes alone. --smoke runs every item in a few seconds with tiny packs, \
+            takes, `rotate` and continuation takes alone. Item 17 measures the output's conversion to other rates \
+            (passband, aliasing and imaging, SNR of a sine and of speech, speed) and a render's cost at each rate. --smoke runs every item in a few seconds with tiny packs, \
             for the test suite.
             """)
 
@@ -57,7 +58,7 @@ struct BenchCommand: ParsableCommand {
     var only: [Int] = []
 
     /// The items, in the order they run.
-    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
+    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]
 
     /// `--espeak-first-audio FILE RUNS VOICE RATE PITCH RANGE TEXT` times espeak-ng's own first audio for item 12
     /// (`EspeakFirstAudio`).
@@ -234,8 +235,14 @@ struct BenchCommand: ParsableCommand {
                 .run()
         }
 
+        if items.contains(17) {
+            results += try OutputRateBench(
+                pack: largest, text: Request.sentence.text, runs: inProcessRuns, speechSeconds: smoke ? 2 : 30
+            ).run()
+        }
+
         var targets = Table(
-            "Targets (issues 6, 10, 11, 14, 21, 22, 23 and 25)", columns: ["target", "measured", "verdict"])
+            "Targets (issues 6, 10, 11, 14, 21, 22, 23, 25 and 36)", columns: ["target", "measured", "verdict"])
         targets.printHeader()
         for result in results { targets.add([result.target, result.measured, result.verdict]) }
     }
