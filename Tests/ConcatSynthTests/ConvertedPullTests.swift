@@ -51,6 +51,22 @@ import Testing
         #expect(pulled.framesBeforeEnd < pulled.converted.count)
     }
 
+    @Test("every pull gives converted frames until the request ends, however small", arguments: [8_000, 24_000])
+    func everyPullGivesFrames(rate: Int) throws {
+        let synthesizer = try Synthesizer(bank: RequestTests.defaultPack)
+        let chain = try ConvertedPull(try synthesizer.renderer(for: Self.request), sampleRate: rate, blockFrames: 1_024)
+        var pulls = 0
+        var emptyPulls = 0
+        while !chain.isComplete {
+            var frameCount = 0
+            try chain.pull(maximumFrames: 10) { frameCount += $0.count }
+            pulls += 1
+            if frameCount == 0 { emptyPulls += 1 }
+        }
+        #expect(pulls > 10)
+        #expect(emptyPulls == 0)
+    }
+
     @Test(
         "the output is round(frames × rate ÷ 22050) frames, and its markers end where the samples do",
         arguments: [8_000, 16_000, 24_000, 48_000])
