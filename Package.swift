@@ -46,7 +46,7 @@ let package = Package(
             name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(
             name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
-        // The output's conversion to other rates (the import's stays on libsamplerate); see OutputResampler.
+        // The output's conversion to other rates (ConvertedPull); the import's stays on libsamplerate.
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(
             name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
