@@ -18,8 +18,9 @@ public enum Converter: String, Sendable, CaseIterable {
     }
 }
 
-/// soxr's quality recipes (sox's `rate -m`, `-h` and `-v`), each linear-phase with a passband to 0.913 of the lower
-/// Nyquist frequency and its stopband from that Nyquist on: `medium` to 16 bits, `high` to 20, `veryHigh` to 28.
+/// soxr's quality recipes by their precision, each linear-phase, flat (within 0.01 dB) to 0.913 of the lower Nyquist
+/// frequency, with its stopband from that Nyquist frequency on: `medium` to 16 bits, `high` to 20 (sox's `rate -h`,
+/// soxr's default), `veryHigh` to 28 (sox's `rate -v`).
 public enum SoxrQuality: String, Sendable, CaseIterable {
     case medium, high
     case veryHigh = "very-high"

@@ -24,7 +24,9 @@ import Testing
             "### 13. Wyoming server over loopback, requests that need the fallback voice",
             "### 14. Takes by place and join cost", "### 14. Takes: long render",
             "### 15. The studio", "### 15b. The studio's page", "### 16. Takes by place: F0 jumps at joins",
-            "### Targets (issues 6, 10, 11, 14, 21, 22, 23 and 25)",
+            "### 10b. The Wyoming server in the same run", "### 17. Output conversion from 22050 Hz",
+            "### 17b. \"Good morning, double tap to open.\" rendered and converted in process",
+            "### Targets (issues 6, 10, 11, 14, 21, 22, 23, 25 and 36)",
         ] {
             #expect(output.contains(title), "no table \(title)")
         }
@@ -37,7 +39,7 @@ import Testing
                 rows.filter { $0.hasPrefix("| \(request) |") }.count >= 2, "items 1 and 2 have a row for \(request)")
         }
         let targets = rows.filter { $0.hasSuffix("| met |") || $0.hasSuffix("| NOT met |") || $0.hasSuffix("| n/a |") }
-        #expect(targets.count == 24, "twenty-four targets with a verdict:\n\(output)")
+        #expect(targets.count == 25, "twenty-five targets with a verdict:\n\(output)")
         // The studio kept its takes and served its page.
         #expect(rows.contains { $0.hasPrefix("| voice with a fallback clip, no texts |") && !$0.contains("n/a") })
         #expect(rows.contains { $0.hasPrefix("| first load |") })
