@@ -57,6 +57,8 @@ let package = Package(
             name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(
             name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        // The output's conversion to other rates (ConvertedPull); the import's stays on libsamplerate.
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(
             name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         // No pkgConfig: libutf8proc.pc passes -DUTF8PROC_EXPORTS, a flag SwiftPM refuses; the header is in /usr/include.
@@ -79,7 +81,7 @@ let package = Package(
         .target(name: "SpeechCore"),
         .target(
             name: "AudioIO",
-            dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CEbur128", "CSonic", "CEspeakNG"]),
+            dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CSoxr", "CEbur128", "CSonic", "CEspeakNG"]),
         // What authoring measures of recordings beyond loudness: F0 (aubio's YIN), each take's edges (aubio's phase
         // vocoder and MFCC) and contour. Apart from AudioIO so that the speaking executables, which read what was
         // measured from the pack, load neither aubio nor libfftw3f.

@@ -7,43 +7,60 @@ public final class ConvertedPull {
     public let renderer: Renderer
     private let resampler: StreamingResampler
     private var block: [Float]
+    private var markers: [(index: Int, marker: Marker)] = []
     public private(set) var isComplete = false
 
-    /// - Throws: `ConcatSynthError.audio` for a rate libsamplerate cannot convert to.
+    /// soxr's `high` recipe: 20 bits, more than any encoding but float keeps, at a small part of the cost of
+    /// libsamplerate's best converter (the import's), which cost far more than the render itself (docs/speaking.md,
+    /// the output's converter).
+    public static let quality = SoxrQuality.high
+
+    /// - Throws: `ConcatSynthError.audio` for a rate soxr cannot convert to.
     public init(_ renderer: Renderer, sampleRate: Int, blockFrames: Int) throws(ConcatSynthError) {
         self.renderer = renderer
         do throws(AudioIOError) {
-            resampler = try StreamingResampler(from: RenderFormat.sampleRate, to: sampleRate)
+            resampler = try StreamingResampler(from: RenderFormat.sampleRate, to: sampleRate, soxr: Self.quality)
         } catch {
             throw .audio(error.description)
         }
         block = [Float](repeating: 0, count: blockFrames)
     }
 
-    /// Pulls one block (or up to `maximumFrames` of it) and hands its converted frames to `consume` (none while the
-    /// converter fills), and the 22050 Hz frames to `rendered`; at the request's end, the converter's last frames too.
+    /// Pulls a block (or up to `maximumFrames` of it), and more while the converter holds all back, and hands the
+    /// converted frames to `consume` and each block's 22050 Hz frames to `rendered`; at the request's end, the
+    /// converter's last frames too. So every pull gives frames until the request ends: soxr holds back about 40 ms
+    /// before its first frames, more than a small first pull renders, whose frames should leave at once.
     public func pull(
         maximumFrames: Int = .max, _ consume: (UnsafeBufferPointer<Float>) throws -> Void,
         rendered: ((UnsafeBufferPointer<Float>) -> Void)? = nil
     ) throws {
+        markers.removeAll(keepingCapacity: true)
         let count = min(maximumFrames, block.count)
-        let pulled = try block.withUnsafeMutableBufferPointer {
-            try renderer.render(into: UnsafeMutableBufferPointer(rebasing: $0[..<count]))
-        }
-        try block.withUnsafeBufferPointer { buffer in
-            let frames = UnsafeBufferPointer(rebasing: buffer[..<pulled.frameCount])
-            rendered?(frames)
-            try resampler.convert(frames, to: consume)
-        }
-        if pulled.isComplete {
-            try resampler.finish(to: consume)
-            isComplete = true
+        var convertedCount = 0
+        while true {
+            let pulled = try block.withUnsafeMutableBufferPointer {
+                try renderer.render(into: UnsafeMutableBufferPointer(rebasing: $0[..<count]))
+            }
+            markers += renderer.reachedMarkers.map { ($0.index, $0.marker.atSampleRate(resampler.targetRate)) }
+            try block.withUnsafeBufferPointer { buffer in
+                let frames = UnsafeBufferPointer(rebasing: buffer[..<pulled.frameCount])
+                rendered?(frames)
+                try resampler.convert(frames) {
+                    convertedCount += $0.count
+                    try consume($0)
+                }
+            }
+            if pulled.isComplete {
+                try resampler.finish(to: consume)
+                isComplete = true
+                return
+            }
+            // A renderer that gave nothing is waiting (for the fallback voice's thread): the caller pulls again.
+            if convertedCount > 0 || pulled.frameCount == 0 { return }
         }
     }
 
     /// The markers the last pull reached, in the order they completed, each with its place in frame order, at the
     /// output rate.
-    public var reachedMarkers: [(index: Int, marker: Marker)] {
-        renderer.reachedMarkers.map { ($0.index, $0.marker.atSampleRate(resampler.targetRate)) }
-    }
+    public var reachedMarkers: [(index: Int, marker: Marker)] { markers }
 }

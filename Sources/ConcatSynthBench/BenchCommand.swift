@@ -26,8 +26,9 @@ struct BenchCommand: ParsableCommand {
             each word of three ways (tools/announcer-sentences.tsv): F0 jumps at joins and word error rates of `best` \
             takes, `rotate` and continuation takes alone. Item 17 renders the everyday sentences with a pack's English \
             voice (--pack, --fallback) beside espeak-ng and flite speaking them whole, heard by Whisper tiny.en \
-            (tools/whisper-judge in tools/python-env's environment). --smoke runs every item in a few seconds with \
-            tiny packs, for the test suite.
+            (tools/whisper-judge in tools/python-env's environment). Item 18 measures the output's conversion to other \
+            rates (passband, aliasing and imaging, SNR of a sine and of speech, speed) and a render's cost at each \
+            rate. --smoke runs every item in a few seconds with tiny packs, for the test suite.
             """)
 
     @Flag(help: "Run every item once, with tiny packs and short texts, in a few seconds (the test suite's check).")
@@ -72,7 +73,7 @@ struct BenchCommand: ParsableCommand {
     var only: [Int] = []
 
     /// The items, in the order they run.
-    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]
+    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]
 
     /// `--espeak-first-audio FILE RUNS VOICE RATE PITCH RANGE TEXT` times espeak-ng's own first audio for item 12
     /// (`EspeakFirstAudio`).
@@ -270,8 +271,14 @@ struct BenchCommand: ParsableCommand {
             ).run()
         }
 
+        if items.contains(18) {
+            results += try OutputRateBench(
+                pack: largest, text: Request.sentence.text, runs: inProcessRuns, speechSeconds: smoke ? 2 : 30
+            ).run()
+        }
+
         var targets = Table(
-            "Targets (issues 6, 10, 11, 14, 21, 22, 23, 25 and 34)", columns: ["target", "measured", "verdict"])
+            "Targets (issues 6, 10, 11, 14, 21, 22, 23, 25, 34 and 36)", columns: ["target", "measured", "verdict"])
         targets.printHeader()
         for result in results { targets.add([result.target, result.measured, result.verdict]) }
     }

@@ -42,6 +42,21 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     return now() - start
 }
 
+/// The calling thread's CPU seconds: on a machine shared with other work, what a computation costs, where the
+/// wall clock also counts the time other processes had the core.
+func threadCPUTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+}
+
+/// CPU seconds the calling thread spends in `body`.
+func cpuSeconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = threadCPUTime()
+    try body()
+    return threadCPUTime() - start
+}
+
 /// How a figure is written in the table: a unit and a scale from the measured value.
 enum Unit {
     case milliseconds, microseconds, megabytes, timesRealtime

@@ -39,36 +39,7 @@ struct WyomingBench {
     }
 
     func run() throws -> [TargetResult] {
-        let python = try pythonEnvironment(work: work)
-        let driver = Locations.repository + "/Tests/SpeechServiceTests/Fixtures/wyoming_driver.py"
-        let server = try ServeProcess(
-            ["--bank", pack.path, "--uri", "tcp://127.0.0.1:0"], log: work.file("serve.log"),
-            readyPrefix: "listening on ")
-        // "listening on tcp://127.0.0.1:PORT with the voices of …"
-        let uri = String(server.address.prefix { $0 != " " })
-        // Stopped when this item ends, not after the address's last use.
-        defer { withExtendedLifetime(server) {} }
-
-        var table = Table(
-            title
-                ?? "9. Wyoming server over loopback, \(pack.label)-clip pack, \"\(text)\" (real client: wyoming from PyPI)",
-            columns: ["clients", "requests", "errors", "time to first chunk (ms, median (min–max))", "requests/s"])
-        table.printHeader()
-        var oneClientFirstChunk: Double?
-        for clients in Self.clientCounts {
-            let perClient = max(1, requestCount / clients)
-            let output = try capture(
-                work: work,
-                python, [driver, "load", uri, "--clients", "\(clients)", "--requests", "\(perClient)", text])
-            let load = try JSONDecoder().decode(Load.self, from: Data(output.utf8))
-            let firstChunk = Samples(load.first_chunk_ms.map { $0 / 1_000 })
-            if clients == 1 { oneClientFirstChunk = firstChunk.isEmpty ? nil : firstChunk.median }
-            table.add([
-                "\(clients)", "\(load.requests)", "\(load.errors.count)", Unit.milliseconds.summary(firstChunk),
-                decimal(Double(load.requests) / load.seconds, places: 0),
-            ])
-            if !load.errors.isEmpty { print("note: first error with \(clients) clients: \(load.errors[0])") }
-        }
+        let oneClientFirstChunk = try load().oneClientFirstChunk
 
         // The same request in process, pulled a chunk (2205 frames, 100 ms) at a time as the server pulls it.
         let synthesizer = try Synthesizer(bank: pack.path)
@@ -97,6 +68,44 @@ struct WyomingBench {
                 measured: oneClientFirstChunk.map { "\(Unit.milliseconds.format($0)) ms" } ?? "n/a",
                 isMet: oneClientFirstChunk.map { $0 <= 1e-3 })
         ]
+    }
+
+    /// The server under 1, 10 and 50 clients, a table row each: the median time to first chunk at one client, and
+    /// the requests per second of each row.
+    func load() throws -> (oneClientFirstChunk: Double?, requestsPerSecond: [Double]) {
+        let python = try pythonEnvironment(work: work)
+        let driver = Locations.repository + "/Tests/SpeechServiceTests/Fixtures/wyoming_driver.py"
+        let server = try ServeProcess(
+            ["--bank", pack.path, "--uri", "tcp://127.0.0.1:0"], log: work.file("serve.log"),
+            readyPrefix: "listening on ")
+        // "listening on tcp://127.0.0.1:PORT with the voices of …"
+        let uri = String(server.address.prefix { $0 != " " })
+        // Stopped when this item ends, not after the address's last use.
+        defer { withExtendedLifetime(server) {} }
+
+        var table = Table(
+            title
+                ?? "9. Wyoming server over loopback, \(pack.label)-clip pack, \"\(text)\" (real client: wyoming from PyPI)",
+            columns: ["clients", "requests", "errors", "time to first chunk (ms, median (min–max))", "requests/s"])
+        table.printHeader()
+        var oneClientFirstChunk: Double?
+        var requestsPerSecond: [Double] = []
+        for clients in Self.clientCounts {
+            let perClient = max(1, requestCount / clients)
+            let output = try capture(
+                work: work,
+                python, [driver, "load", uri, "--clients", "\(clients)", "--requests", "\(perClient)", text])
+            let load = try JSONDecoder().decode(Load.self, from: Data(output.utf8))
+            let firstChunk = Samples(load.first_chunk_ms.map { $0 / 1_000 })
+            if clients == 1 { oneClientFirstChunk = firstChunk.isEmpty ? nil : firstChunk.median }
+            requestsPerSecond.append(Double(load.requests) / load.seconds)
+            table.add([
+                "\(clients)", "\(load.requests)", "\(load.errors.count)", Unit.milliseconds.summary(firstChunk),
+                decimal(Double(load.requests) / load.seconds, places: 0),
+            ])
+            if !load.errors.isEmpty { print("note: first error with \(clients) clients: \(load.errors[0])") }
+        }
+        return (oneClientFirstChunk, requestsPerSecond)
     }
 }
 

@@ -119,7 +119,7 @@ struct RequestOptions: ParsableArguments {
     @Option(
         name: .customLong("sample-rate"),
         help: ArgumentHelp(
-            "The output's sample rate in Hz (8000, 16000, 44100, 48000, …), converted with libsamplerate as the audio is pulled; 22050 if not given.",
+            "The output's sample rate in Hz (8000, 16000, 44100, 48000, …), converted with soxr as the audio is pulled; 22050 if not given.",
             valueName: "hz"))
     var sampleRate: Int?
 

@@ -28,6 +28,43 @@ public enum Signal {
         return Double(crossings.count - 1) * Double(sampleRate) / Double(last - first)
     }
 
+    /// The amplitude of the sine of `frequency` Hz in `samples` (a least-squares fit of its sine and cosine), skipping
+    /// `margin` frames at each end: what is left of one frequency however much else the samples hold.
+    public static func amplitude(
+        of frequency: Double, in samples: [Float], sampleRate: Int, margin: Int = 0
+    ) -> Double {
+        let (a, b) = fit(frequency, samples, sampleRate: sampleRate, margin: margin)
+        return (a * a + b * b).squareRoot()
+    }
+
+    /// `samples` less their least-squares fit of a sine of `frequency` Hz (fitted skipping `margin` frames at each
+    /// end): what else they hold, without that frequency's leakage into a fit at another.
+    public static func removing(
+        _ frequency: Double, from samples: [Float], sampleRate: Int, margin: Int = 0
+    ) -> [Float] {
+        let (a, b) = fit(frequency, samples, sampleRate: sampleRate, margin: margin)
+        return samples.indices.map { index in
+            let angle = 2 * .pi * frequency * Double(index) / Double(sampleRate)
+            return samples[index] - Float(a * sin(angle) + b * cos(angle))
+        }
+    }
+
+    /// The weights of the sine and cosine of `frequency` Hz that best fit `samples` (least squares).
+    private static func fit(_ frequency: Double, _ samples: [Float], sampleRate: Int, margin: Int) -> (Double, Double) {
+        var (ss, sc, cc, xs, xc) = (0.0, 0.0, 0.0, 0.0, 0.0)
+        for index in margin..<(samples.count - margin) {
+            let angle = 2 * .pi * frequency * Double(index) / Double(sampleRate)
+            let (sine, cosine, sample) = (sin(angle), cos(angle), Double(samples[index]))
+            ss += sine * sine
+            sc += sine * cosine
+            cc += cosine * cosine
+            xs += sample * sine
+            xc += sample * cosine
+        }
+        let determinant = ss * cc - sc * sc
+        return ((xs * cc - xc * sc) / determinant, (xc * ss - xs * sc) / determinant)
+    }
+
     /// Interleaves channel arrays of equal length.
     public static func interleave<Sample>(_ channels: [[Sample]]) -> [Sample] {
         (0..<channels[0].count).flatMap { frame in channels.map { $0[frame] } }
