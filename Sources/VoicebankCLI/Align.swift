@@ -11,7 +11,7 @@ extension VoicebankCommand {
             discussion: """
                 Each take of a voice whose primary language is English (en, en-…) is aligned to its phrase by \
                 pocketsphinx 5's forced alignment (tools/align-takes, run by tools/python-env's interpreter), and its \
-                words and phones are stored with their times; import does the same for the takes it adds. Takes \
+                words and phones are stored with their times; import --align does the same for the takes it adds. Takes \
                 already aligned are left alone, so a second run aligns none. Takes are stored sixteen at a time, \
                 each batch one transaction: stopped part way, the pack keeps the batches before and is whole. A take \
                 whose audio does not match its phrase is stored as failed (voicebank verify reports it); one that \

@@ -78,6 +78,9 @@ extension VoicebankCommand {
             completion: .file())
         var files: [String] = []
 
+        @Flag(help: "Align the English takes imported to their words and phones, as `voicebank align` does.")
+        var align = false
+
         func validate() throws {
             try validateTranscriptOptions()
             if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
@@ -120,7 +123,7 @@ extension VoicebankCommand {
             print(
                 "\(report.imported.count) imported (\(formatSeconds(seconds)) s), \(report.skipped.count) skipped, "
                     + "\(failedCount) failed, into voice \(report.voice.identifier) of \(pack.path)")
-            if !report.imported.isEmpty && report.voice.primaryLanguages.contains(where: Self.isEnglish) {
+            if align && !report.imported.isEmpty && report.voice.primaryLanguages.contains(where: Self.isEnglish) {
                 align(pack, voice: report.voice.identifier)
             }
             if failedCount > 0 { throw ExitCode.failure }

@@ -62,13 +62,15 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
     }
 
-    @Test("import aligns an English take: its words land where they were spoken, each with its phones")
+    @Test("import --align aligns an English take: its words land where they were spoken, each with its phones")
     func knownBoundaries() throws {
         try createVoice()
         let words = ["seven", "bright", "kittens", "jumped", "over", "fences"]
         let take = try spokenApart(words, as: "take")
 
-        let imported = try voicebank.run(["import", "--bank", bank, "--text", words.joined(separator: " "), take.path])
+        let imported = try voicebank.run([
+            "import", "--align", "--bank", bank, "--text", words.joined(separator: " "), take.path,
+        ])
 
         #expect(imported.status == 0, "\(imported.standardError)")
         #expect(imported.standardError.contains("aligned 1 take"), "\(imported.standardError)")
@@ -106,7 +108,7 @@ import Testing
         let take = try spokenApart(["north", "south"], as: "take")
         // Imported with no aligner to be found: the import stands, unaligned, with a note.
         let imported = try voicebank.run(
-            ["import", "--bank", bank, "--text", "north south", take.path],
+            ["import", "--align", "--bank", bank, "--text", "north south", take.path],
             environment: ["VOICEBANK_ALIGNER": directory.file("nowhere")])
         #expect(imported.status == 0, "\(imported.standardError)")
         #expect(imported.standardError.contains("note: takes not aligned: cannot start the aligner"))
@@ -131,7 +133,8 @@ import Testing
         let take = try spokenApart(["seven", "bright", "kittens"], as: "take")
 
         let imported = try voicebank.run([
-            "import", "--bank", bank, "--text", "good morning ladies and gentlemen welcome aboard", take.path,
+            "import", "--align", "--bank", bank, "--text", "good morning ladies and gentlemen welcome aboard",
+            take.path,
         ])
 
         #expect(imported.status == 0, "\(imported.standardError)")
@@ -150,7 +153,9 @@ import Testing
         let blip = directory.file("blip.wav")
         try sox(["-n", "-r", "22050", "-c", "1", "-b", "16", blip, "synth", "0.05", "sine", "300"])
 
-        let imported = try voicebank.run(["import", "--bank", bank, "--text", "good morning everybody", blip])
+        let imported = try voicebank.run([
+            "import", "--align", "--bank", bank, "--text", "good morning everybody", blip,
+        ])
 
         #expect(imported.status == 0, "\(imported.standardError)")
         let warnings = imported.standardError.split(separator: "\n").filter { $0.hasPrefix("warning:") }
