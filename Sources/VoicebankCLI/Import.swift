@@ -78,6 +78,9 @@ extension VoicebankCommand {
             completion: .file())
         var files: [String] = []
 
+        @Flag(help: "Align the English takes imported to their words and phones, as `voicebank align` does.")
+        var align = false
+
         func validate() throws {
             try validateTranscriptOptions()
             if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
@@ -120,7 +123,29 @@ extension VoicebankCommand {
             print(
                 "\(report.imported.count) imported (\(decimal(seconds, places: 2)) s), \(report.skipped.count) skipped, "
                     + "\(failedCount) failed, into voice \(report.voice.identifier) of \(pack.path)")
+            if align && !report.imported.isEmpty && report.voice.primaryLanguages.contains(where: Self.isEnglish) {
+                align(pack, voice: report.voice.identifier)
+            }
             if failedCount > 0 { throw ExitCode.failure }
+        }
+
+        private static func isEnglish(_ language: String) -> Bool {
+            language.lowercased() == "en" || language.lowercased().hasPrefix("en-")
+        }
+
+        /// Aligns the voice's takes that have no alignment (those just imported); the import stands whether or not
+        /// they can be aligned now, and `voicebank align` aligns them later.
+        private func align(_ pack: VoicePack, voice: String) {
+            var display = ProgressDisplay(isTerminal: FileDescriptor.standardError.isTerminal)
+            do {
+                let report = try pack.alignTakes(voice: voice) { display.show($0) }
+                display.finish()
+                printAlignment(report, of: pack, summaryToStandardError: true)
+            } catch {
+                display.finish()
+                var standardError = StandardError()
+                print("note: takes not aligned: \(error); `voicebank align` aligns them later", to: &standardError)
+            }
         }
 
         private func describe(_ clip: Clip) -> String {

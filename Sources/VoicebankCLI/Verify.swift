@@ -14,7 +14,8 @@ extension VoicebankCommand {
                 (peak below -60 dBFS), clipped (3 or more samples in a row at full scale in the original), \
                 loudness (more than 6 LU from the voice's median loudness; a clip under 400 ms, which R128 cannot \
                 measure, is measured repeated end to end), phrase-key (empty, or not what the phrase normalises to), length (render-ready length \
-                not round(frames × 22050 ÷ rate)). \
+                not round(frames × 22050 ÷ rate)), alignment (a take `voicebank align` could not align to its \
+                phrase: its audio does not say it, and it gives no units). \
                 With --words, also words: an offline recogniser (pocketsphinx, from Debian's libpocketsphinx3 and \
                 pocketsphinx-en-us) listens to every take of the English voices, choosing among the voice's phrases, \
                 and each take heard as other words than its phrase is a problem. A take with a word the recogniser's \

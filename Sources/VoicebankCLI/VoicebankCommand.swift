@@ -11,7 +11,7 @@ struct VoicebankCommand: ParsableCommand {
         abstract: "Create and fill concat-synth voice packs: one SQLite file of voices and their phrase clips.",
         discussion: BankOptions.discussion,
         subcommands: [
-            Create.self, Import.self, List.self, Configure.self, Words.self, Migrate.self,
+            Create.self, Import.self, List.self, Configure.self, Words.self, Migrate.self, Align.self,
             // The pack builder's tools (Sources/VoicebankCLI: Export, Info, Remove, Verify, Coverage).
             Export.self, Info.self, Verify.self, Remove.self, RemoveVoice.self, Coverage.self,
             // Sharing packs (Sources/VoicebankCLI/Sharing.swift).

@@ -137,6 +137,8 @@ public struct PackProblem: Equatable, Sendable, CustomStringConvertible {
         case damaged
         /// A take whose words, as the recogniser hears them, are not its phrase (`checkWords`).
         case words
+        /// A take the aligner could not align to its phrase (`alignTakes`): it gives no units.
+        case alignment
     }
 
     public var kind: Kind
@@ -178,7 +180,8 @@ extension VoicePack {
     /// than 6 LU (`Loudness.clipLUFS`: integrated, or ungated over the whole clip for clips under 400 ms), phrase keys that are
     /// empty or not what the phrase normalises to, and render-ready lengths other than
     /// `round(source frames × 22050 ÷ source rate)`, original blobs whose size does not match their frames, and damaged
-    /// clips: the `ClipDamage` check rendering makes, so a clip verify passes renders and one it reports does not.
+    /// clips: the `ClipDamage` check rendering makes, so a clip verify passes renders and one it reports does not; and
+    /// takes whose alignment failed (`alignTakes`).
     ///
     /// - Throws: `VoicebankError.sqlite` when the pack cannot be read at all.
     public func verify() throws(VoicebankError) -> [PackProblem] {
@@ -228,6 +231,13 @@ extension VoicePack {
                     ))
             }
             problems += try duplicateTakes(voice: voice.identifier)
+            problems += try failedAlignments().filter { $0.clip.voice == voice.identifier }.map {
+                PackProblem(
+                    kind: .alignment, voice: $0.clip.voice, clipID: $0.clip.id,
+                    message:
+                        "\"\($0.clip.phrase)\" could not be aligned to its audio (\($0.failure)), so it gives no units; check that the take says its phrase, remove it and import it again"
+                )
+            }
             let phraseLoudness = measured.filter { !$0.clip.isFallback }.compactMap(\.loudness.clipLUFS).sorted()
             let voiceMedian = phraseLoudness.isEmpty ? nil : median(phraseLoudness)
             for (clip, loudness) in measured.map({ ($0.clip, $0.loudness) }) {

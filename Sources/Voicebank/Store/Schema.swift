@@ -119,6 +119,36 @@ package enum Schema {
         """
         ALTER TABLE voice ADD COLUMN fallback_spoken_loudness_lufs REAL;
         """,
+        // 10: alignment. Each aligned take's words and phones, in order, with their start and end (exclusive) in
+        // frames of the clip's `pcm` (the whole conversion at 22050 Hz, so that re-trimming keeps them), each phone
+        // with the index of its word; and per take the aligner that made them (name and version) and its score (mean
+        // acoustic log-probability per frame), or why the take could not be aligned (`failure`, with no words or
+        // phones: such a take gives no units). A take with no row has not been aligned.
+        """
+        CREATE TABLE alignment (
+            clip_id INTEGER PRIMARY KEY REFERENCES clip(id) ON DELETE CASCADE,
+            aligner TEXT NOT NULL,
+            score REAL,
+            failure TEXT
+        ) STRICT;
+        CREATE TABLE aligned_word (
+            clip_id INTEGER NOT NULL REFERENCES alignment(clip_id) ON DELETE CASCADE,
+            word_index INTEGER NOT NULL,
+            label TEXT NOT NULL,
+            start_frame INTEGER NOT NULL,
+            end_frame INTEGER NOT NULL,
+            PRIMARY KEY (clip_id, word_index)
+        ) STRICT, WITHOUT ROWID;
+        CREATE TABLE aligned_phone (
+            clip_id INTEGER NOT NULL REFERENCES alignment(clip_id) ON DELETE CASCADE,
+            phone_index INTEGER NOT NULL,
+            word_index INTEGER NOT NULL,
+            label TEXT NOT NULL,
+            start_frame INTEGER NOT NULL,
+            end_frame INTEGER NOT NULL,
+            PRIMARY KEY (clip_id, phone_index)
+        ) STRICT, WITHOUT ROWID;
+        """,
     ]
 
     /// The first version whose take features (position, contour, edges, cut) a clip row holds, and whose voices hold
@@ -127,6 +157,9 @@ package enum Schema {
 
     /// The first version whose voices hold how loud their fallback voice speaks.
     static let spokenLoudnessVersion = 9
+
+    /// The first version that holds the takes' alignments.
+    static let alignmentVersion = 10
 
     /// The oldest version a read-only open reads as it is, writing nothing: the readers' queries need the columns of
     /// schema 7 and read the take features only from a pack that has them (`VoicePack.hasTakeFeatures`). An older
@@ -187,6 +220,8 @@ package enum Schema {
         [],
         [],
         [],
+        // WITHOUT ROWID tables keep their primary key in the table itself: no index row.
+        [.table("alignment"), .table("aligned_word"), .table("aligned_phone")],
     ]
 
     /// The `sqlite_schema` rows a pack of schema `version` holds, in the order the steps make them.
@@ -198,7 +233,8 @@ package enum Schema {
     /// reads as they are), table by table: a pack that lacks one (a hand edit, another tool) is refused when it opens,
     /// before any query half-reads it.
     static func columns(version: Int) -> [(table: String, columns: String)] {
-        columns.map { table in
+        let tables = version < alignmentVersion ? columns.filter { !alignmentTables.contains($0.table) } : columns
+        return tables.map { table in
             switch (table.table, version) {
             case ("clip", ..<takeFeaturesVersion): (table.table, clipColumnsBeforeTakeFeatures)
             case ("voice", ..<takeFeaturesVersion): (table.table, voiceColumnsBeforeTakeFeatures)
@@ -234,5 +270,11 @@ package enum Schema {
         ("voice", voiceColumnsOfTakeFeatures + ", fallback_spoken_loudness_lufs"),
         ("clip", clipColumnsBeforeTakeFeatures + ", " + StoredTakeFeatures.columns),
         ("manifest", "key, value"),
+        ("alignment", "clip_id, aligner, score, failure"),
+        ("aligned_word", "clip_id, word_index, label, start_frame, end_frame"),
+        ("aligned_phone", "clip_id, phone_index, word_index, label, start_frame, end_frame"),
     ]
+
+    /// The tables step 10 made, which a pack of an older version read as it is does not have.
+    private static let alignmentTables: Set<String> = ["alignment", "aligned_word", "aligned_phone"]
 }

@@ -67,6 +67,36 @@ import VoicebankAuthoring
         #expect(voice.settings.fallbackVoice.loudnessLUFS == -20)
     }
 
+    @Test("a version 9 pack is upgraded: it gains the alignment tables, empty, and keeps its clips unaligned")
+    func fromVersion9() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("nine.sqlite")
+        try makePack(version: 9, at: path)
+        try execute(
+            """
+            INSERT INTO clip (voice_id, phrase, phrase_key, token_count, source_name, source_container,
+                source_sample_format, source_sample_rate, source_channel_count, source_frame_count, original_encoding,
+                original_pcm, content_hash, converter, frame_count, pcm)
+                VALUES (1, 'Hi', 'hi', 1, 'hi.wav', 'WAV', 'Signed 16 bit PCM', 22050, 1, 1, 's16le', x'0100', 0,
+                'best', 1, x'0000803f');
+            """, on: path)
+
+        // Read-only, it is read as it is: no alignments.
+        let read = try VoicePack(path: path, access: .readOnly)
+        #expect(try read.schemaVersion == 9)
+        #expect(try read.alignment(clipID: 1) == nil)
+        #expect(try read.failedAlignments().isEmpty)
+
+        let pack = try VoicePack(path: path, access: .readWrite)
+
+        #expect(try pack.schemaVersion == Schema.currentVersion)
+        #expect(try pack.clips().map(\.phrase) == ["Hi"])
+        #expect(try pack.alignment(clipID: 1) == nil)
+        for table in ["alignment", "aligned_word", "aligned_phone"] {
+            #expect(try rows("SELECT count(*) FROM \(table)", on: path) == [["0"]], "\(table)")
+        }
+    }
+
     @Test("a fallback mode or fallback-voice setting no voicebank writes is refused when the pack is read")
     func damagedFallback() throws {
         let temporary = try TemporaryPack()

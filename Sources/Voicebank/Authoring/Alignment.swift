@@ -1,0 +1,160 @@
+import AudioIO
+import SpeechCore
+import Tokens
+import Voicebank
+
+/// What `VoicePack.alignTakes` did.
+public struct AlignmentReport: Equatable, Sendable {
+    /// A take that could not be aligned at all, and why: nothing was stored for it.
+    public struct Unusable: Equatable, Sendable {
+        public var clip: Clip
+        public var reason: String
+    }
+
+    /// The aligner's name and version; empty when there was nothing to align.
+    public var aligner = ""
+    /// Takes aligned and stored.
+    public var aligned: [Clip] = []
+    /// Takes whose audio does not match their transcript, stored as failed, with why.
+    public var failed: [AlignmentReport.Unusable] = []
+    /// Takes too short for their words, or with a word without phones: warned about, nothing stored.
+    public var unusable: [AlignmentReport.Unusable] = []
+    /// Seconds of audio aligned (of every take sent to the aligner).
+    public var seconds = 0.0
+}
+
+extension VoicePack {
+    /// Takes aligned before their alignments are stored in one transaction: a run stopped part way keeps every batch
+    /// stored before it, and the pack is whole either way.
+    static let aligningBatch = 16
+
+    /// The mean acoustic log-probability per frame below which an aligned take is stored as failed: its audio is
+    /// taken not to say its transcript (see docs/voice-packs.md, where the scores of real voices are).
+    public static let alignmentScoreFloor = -45.0
+
+    /// Aligns every take of the English voices (a primary language `en` or `en-…`), or of one voice, that has no
+    /// alignment yet, storing its words and phones (`TakeAlignment`); run again, it aligns none. Fallback clips are
+    /// left out. A take whose audio does not match its transcript (no alignment, or a score below
+    /// `alignmentScoreFloor`) is stored as failed; one that cannot be aligned at all is reported and left without.
+    ///
+    /// ```swift
+    /// let report = try pack.alignTakes(voice: nil)   // every English take not yet aligned
+    /// ```
+    /// - Parameter progress: called after each take, with its number among those to align.
+    /// - Throws: `.alignerUnavailable` when there are takes to align and the aligner does not start,
+    ///   `.alignerFailed`, `.store`.
+    public func alignTakes(
+        voice identifier: String?, progress: (ImportProgress) -> Void = { _ in }
+    ) throws(AlignmentError) -> AlignmentReport {
+        var report = AlignmentReport()
+        var pending: [(clip: Clip, words: [String])] = []
+        do throws(VoicebankError) {
+            let voices = if let identifier { [try resolveVoice(identifier)] } else { try voices() }
+            let aligned = try alignedClipIDs()
+            for voice in voices where voice.isEnglish {
+                for clip in try clips(voice: voice.identifier) where !clip.isFallback && !aligned.contains(clip.id) {
+                    pending.append((clip, Tokenizer.tokens(in: clip.phrase).map { $0.text.lowercased() }))
+                }
+            }
+        } catch {
+            throw .store(error)
+        }
+        guard !pending.isEmpty else { return report }
+        let aligner = try Aligner()
+        report.aligner = aligner.name
+        for start in stride(from: 0, to: pending.count, by: Self.aligningBatch) {
+            var outcomes: [(Clip, Aligner.Outcome)] = []
+            for (offset, take) in pending[start..<min(start + Self.aligningBatch, pending.count)].enumerated() {
+                let samples: [Float]
+                do throws(VoicebankError) { samples = try wholeConversion(clipID: take.clip.id) } catch {
+                    throw .store(error)
+                }
+                report.seconds += Double(samples.count) / Double(RenderFormat.sampleRate)
+                outcomes.append((take.clip, try aligner.align(samples, words: take.words, clipID: take.clip.id)))
+                progress(
+                    ImportProgress(
+                        completed: start + offset + 1, total: pending.count,
+                        path: "clip #\(take.clip.id) \"\(take.clip.phrase)\""))
+            }
+            do throws(VoicebankError) {
+                try database.transaction { () throws(VoicebankError) in
+                    for (clip, outcome) in outcomes { try store(outcome, of: clip, by: aligner.name, in: &report) }
+                }
+            } catch {
+                throw .store(error)
+            }
+        }
+        return report
+    }
+
+    /// Stores one take's outcome inside the caller's transaction, and notes it in the report.
+    private func store(
+        _ outcome: Aligner.Outcome, of clip: Clip, by aligner: String, in report: inout AlignmentReport
+    ) throws(VoicebankError) {
+        let failure: String?
+        switch outcome {
+        case .unusable(let reason):
+            report.unusable.append(.init(clip: clip, reason: reason))
+            return
+        case .failed(let reason): failure = reason
+        case .aligned(let score, _, _) where score < Self.alignmentScoreFloor:
+            failure = "its score \(score) is below \(Self.alignmentScoreFloor): the audio does not say the transcript"
+        case .aligned: failure = nil
+        }
+        let score: Double? = if case .aligned(let score, _, _) = outcome { score } else { nil }
+        try database.prepare("INSERT INTO alignment (clip_id, aligner, score, failure) VALUES (?, ?, ?, ?)")
+            .bind(.integer(clip.id), .text(aligner), score.map { .real($0) }, failure.map { .text($0) }).run()
+        if let failure {
+            report.failed.append(.init(clip: clip, reason: failure))
+            return
+        }
+        guard case .aligned(_, let words, let phones) = outcome else { return }
+        let insertWord = try database.prepare(
+            "INSERT INTO aligned_word (clip_id, word_index, label, start_frame, end_frame) VALUES (?, ?, ?, ?, ?)")
+        for (index, word) in words.enumerated() {
+            try insertWord.bind(
+                .integer(clip.id), .integer(index), .text(word.label), .integer(Self.frame(word.frames.lowerBound)),
+                .integer(Self.frame(word.frames.upperBound))
+            ).run()
+        }
+        let insertPhone = try database.prepare(
+            """
+            INSERT INTO aligned_phone (clip_id, phone_index, word_index, label, start_frame, end_frame)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for (index, phone) in phones.enumerated() {
+            try insertPhone.bind(
+                .integer(clip.id), .integer(index), .integer(phone.word), .text(phone.label),
+                .integer(Self.frame(phone.frames.lowerBound)), .integer(Self.frame(phone.frames.upperBound))
+            ).run()
+        }
+        report.aligned.append(clip)
+    }
+
+    /// An aligner frame (10 ms) as a frame at 22050 Hz.
+    private static func frame(_ alignerFrame: Int) -> Int {
+        alignerFrame * RenderFormat.sampleRate / Aligner.frameRate
+    }
+
+    /// The clips that have an alignment row, aligned or failed.
+    private func alignedClipIDs() throws(VoicebankError) -> Set<Int> {
+        let statement = try database.prepare("SELECT clip_id FROM alignment")
+        var ids: Set<Int> = []
+        while try statement.step() { ids.insert(statement.int(0)) }
+        return ids
+    }
+
+    /// A clip's whole conversion at 22050 Hz, untrimmed: what alignment frames count in.
+    private func wholeConversion(clipID: Int) throws(VoicebankError) -> [Float] {
+        let statement = try database.prepare("SELECT pcm FROM clip WHERE id = ?").bind(.integer(clipID))
+        guard try statement.step() else { throw .unknownClip(id: clipID, path: path) }
+        return statement.floats(0)
+    }
+}
+
+extension Voice {
+    /// Whether the voice speaks English first: a primary language `en` or `en-…`.
+    var isEnglish: Bool {
+        primaryLanguages.contains { $0.lowercased() == "en" || $0.lowercased().hasPrefix("en-") }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Alignment of takes to their words and phones (tools/align-takes, pocketsphinx 5 in tools/python-env's
+/// environment): at import, by `voicebank align`, shown by `voicebank list --phones`, failures by `voicebank verify`.
+/// Takes are spoken by espeak-ng's program and cut and joined by sox, so that where each word starts is known.
+@Suite struct AlignCLITests {
+    let voicebank = Binary("voicebank")
+    let directory = TemporaryDirectory("align")
+    var bank: String { directory.file("pack.sqlite") }
+
+    /// The pause put between words in `spokenApart`, and before the first and after the last.
+    static let pause = 0.3
+
+    func sox(_ arguments: [String]) throws {
+        let result = try Binary(path: "/usr/bin/sox").run(arguments)
+        try #require(result.status == 0, "sox \(arguments): \(result.standardError)")
+    }
+
+    /// `words` spoken one at a time by espeak-ng, each cut to its sound (sox's silence effect at both ends) and
+    /// joined with `pause` seconds of silence around each; the file and each word's start and end in seconds.
+    func spokenApart(_ words: [String], as name: String) throws -> (path: String, words: [ClosedRange<Double>]) {
+        var parts: [String] = []
+        var times: [ClosedRange<Double>] = []
+        var time = Self.pause
+        let gap = directory.file("gap.wav")
+        try sox(["-n", "-r", "22050", "-c", "1", "-b", "16", gap, "trim", "0", "\(Self.pause)"])
+        parts.append(gap)
+        for (index, word) in words.enumerated() {
+            let raw = directory.file("\(name)-\(index)-raw.wav")
+            let cut = directory.file("\(name)-\(index).wav")
+            let espeak = try Binary(path: "/usr/bin/espeak-ng").run(["-v", "en-us", "-w", raw, word])
+            try #require(espeak.status == 0, "\(espeak.standardError)")
+            try sox([
+                raw, "-b", "16", cut, "silence", "1", "0.005", "1%", "reverse", "silence", "1", "0.005", "1%",
+                "reverse",
+            ])
+            let info = try Binary(path: "/usr/bin/soxi").run(["-D", cut])
+            let seconds = try #require(Double(info.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+            times.append(time...(time + seconds))
+            time += seconds + Self.pause
+            parts += [cut, gap]
+        }
+        let path = directory.file("\(name).wav")
+        try sox(parts + [path])
+        return (path, times)
+    }
+
+    func createVoice() throws {
+        let created = try voicebank.run([
+            "create", "--bank", bank, "--voice", "com.example.aligned", "--name", "Aligned", "--language", "en-US",
+        ])
+        try #require(created.status == 0, "\(created.standardError)")
+    }
+
+    /// `list --phones --json`'s clips.
+    func listed() throws -> [[String: Any]] {
+        let result = try voicebank.run(["list", "--bank", bank, "--phones", "--json"])
+        try #require(result.status == 0, "\(result.standardError)")
+        return try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+    }
+
+    @Test("import --align aligns an English take: its words land where they were spoken, each with its phones")
+    func knownBoundaries() throws {
+        try createVoice()
+        let words = ["seven", "bright", "kittens", "jumped", "over", "fences"]
+        let take = try spokenApart(words, as: "take")
+
+        let imported = try voicebank.run([
+            "import", "--align", "--bank", bank, "--text", words.joined(separator: " "), take.path,
+        ])
+
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardError.contains("aligned 1 take"), "\(imported.standardError)")
+        let alignment = try #require(try listed().first?["alignment"] as? [String: Any])
+        #expect((alignment["aligner"] as? String)?.hasPrefix("pocketsphinx 5.") == true)
+        let aligned = try #require(alignment["words"] as? [[String: Any]])
+        #expect(aligned.map { $0["label"] as? String } == words)
+        var errors: [Double] = []
+        for (word, known) in zip(aligned, take.words) {
+            let start = try #require(word["startFrame"] as? Int)
+            let end = try #require(word["endFrame"] as? Int)
+            errors += [abs(Double(start) / 22050 - known.lowerBound), abs(Double(end) / 22050 - known.upperBound)]
+            let phones = try #require(word["phones"] as? [[String: Any]])
+            #expect(!phones.isEmpty)
+            // Phones tile their word.
+            #expect(phones.first?["startFrame"] as? Int == start)
+            #expect(phones.last?["endFrame"] as? Int == end)
+        }
+        // docs/benchmarks.md measures the aligner's word boundaries on espeak-ng's speech against its phoneme events:
+        // 24 ms on average. Here the truth is where sox finds sound, and a word's quiet last release may be taken into
+        // the pause after it: most boundaries are close, and none is lost.
+        let mean = errors.reduce(0, +) / Double(errors.count)
+        #expect(mean < 0.06, "boundary errors \(errors)")
+        #expect(errors.filter { $0 < 0.05 }.count * 4 >= errors.count * 3, "boundary errors \(errors)")
+        #expect(errors.allSatisfy { $0 < Self.pause }, "boundary errors \(errors)")
+
+        let text = try voicebank.run(["list", "--bank", bank, "--phones"])
+        #expect(text.standardOutput.contains("\taligned by pocketsphinx 5."), "\(text.standardOutput)")
+        #expect(text.standardOutput.contains("\tseven\t"), "\(text.standardOutput)")
+    }
+
+    @Test("voicebank align aligns a pack's takes that have none, and run again changes nothing")
+    func idempotent() throws {
+        try createVoice()
+        let take = try spokenApart(["north", "south"], as: "take")
+        // Imported with no aligner to be found: the import stands, unaligned, with a note.
+        let imported = try voicebank.run(
+            ["import", "--align", "--bank", bank, "--text", "north south", take.path],
+            environment: ["VOICEBANK_ALIGNER": directory.file("nowhere")])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardError.contains("note: takes not aligned: cannot start the aligner"))
+        #expect(try listed().first?["alignment"] is NSNull)
+
+        let first = try voicebank.run(["align", "--bank", bank])
+        let afterFirst = try listed()
+        let second = try voicebank.run(["align", "--bank", bank, "--voice", "com.example.aligned"])
+
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.hasPrefix("aligned 1 take "), "\(first.standardOutput)")
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(second.standardOutput == "aligned 0 takes (0.00 s), 0 failed, 0 not alignable, in \(bank)\n")
+        #expect(NSArray(array: try listed()).isEqual(to: afterFirst))
+        let words = (afterFirst.first?["alignment"] as? [String: Any])?["words"] as? [[String: Any]]
+        #expect(words?.map { $0["label"] as? String } == ["north", "south"])
+    }
+
+    @Test("a take whose audio says other words than its transcript is stored as failed and flagged by verify")
+    func mismatch() throws {
+        try createVoice()
+        let take = try spokenApart(["seven", "bright", "kittens"], as: "take")
+
+        let imported = try voicebank.run([
+            "import", "--align", "--bank", bank, "--text", "good morning ladies and gentlemen welcome aboard",
+            take.path,
+        ])
+
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardError.contains("warning: clip #1 \"good morning ladies"), "\(imported.standardError)")
+        let alignment = try #require(try listed().first?["alignment"] as? [String: Any])
+        #expect(alignment["failure"] is String)
+        #expect((alignment["words"] as? [Any])?.isEmpty == true)
+        let verify = try voicebank.run(["verify", "--bank", bank])
+        #expect(verify.status == 1)
+        #expect(verify.standardOutput.contains("alignment: clip #1: \"good morning ladies"), "\(verify.standardOutput)")
+    }
+
+    @Test("a take too short for its words gets a warning naming it, and nothing is stored")
+    func tooShort() throws {
+        try createVoice()
+        let blip = directory.file("blip.wav")
+        try sox(["-n", "-r", "22050", "-c", "1", "-b", "16", blip, "synth", "0.05", "sine", "300"])
+
+        let imported = try voicebank.run([
+            "import", "--align", "--bank", bank, "--text", "good morning everybody", blip,
+        ])
+
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let warnings = imported.standardError.split(separator: "\n").filter { $0.hasPrefix("warning:") }
+        #expect(
+            warnings.count == 1
+                && warnings[0].hasPrefix("warning: clip #1 \"good morning everybody\": cannot be aligned")
+                && warnings[0].hasSuffix("; nothing stored"), "\(imported.standardError)")
+        #expect(try listed().first?["alignment"] is NSNull)
+        let text = try voicebank.run(["list", "--bank", bank, "--phones"])
+        #expect(text.standardOutput.hasSuffix("\tnot aligned\n"), "\(text.standardOutput)")
+    }
+}
