@@ -1,6 +1,7 @@
 import ArgumentParser
 import AudioIO
 import CommandLineSupport
+import SpeechCore
 import Voicebank
 import VoicebankAuthoring
 
@@ -50,7 +51,7 @@ func printAlignment(_ report: AlignmentReport, of pack: VoicePack, summaryToStan
     }
     let aligner = report.aligner.isEmpty ? "" : " by \(report.aligner)"
     let summary =
-        "aligned \(report.aligned.count) take\(report.aligned.count == 1 ? "" : "s") (\(formatSeconds(report.seconds)) s)"
+        "aligned \(report.aligned.count) take\(report.aligned.count == 1 ? "" : "s") (\(decimal(report.seconds, places: 2)) s)"
         + "\(aligner), \(report.failed.count) failed, \(report.unusable.count) not alignable, in \(pack.path)"
     if summaryToStandardError { print(summary, to: &standardError) } else { print(summary) }
 }

@@ -62,7 +62,7 @@ private func printAlignment(_ alignment: TakeAlignment?) {
         print("\tfailed (\(alignment.aligner)): \(failure)")
         return
     }
-    print("\taligned by \(alignment.aligner), score \(formatTenths(alignment.score ?? 0))")
+    print("\taligned by \(alignment.aligner), score \(decimal(alignment.score ?? 0, places: 1))")
     let seconds = { (frames: Range<Int>) in
         "\(formatFrameSeconds(frames.lowerBound))-\(formatFrameSeconds(frames.upperBound))"
     }
