@@ -8,6 +8,13 @@ MaryTTS client of Home Assistant's integration), from tools/python-env. Prints o
     http_driver.py load BASE_URL CLIENTS REQUESTS TEXT           CLIENTS threads of REQUESTS requests each
     http_driver.py slow HOST PORT                                a request's head a byte at a time, until answered
     http_driver.py hangup HOST PORT TEXT                         a long pcm request, read a little, then gone
+    http_driver.py refused CLIENT URL KIND                       a request refused while CLIENT (http.client or
+                                                                 openai) is still sending it; the status and body it
+                                                                 reads. KIND: body (6 MiB), head (6 MiB of header),
+                                                                 malformed (Content-Length and chunked, 6 MiB), slow
+                                                                 (1 KiB every 0.1 s for 2 s)
+    http_driver.py flood HOST PORT PACE                          a refused head, then bytes sent until the server cuts
+                                                                 the connection: at once (PACE 0) or a byte a PACE s
     http_driver.py bench HOST PORT CLIENTS REQUESTS TEXT         tools/bench: pcm requests on kept-alive connections
                                                                  (http.client, whose own cost is least), each
                                                                  one's time to its answer's first byte
@@ -19,6 +26,7 @@ import socket
 import sys
 import threading
 import time
+import urllib.parse
 
 import openai
 from speak2mary import MaryTTS
@@ -124,6 +132,62 @@ def main(command, *arguments):
         received = connection.recv(65536)
         connection.close()
         return {"received": len(received), "status_line": received.split(b"\r\n")[0].decode()}
+    if command == "refused":
+        kind_of_client, url, kind = arguments
+        size = 6 << 20
+        if kind_of_client == "openai":
+            headers = {}
+            text = "Hello"
+            if kind == "body":
+                text = "a" * size
+            elif kind == "head":
+                headers = {"X-Padding": "b" * size}
+            elif kind == "malformed":
+                headers = {"Transfer-Encoding": "chunked", "Content-Length": "12"}
+                text = "a" * (512 << 10)
+            try:
+                client(url).audio.speech.create(model="tts-1", input=text, voice="org.concatsynth.en",
+                                                response_format="wav", extra_headers=headers)
+            except openai.APIStatusError as error:
+                return {"status": error.status_code, "body": json.dumps(error.body)}
+            return {"status": 200}
+        parts = urllib.parse.urlsplit(url)
+        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+        if kind == "body":
+            connection.request("POST", "/v1/audio/speech", json.dumps({"model": "tts-1", "input": "a" * size}),
+                               {"Content-Type": "application/json"})
+        elif kind == "head":
+            connection.request("GET", "/v1/models", headers={"X-Padding": "b" * size})
+        elif kind == "malformed":
+            connection.putrequest("POST", "/v1/audio/speech")
+            connection.putheader("Content-Length", str(size))
+            connection.putheader("Transfer-Encoding", "chunked")
+            connection.endheaders()
+            connection.send(b"a" * size)
+        elif kind == "slow":
+            connection.putrequest("POST", "/v1/audio/speech")
+            connection.putheader("Content-Length", str(20 << 10))
+            connection.endheaders()
+            for _ in range(20):
+                connection.send(b"a" * 1024)
+                time.sleep(0.1)
+        response = connection.getresponse()
+        return {"status": response.status, "body": response.read().decode("utf-8", "replace")}
+    if command == "flood":
+        host, port, pace = arguments
+        connection = socket.create_connection((host, int(port)))
+        connection.sendall(b"GET /v1/models HTTP/1.1\r\nX-Padding: " + b"b" * (20 << 10))
+        sent = 0
+        started = time.monotonic()
+        chunk = b"b" * (64 << 10 if float(pace) == 0 else 1)
+        try:
+            while time.monotonic() - started < 120:
+                connection.sendall(chunk)
+                sent += len(chunk)
+                time.sleep(float(pace))
+        except OSError as error:  # the server's cut: a reset or a broken pipe
+            return {"sent": sent, "error": type(error).__name__}
+        return {"sent": sent, "error": None}
     if command == "bench":
         host, port, clients, requests, text = arguments
         body = json.dumps({"model": "tts-1", "input": text, "response_format": "pcm"})   # the first voice
