@@ -22,7 +22,8 @@ final class RequestGuard: ChannelInboundHandler {
     private var headBytes = 0
     private var isAwaitingHead = true
     private var deadline: Scheduled<Void>?
-    private var isRefused = false
+    /// The request was refused, here or by a handler after this one: what follows is not read.
+    private(set) var isRefused = false
     /// The bytes read and dropped since the refusal's answer was sent, or nil before.
     private var drainedBytes: Int?
     private var context: ChannelHandlerContext?
@@ -383,7 +384,8 @@ final class HTTPConnection: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard isOpen else { return }
+        // Once refused, a client's close mid-request is the decoder's error, and the refusal's line has said it all.
+        guard isOpen, !requestGuard.isRefused else { return }
         if error is HTTPParserError {
             // Bytes that are not HTTP: say so, unless an answer is being sent, which a refusal cannot cut into.
             if answering == nil {

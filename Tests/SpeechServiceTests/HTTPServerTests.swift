@@ -255,6 +255,9 @@ import Voicebank
         #expect(answer["status"] as? Int == status, "\(answer)")
         #expect((answer["body"] as? String)?.contains(message) == true, "\(answer)")
         #expect(try curl([server.uri + "/v1/models"]).status == 200)
+        try server.waitForLog("client 2 GET /v1/models 200")
+        // One line for the request, its refusal: not a second when the client, having read it, closes.
+        #expect(server.log.split(separator: "\n").filter { $0.hasPrefix("client 1 ") }.count == 1, "\(server.log)")
         #expect(!server.log.contains("cut off"), "\(server.log)")
     }
 
@@ -290,6 +293,8 @@ import Voicebank
             #expect(answer.body.contains(message), "\(answer.body.prefix(300))")
             #expect(try curl([server.uri + "/v1/models"]).status == 200)
         }
+        try server.waitForLog("client 8 GET /v1/models 200")
+        #expect(server.log.split(separator: "\n").filter { $0.hasPrefix("client ") }.count == 8, "\(server.log)")
         #expect(!server.log.contains("cut off"), "\(server.log)")
     }
 
