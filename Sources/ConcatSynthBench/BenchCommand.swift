@@ -26,7 +26,9 @@ struct BenchCommand: ParsableCommand {
             each word of three ways (tools/announcer-sentences.tsv): F0 jumps at joins and word error rates of `best` \
             takes, `rotate` and continuation takes alone. Item 17 renders the everyday sentences with a pack's English \
             voice (--pack, --fallback) beside espeak-ng and flite speaking them whole, heard by Whisper tiny.en \
-            (tools/whisper-judge in tools/python-env's environment). --smoke runs every item in a few seconds with \
+            (tools/whisper-judge in tools/python-env's environment). Item 18 soaks one serve process (HTTP and \
+            Wyoming) in mixed traffic and faults from 20 clients for --soak-minutes (10 by default), and checks \
+            its answers, its log and its memory, descriptors and threads. --smoke runs every item in a few seconds with \
             tiny packs, for the test suite.
             """)
 
@@ -65,6 +67,11 @@ struct BenchCommand: ParsableCommand {
     var fallback: [String] = []
 
     @Option(
+        help: ArgumentHelp(
+            "How long item 18's soak runs its traffic (a few seconds with --smoke).", valueName: "minutes"))
+    var soakMinutes = 10.0
+
+    @Option(
         parsing: .upToNextOption,
         help: ArgumentHelp(
             "Run only these items (\(Self.items.map(String.init).joined(separator: ", "))); all of them by default.",
@@ -72,7 +79,7 @@ struct BenchCommand: ParsableCommand {
     var only: [Int] = []
 
     /// The items, in the order they run.
-    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]
+    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]
 
     /// `--espeak-first-audio FILE RUNS VOICE RATE PITCH RANGE TEXT` times espeak-ng's own first audio for item 12
     /// (`EspeakFirstAudio`).
@@ -117,6 +124,7 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         if runs < 1 { throw ValidationError("--runs must be at least 1.") }
+        if !(soakMinutes > 0) { throw ValidationError("--soak-minutes \(soakMinutes): expected more than 0 minutes.") }
         if let item = only.first(where: { !Self.items.contains($0) }) {
             throw ValidationError(
                 "--only \(item): the items are \(Self.items.map(String.init).joined(separator: ", ")).")
@@ -267,6 +275,15 @@ struct BenchCommand: ParsableCommand {
             let sentences = try EverydaySentence.all()
             results += try EverydayJudgeBench(
                 sentences: smoke ? Array(sentences.prefix(2)) : sentences, pack: pack, modes: fallback, work: work
+            ).run()
+        }
+
+        if items.contains(18) {
+            let soakPack = work.file("soak.sqlite")
+            _ = try runChecked("/bin/cp", [Locations.defaultPack, soakPack])
+            results += try SoakBench(
+                pack: soakPack, clients: 20,
+                seconds: smoke ? 6 : Int(soakMinutes * 60), sampleSeconds: smoke ? 1 : 10, work: work
             ).run()
         }
 
