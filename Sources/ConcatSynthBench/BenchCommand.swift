@@ -28,7 +28,9 @@ struct BenchCommand: ParsableCommand {
             voice (--pack, --fallback) beside espeak-ng and flite speaking them whole, heard by Whisper tiny.en \
             (tools/whisper-judge in tools/python-env's environment). Item 18 measures the output's conversion to other \
             rates (passband, aliasing and imaging, SNR of a sine and of speech, speed) and a render's cost at each \
-            rate. --smoke runs every item in a few seconds with tiny packs, for the test suite.
+            rate. Item 19 soaks one serve process (HTTP and Wyoming) in mixed traffic and faults from 20 clients for \
+            --soak-minutes (10 by default), and checks its answers, its log and its memory, descriptors and threads. \
+            --smoke runs every item in a few seconds with tiny packs, for the test suite.
             """)
 
     @Flag(help: "Run every item once, with tiny packs and short texts, in a few seconds (the test suite's check).")
@@ -66,6 +68,11 @@ struct BenchCommand: ParsableCommand {
     var fallback: [String] = []
 
     @Option(
+        help: ArgumentHelp(
+            "How long item 18's soak runs its traffic (a few seconds with --smoke).", valueName: "minutes"))
+    var soakMinutes = 10.0
+
+    @Option(
         parsing: .upToNextOption,
         help: ArgumentHelp(
             "Run only these items (\(Self.items.map(String.init).joined(separator: ", "))); all of them by default.",
@@ -73,7 +80,7 @@ struct BenchCommand: ParsableCommand {
     var only: [Int] = []
 
     /// The items, in the order they run.
-    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]
+    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]
 
     /// `--espeak-first-audio FILE RUNS VOICE RATE PITCH RANGE TEXT` times espeak-ng's own first audio for item 12
     /// (`EspeakFirstAudio`).
@@ -118,6 +125,7 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         if runs < 1 { throw ValidationError("--runs must be at least 1.") }
+        if !(soakMinutes > 0) { throw ValidationError("--soak-minutes \(soakMinutes): expected more than 0 minutes.") }
         if let item = only.first(where: { !Self.items.contains($0) }) {
             throw ValidationError(
                 "--only \(item): the items are \(Self.items.map(String.init).joined(separator: ", ")).")
@@ -274,6 +282,15 @@ struct BenchCommand: ParsableCommand {
         if items.contains(18) {
             results += try OutputRateBench(
                 pack: largest, text: Request.sentence.text, runs: inProcessRuns, speechSeconds: smoke ? 2 : 30
+            ).run()
+        }
+
+        if items.contains(19) {
+            let soakPack = work.file("soak.sqlite")
+            _ = try runChecked("/bin/cp", [Locations.defaultPack, soakPack])
+            results += try SoakBench(
+                pack: soakPack, clients: 20,
+                seconds: smoke ? 6 : Int(soakMinutes * 60), sampleSeconds: smoke ? 1 : 10, work: work
             ).run()
         }
 

@@ -5,6 +5,13 @@ import NIOPosix
 /// Before the HTTP decoder, the limits a request's bytes have: its line and headers at most
 /// `HTTPLimits.maximumHeaderBytes` (431), the whole request within `HTTPLimits.requestSeconds` of its first byte
 /// (408). The decoder keeps no such limits of its own below 80 KiB of headers, and none in time.
+///
+/// After any refusal it drains the connection, as nginx's lingering close does: a server that closes while the
+/// client is still sending has the kernel answer the unread bytes with a reset, which discards the refusal before a
+/// client busy sending (Python's `http.client`, the `openai` package) has read it. So the answer is sent, the
+/// connection's sending side is shut (the client reads the end of the answer), and what the client still sends is
+/// read and dropped until it closes, or until `HTTPLimits.drainBytes` or `HTTPLimits.drainSeconds` are reached,
+/// when it is cut off.
 final class RequestGuard: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -15,13 +22,31 @@ final class RequestGuard: ChannelInboundHandler {
     private var headBytes = 0
     private var isAwaitingHead = true
     private var deadline: Scheduled<Void>?
-    private var isRefused = false
-    /// Told what was refused, for the log.
-    var onRefusal: ((String) -> Void)?
+    /// The request was refused, here or by a handler after this one: what follows is not read.
+    private(set) var isRefused = false
+    /// The bytes read and dropped since the refusal's answer was sent, or nil before.
+    private var drainedBytes: Int?
+    private var context: ChannelHandlerContext?
+    /// Told what was refused (`refused: 431 …`), and a client cut off while it drained, for the log.
+    var log: ((String) -> Void)?
 
     init(limits: HTTPLimits) { self.limits = limits }
 
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        self.context = nil
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if let drained = drainedBytes {
+            drainedBytes = drained + unwrapInboundIn(data).readableBytes
+            if drainedBytes! > limits.drainBytes {
+                cutOff(context: context, reason: "over \(limits.drainBytes) bytes")
+            }
+            return
+        }
         guard !isRefused else { return }
         if isAwaitingHead {
             if deadline == nil { startDeadline(context: context) }
@@ -68,22 +93,50 @@ final class RequestGuard: ChannelInboundHandler {
         }
     }
 
-    /// Answers with `status` and a JSON error naming the limit, written past the HTTP encoder, and closes
-    /// the connection: what comes after a refused head cannot be read as a request.
+    /// Answers with `status` and a JSON error naming the limit, written past the HTTP encoder, and drains the
+    /// connection: what comes after a refused head cannot be read as a request.
     private func refuse(context: ChannelHandlerContext, status: HTTPResponseStatus, message: String) {
         guard !isRefused else { return }
         isRefused = true
         deadline?.cancel()
-        onRefusal?("\(status.code) \(message)")
+        log?("refused: \(status.code) \(message)")
         let body = APIError(status: status, type: "invalid_request_error", message: message).jsonBody
         var buffer = context.channel.allocator.buffer(capacity: body.count + 160)
         buffer.writeString(
             "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\ncontent-type: application/json\r\n"
                 + "content-length: \(body.count)\r\nconnection: close\r\n\r\n")
         buffer.writeBytes(body)
-        context.writeAndFlush(wrapOutboundOut(buffer)).assumeIsolated().whenComplete { _ in
-            context.close(promise: nil)
+        context.writeAndFlush(wrapOutboundOut(buffer)).assumeIsolated().whenComplete { [self] result in
+            if case .success = result { drain() } else { context.close(promise: nil) }
         }
+    }
+
+    /// A handler after this one refused the request: the bytes that follow are dropped, and the request no longer
+    /// timed.
+    func refusing() {
+        isRefused = true
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    /// Once a refusal's answer is sent: shuts the sending side and drops what the client still sends, until it
+    /// closes or reaches a bound.
+    func drain() {
+        guard let context, drainedBytes == nil else { return }
+        refusing()
+        drainedBytes = 0
+        let seconds = limits.drainSeconds
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(seconds)) { [self] in
+            cutOff(context: context, reason: "for \(seconds) s")
+        }
+        context.close(mode: .output).assumeIsolated().whenFailure { _ in context.close(promise: nil) }
+    }
+
+    private func cutOff(context: ChannelHandlerContext, reason: String) {
+        deadline?.cancel()
+        deadline = nil
+        log?("cut off: still sending after its refusal, \(reason)")
+        context.close(promise: nil)
     }
 }
 
@@ -101,6 +154,8 @@ final class HTTPConnection: ChannelInboundHandler {
     private var head: HTTPRequestHead?
     private var body: ByteBuffer?
     private var isOpen = true
+    /// The answer being sent is a refusal: the connection drains after it rather than closing.
+    private var isDraining = false
     /// The job being run and sent.
     private var answering: Answering?
 
@@ -120,7 +175,7 @@ final class HTTPConnection: ChannelInboundHandler {
         self.threadPool = threadPool
         self.requestGuard = requestGuard
         self.name = name
-        requestGuard.onRefusal = { [site] in site.log("\(name) refused: \($0)") }
+        requestGuard.log = { [site] in site.log("\(name) \($0)") }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -174,10 +229,12 @@ final class HTTPConnection: ChannelInboundHandler {
             message: "the request body is \(bytes) bytes, over the \(site.limits.maximumBodyBytes) this server takes")
     }
 
-    /// Answers `error` and closes the connection, whose further bytes are not read.
-    private func refuse(_ error: APIError, head: HTTPRequestHead, context: ChannelHandlerContext) {
-        site.log("\(name) \(line(head)): \(error.status.code) \(error.message)")
-        send(error, for: head.uri, isKeepAlive: false, context: context)
+    /// Answers `error` and drains the connection (`RequestGuard.drain()`), whose further bytes are not read.
+    private func refuse(_ error: APIError, head: HTTPRequestHead?, context: ChannelHandlerContext) {
+        site.log("\(name) \(head.map(line) ?? "refused"): \(error.status.code) \(error.message)")
+        isDraining = true
+        requestGuard.refusing()
+        send(error, for: head?.uri ?? "/", isKeepAlive: false, context: context)
         isOpen = false
     }
 
@@ -227,7 +284,11 @@ final class HTTPConnection: ChannelInboundHandler {
 
     private func endResponse(isKeepAlive: Bool, context: ChannelHandlerContext) {
         let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        if !isKeepAlive {
+        if isDraining {
+            written.assumeIsolated().whenComplete { [requestGuard] result in
+                if case .success = result { requestGuard.drain() } else { context.close(promise: nil) }
+            }
+        } else if !isKeepAlive {
             written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
         }
     }
@@ -323,10 +384,11 @@ final class HTTPConnection: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard isOpen else { return }
+        // Once refused, a client's close mid-request is the decoder's error, and the refusal's line has said it all.
+        guard isOpen, !requestGuard.isRefused else { return }
         if error is HTTPParserError {
-            // Bytes that are not HTTP: say so, as far as a client that sends them can read an answer.
-            if let head {
+            // Bytes that are not HTTP: say so, unless an answer is being sent, which a refusal cannot cut into.
+            if answering == nil {
                 refuse(.invalid("the request is not valid HTTP/1.1 (\(error))"), head: head, context: context)
             } else {
                 site.log("\(name) closed: the request is not valid HTTP/1.1 (\(error))")

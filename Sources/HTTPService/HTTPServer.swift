@@ -128,6 +128,11 @@ public struct HTTPLimits: Sendable {
     /// How long a kept-alive connection may wait for its next request before it is closed, so that idle connections
     /// cannot pile up to the process's limit of open files.
     public var idleSeconds: Int64 = 60
+    /// After a refusal (413, 431, 400, 408, …), how many more bytes the client may send, read and dropped so that
+    /// the kernel does not answer them with a reset before the client has read the refusal: cut off beyond.
+    public var drainBytes = 16 << 20
+    /// After a refusal, how long the client may go on sending before it is cut off.
+    public var drainSeconds: Int64 = 5
     /// The longest answer rendered whole into a file (`wav`, `flac`, `mp3`, `opus`, MaryTTS's), in seconds of audio:
     /// beyond it the render stops with a 400, so that a megabyte of text cannot fill the disk with hours of audio.
     /// `pcm` streams as it is rendered and has no such limit.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPService
 import TestSupport
 import Testing
 import Voicebank
@@ -234,6 +235,84 @@ import Voicebank
         let answer = try driver(["slow", "127.0.0.1", port])
         #expect((answer["answer"] as? String)?.hasPrefix("HTTP/1.1 408 Request Timeout") == true, "\(answer)")
         #expect((answer["seconds"] as? Double ?? 0) < 5)
+        #expect(try curl([server.uri + "/v1/models"]).status == 200)
+    }
+
+    @Test(
+        "a refusal reaches a client still sending its request: the status and body are read, and a new connection is served",
+        arguments: [
+            ("http.client", "body", 413, "over the 1048576 this server takes"),
+            ("http.client", "head", 431, "over 16384 bytes"),
+            ("http.client", "malformed", 400, "not valid HTTP/1.1"),
+            ("http.client", "slow", 408, "within 1 s of its first byte"),
+            ("openai", "body", 413, "over the 1048576 this server takes"),
+            ("openai", "head", 431, "over 16384 bytes"),
+            ("openai", "malformed", 400, "not valid HTTP/1.1"),
+        ])
+    func refusedWhileSending(client: String, kind: String, status: Int, message: String) throws {
+        let server = try server(["--request-timeout", "1"])
+        let answer = try driver(["refused", client, server.uri + (client == "openai" ? "/v1" : ""), kind])
+        #expect(answer["status"] as? Int == status, "\(answer)")
+        #expect((answer["body"] as? String)?.contains(message) == true, "\(answer)")
+        #expect(try curl([server.uri + "/v1/models"]).status == 200)
+        try server.waitForLog("client 2 GET /v1/models 200")
+        // One line for the request, its refusal: not a second when the client, having read it, closes.
+        #expect(server.log.split(separator: "\n").filter { $0.hasPrefix("client 1 ") }.count == 1, "\(server.log)")
+        #expect(!server.log.contains("cut off"), "\(server.log)")
+    }
+
+    @Test(
+        "curl reads each refusal while still sending: 413, 431, 400 and 408; a new connection is served after each")
+    func refusedCurl() throws {
+        let server = try server(["--request-timeout", "1"])
+        let big = directory.file("big.json")
+        try Data(("{\"input\": \"" + String(repeating: "a", count: 6 << 20) + "\"}").utf8).write(
+            to: URL(fileURLWithPath: big))
+        let header = directory.file("header.txt")
+        // Near curl's own bound on a request's headers, 1 MiB.
+        let lines = (0..<1_000).map { "X-Padding-\($0): " + String(repeating: "b", count: 1_000) + "\n" }
+        try Data(lines.joined().utf8).write(to: URL(fileURLWithPath: header))
+        let small = directory.file("small.json")
+        try Data(String(repeating: "a", count: 100 << 10).utf8).write(to: URL(fileURLWithPath: small))
+        // Without `Expect:` curl asks for 100-continue before a large body and is refused before it sends it.
+        let speech = server.uri + "/v1/audio/speech"
+        let requests: [([String], Int, String)] = [
+            (["-H", "Expect:", "--data-binary", "@\(big)", speech], 413, "over the 1048576 this server takes"),
+            (["-H", "@\(header)", server.uri + "/v1/models"], 431, "over 16384 bytes"),
+            (
+                [
+                    "-H", "Expect:", "-H", "Transfer-Encoding: chunked", "-H", "Content-Length: 5", "--data-binary",
+                    "@\(big)", speech,
+                ], 400, "not valid HTTP/1.1"
+            ),
+            (["-H", "Expect:", "--limit-rate", "10K", "--data-binary", "@\(small)", speech], 408, "within 1 s"),
+        ]
+        for (arguments, status, message) in requests {
+            let answer = try curl(arguments)
+            #expect(answer.status == status, "\(arguments.prefix(4)): \(answer.body.prefix(300))")
+            #expect(answer.body.contains(message), "\(answer.body.prefix(300))")
+            #expect(try curl([server.uri + "/v1/models"]).status == 200)
+        }
+        try server.waitForLog("client 8 GET /v1/models 200")
+        #expect(server.log.split(separator: "\n").filter { $0.hasPrefix("client ") }.count == 8, "\(server.log)")
+        #expect(!server.log.contains("cut off"), "\(server.log)")
+    }
+
+    @Test(
+        "a refused client that never stops sending is cut off past the drain's bytes, or its seconds; the server goes on",
+        arguments: ["0", "0.1"])
+    func drainBounds(pace: String) throws {
+        let server = try server()
+        let port = String(server.uri.split(separator: ":").last!)
+        let answer = try driver(["flood", "127.0.0.1", port, pace])
+        #expect(answer["error"] as? String != nil, "\(answer)")
+        let limits = HTTPLimits()
+        if pace == "0" {
+            #expect((answer["sent"] as? Int ?? 0) > limits.drainBytes, "\(answer)")
+            try server.waitForLog("cut off: still sending after its refusal, over \(limits.drainBytes) bytes")
+        } else {
+            try server.waitForLog("cut off: still sending after its refusal, for \(limits.drainSeconds) s")
+        }
         #expect(try curl([server.uri + "/v1/models"]).status == 200)
     }
 
