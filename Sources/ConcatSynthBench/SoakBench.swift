@@ -9,8 +9,9 @@
 #else
     import Foundation
 #endif
+import SpeechCore
 
-/// Item 18: one `concat-synth serve` with both the HTTP and the Wyoming server under mixed traffic over loopback for
+/// Item 19: one `concat-synth serve` with both the HTTP and the Wyoming server under mixed traffic over loopback for
 /// a while (Fixtures/http_driver.py's `soak`: speech in every format, streamed `pcm`, the voice lists, MaryTTS, Wyoming,
 /// with hang-ups, slow senders, oversized bodies and heads, malformed JSON, SSML and HTTP, unknown voices and
 /// pipelined requests mixed in). It checks that no good request failed and every fault was answered as the API says,
