@@ -59,6 +59,9 @@ let package = Package(
         .systemLibrary(name: "CAlsa", providers: [.apt(["libasound2-dev"])]),
         // No pkgConfig, for the same reason: libespeak-ng is loaded by AudioIO when the fallback voice first speaks.
         .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
+        // No pkgConfig, for the same reason: libspandsp, whose G.722 decoder reads Asterisk's `.g722` prompts, is loaded
+        // by AudioIO when the first such file is read (see shim.h).
+        .systemLibrary(name: "CSpanDSP", providers: [.apt(["libspandsp-dev"])]),
         // Debian's static libaubio (the module map's `link ":libaubio.a"`), of which F0 tracking needs a few objects
         // and libfftw3f: libaubio.so would load about 140 libraries (libavcodec, librsvg, …), 40 ms at every start of
         // `voicebank`.
@@ -68,7 +71,7 @@ let package = Package(
         .target(name: "SpeechCore"),
         .target(
             name: "AudioIO",
-            dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CEbur128", "CSonic", "CEspeakNG"],
+            dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CEbur128", "CSonic", "CEspeakNG", "CSpanDSP"],
             // Every program that links AudioIO exports its stand-in for pcaudiolib's create_audio_device_object, so
             // that libespeak-ng, loaded later, finds it first and probes no sound server (see EspeakNG.swift).
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=create_audio_device_object"])]),
