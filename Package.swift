@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: GPL-3.0-or-later
 import PackageDescription
 
 /// How the installed executables (concat-synth, voicebank, sd_concat-synth) are linked in release builds, for a short
@@ -201,7 +202,7 @@ let package = Package(
 
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioFeatures", "SpeechCore", "TestSupport"]),
         .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
-        .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "AudioIO", "SpeechCore"]),
+        .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "AudioIO", "SpeechCore", "TestSupport"]),
         .testTarget(name: "SSMLTests", dependencies: ["SSML", "SpeechCore"]),
         .testTarget(name: "VerbalizationTests", dependencies: ["Verbalization"]),
         .testTarget(

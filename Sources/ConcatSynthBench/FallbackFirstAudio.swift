@@ -35,7 +35,7 @@ struct FallbackFirstAudioBench {
     ]
 
     func run() throws -> [TargetResult] {
-        let synthesizer = try Synthesizer(bank: Locations.defaultPack, voice: FallbackQualityBench.voice)
+        let synthesizer = try Synthesizer(bank: Locations.screenReaderPack, voice: FallbackQualityBench.voice)
         let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: InProcessBench.blockFrameCount)
         defer { buffer.deallocate() }
         var table = Table(

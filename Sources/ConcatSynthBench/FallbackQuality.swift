@@ -260,7 +260,7 @@ struct FallbackQualityBench {
 /// in `mode` (`clip`, `spell`, `voice`).
 func defaultPackCopy(fallback mode: String, named name: String, work: WorkDirectory) throws -> String {
     let path = work.file(name)
-    _ = try runChecked("/bin/cp", [Locations.defaultPack, path])
+    _ = try runChecked("/bin/cp", [Locations.screenReaderPack, path])
     _ = try runChecked(
         Locations.binaries + "/voicebank",
         ["configure", "--bank", path, "--voice", FallbackQualityBench.voice, "--fallback", mode])

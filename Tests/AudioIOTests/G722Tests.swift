@@ -6,31 +6,11 @@ import Testing
 
 /// Asterisk's wideband prompts: raw G.722 at 64 kbit/s in `.g722` files, decoded with spandsp.
 @Suite struct G722Tests {
-    /// `samples` (16 kHz) encoded with spandsp's own encoder, which the tools never need (they only read G.722), so
-    /// it is loaded here, beside the test.
-    static func encode(_ samples: [Int16]) throws -> [UInt8] {
-        let library = try #require(dlopen("libspandsp.so.2", RTLD_NOW | RTLD_LOCAL), "libspandsp.so.2 is installed")
-        defer { dlclose(library) }
-        typealias Initialize = @convention(c) (OpaquePointer?, Int32, Int32) -> OpaquePointer?
-        typealias Encode =
-            @convention(c) (OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafePointer<Int16>?, Int32)
-            -> Int32
-        typealias Free = @convention(c) (OpaquePointer?) -> Int32
-        let initialize = unsafeBitCast(try #require(dlsym(library, "g722_encode_init")), to: Initialize.self)
-        let encode = unsafeBitCast(try #require(dlsym(library, "g722_encode")), to: Encode.self)
-        let free = unsafeBitCast(try #require(dlsym(library, "g722_encode_free")), to: Free.self)
-        let state = try #require(initialize(nil, 64_000, 0))
-        defer { _ = free(state) }
-        var bytes = [UInt8](repeating: 0, count: samples.count / 2)
-        let count = encode(state, &bytes, samples, Int32(samples.count))
-        return Array(bytes.prefix(Int(count)))
-    }
-
     @Test("reads a .g722 file as 16 kHz 16-bit mono, two samples a byte, the tone kept through 22050 Hz")
     func decodesATone() throws {
         let directory = TemporaryDirectory()
         let tone = Signal.sine(frequency: 440, sampleRate: 16_000, frameCount: 8_000).map { Int16($0 * 32_767) }
-        let bytes = try Self.encode(tone)
+        let bytes = try G722.encode(tone)
         #expect(bytes.count == 4_000)
         let path = directory.file("hello.g722")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -54,7 +34,7 @@ import Testing
     func oddLength() throws {
         let directory = TemporaryDirectory()
         let tone = Signal.sine(frequency: 440, sampleRate: 16_000, frameCount: 1_602).map { Int16($0 * 32_767) }
-        let bytes = try Self.encode(tone)
+        let bytes = try G722.encode(tone)
         #expect(bytes.count == 801)
         let path = directory.file("odd.G722")
         try Data(bytes).write(to: URL(fileURLWithPath: path))

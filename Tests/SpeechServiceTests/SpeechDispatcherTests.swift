@@ -52,7 +52,9 @@ final class PrivateSpeechDispatcher {
 
         // The module exactly as a user gets it, from the binaries this test run built.
         let binaries = URL(fileURLWithPath: Binary("sd_concat-synth").path).deletingLastPathComponent().path
-        let install = try Self.run("\(Self.repository)/tools/install", ["--user", "--binaries", binaries], environment)
+        // Installing checks and copies the default pack, Allison's prompts (about 180 MB): minutes on a loaded machine.
+        let install = try Self.run(
+            "\(Self.repository)/tools/install", ["--user", "--binaries", binaries], environment, timeoutSeconds: 600)
         guard install.status == 0 else {
             throw SessionError(description: "tools/install --user failed: \(install.standardError)")
         }

@@ -13,7 +13,7 @@ import Voicebank
     var pack: String { directory.file("pack.sqlite") }
 
     init() throws {
-        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: pack)
+        try FileManager.default.copyItem(atPath: ScreenReaderPack.path, toPath: pack)
     }
 
     /// What `concat-synth render` makes of the request, converted to 16-bit as the server converts.
