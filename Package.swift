@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: GPL-3.0-or-later
 import PackageDescription
 
 /// How the installed executables (concat-synth, voicebank, sd_concat-synth) are linked in release builds, for a short
@@ -72,6 +73,9 @@ let package = Package(
         .systemLibrary(name: "CAlsa", providers: [.apt(["libasound2-dev"])]),
         // No pkgConfig, for the same reason: libespeak-ng is loaded by AudioIO when the fallback voice first speaks.
         .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
+        // No pkgConfig, for the same reason: libspandsp, whose G.722 decoder reads Asterisk's `.g722` prompts, is loaded
+        // by AudioIO when the first such file is read (see shim.h).
+        .systemLibrary(name: "CSpanDSP", providers: [.apt(["libspandsp-dev"])]),
         // Debian's static libaubio (the module map's `link ":libaubio.a"`), of which F0 tracking needs a few objects
         // and libfftw3f: libaubio.so would load its many dependencies (libavcodec, librsvg, …) at every start of
         // `voicebank`.
@@ -81,7 +85,9 @@ let package = Package(
         .target(name: "SpeechCore"),
         .target(
             name: "AudioIO",
-            dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CSoxr", "CEbur128", "CSonic", "CEspeakNG"]),
+            dependencies: [
+                "SpeechCore", "CSndFile", "CSampleRate", "CSoxr", "CEbur128", "CSonic", "CEspeakNG", "CSpanDSP",
+            ]),
         // What authoring measures of recordings beyond loudness: F0 (aubio's YIN), each take's edges (aubio's phase
         // vocoder and MFCC) and contour. Apart from AudioIO so that the speaking executables, which read what was
         // measured from the pack, load neither aubio nor libfftw3f.
@@ -225,7 +231,7 @@ let package = Package(
 
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioFeatures", "SpeechCore", "TestSupport"]),
         .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
-        .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "AudioIO", "SpeechCore"]),
+        .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "AudioIO", "SpeechCore", "TestSupport"]),
         .testTarget(name: "SSMLTests", dependencies: ["SSML", "SpeechCore"]),
         .testTarget(name: "VerbalizationTests", dependencies: ["Verbalization"]),
         .testTarget(

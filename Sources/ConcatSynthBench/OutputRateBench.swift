@@ -152,16 +152,18 @@ struct OutputRateBench {
         return (first ?? now() - start, threadCPUTime() - startCPU)
     }
 
-    /// The default pack's clips, each rendered from its phrase by its own voice, end to end, up to `seconds`.
+    /// The screen-reader pack's clips, each rendered from its phrase by its own voice, end to end, up to `seconds`.
     static func speech(seconds: Double) throws -> [Float] {
-        let clips = try VoicePack(path: Locations.defaultPack, access: .readOnly).clips().filter { !$0.isFallback }
+        let clips = try VoicePack(path: Locations.screenReaderPack, access: .readOnly).clips().filter {
+            !$0.isFallback
+        }
         var synthesizers: [String: Synthesizer] = [:]
         var speech: [Float] = []
         let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4_096)
         defer { buffer.deallocate() }
         for clip in clips where Double(speech.count) < seconds * 22_050 {
             if synthesizers[clip.voice] == nil {
-                synthesizers[clip.voice] = try Synthesizer(bank: Locations.defaultPack, voice: clip.voice)
+                synthesizers[clip.voice] = try Synthesizer(bank: Locations.screenReaderPack, voice: clip.voice)
             }
             let renderer = try synthesizers[clip.voice]!.renderer(for: SpeechRequest(clip.phrase, isLenient: true))
             var pulled = try renderer.render(into: buffer)

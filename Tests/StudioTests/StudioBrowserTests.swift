@@ -32,7 +32,7 @@ import Voicebank
     /// the weather is fine`, `bob`, `the` and `carol`; and the arguments of a studio of them.
     func defaultPack(_ name: String) throws -> (pack: String, texts: String, arguments: [String]) {
         let pack = directory.file("\(name).sqlite")
-        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: pack)
+        try FileManager.default.copyItem(atPath: ScreenReaderPack.path, toPath: pack)
         let texts = directory.file("\(name).txt")
         try StudioServerTests.texts.write(toFile: texts, atomically: true, encoding: .utf8)
         return (pack, texts, ["--bank", pack, "--voice", Self.voice, "--texts", texts])
@@ -255,7 +255,7 @@ import Voicebank
     @Test("a take far quieter than the voice's other takes is said to be, before Enter, as voicebank verify would")
     func loudness() throws {
         let pack = directory.file("loudness.sqlite")
-        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: pack)
+        try FileManager.default.copyItem(atPath: ScreenReaderPack.path, toPath: pack)
         let prompts = directory.file("prompts.txt")
         try "hello there\n".write(toFile: prompts, atomically: true, encoding: .utf8)
         let speech = directory.file("hello.wav")

@@ -40,10 +40,11 @@ import VoicebankAuthoring
             ])
     }
 
-    @Test("the default pack's transcripts read as TSV with one fallback line each", arguments: ["en.tsv", "ja.tsv"])
-    func defaultPackTranscripts(name: String) throws {
-        let sources = VoicePackLocation.defaultPackPath.replacingOccurrences(of: "default.sqlite", with: "sources/")
-        let transcript = try Transcript(path: sources + name)
+    @Test(
+        "the screen-reader transcripts read as TSV with one fallback line each",
+        arguments: ["Tests/Fixtures/screen-reader/en.tsv", "voicebank/sources/ja.tsv"])
+    func screenReaderTranscripts(name: String) throws {
+        let transcript = try Transcript(path: "\(ScreenReaderPack.repository)/\(name)")
         #expect(transcript.format == .tsv)
         #expect(transcript.lines.filter(\.isFallback).count == 1)
         #expect(transcript.lines.count > 40)
