@@ -1,7 +1,8 @@
-import AudioIO
 import SpeechCore
 
-/// What can go wrong with a voice pack; each case names the pack, voice or file it is about.
+/// What can go wrong with a voice pack itself: opening it, its schema and migrations, its clips and its voices; each
+/// case names the pack, voice or clip it is about. Authoring (`AuthoringError`) and sharing (`SharingError`) have their
+/// own errors, which carry this one where they call the store.
 public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible {
     case noPack(path: String)
     case notAVoicePack(path: String, reason: String)
@@ -38,35 +39,11 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case noVoice(path: String)
     case unknownVoice(identifier: String, available: [String], path: String)
     case ambiguousVoice(available: [String], path: String)
-    case emptyPhrase(file: String, phrase: String)
-    case audio(AudioIOError)
-    /// The fallback voice asked for a voice whose language espeak-ng has no voice for.
-    case fallbackLanguage(voice: String, language: String)
-    /// F0 or a take's features could not be measured; the measuring code's own description.
-    case pitchMeasurement(String)
-    /// The recogniser could not listen to a take (`voicebank verify --words`); its own description.
-    case recognition(String)
+    /// A clip's F0, loudness or take features, or how the fallback voice speaks, could not be measured: the
+    /// measurements an import, a change of settings, a removal or an upgrade keeps current. The measuring code's own
+    /// description.
+    case measurement(String)
     case unknownClip(id: Int, path: String)
-    // Pack tools: transcripts, folders, export, remove.
-    case fileSystem(path: String, reason: String)
-    case transcript(path: String, line: Int?, reason: String)
-    /// A label track (Audacity's `start<TAB>end<TAB>label` lines) that cannot be read or cut from its recording.
-    case labels(path: String, line: Int?, reason: String)
-    /// A take's position given in two ways that disagree, or given to a fallback clip; `file` is the audio file.
-    case position(file: String, reason: String)
-    /// A position given to a fallback clip already in a pack, which is never tagged with one.
-    case fallbackPosition(clipID: Int, path: String)
-    case noAudioFiles(folder: String)
-    case unknownPhrase(phrase: String, voice: String, path: String)
-    case lastFallback(voice: String, path: String)
-    // Sharing: the manifest, publish, install.
-    /// A manifest value that does not parse as its key asks: `expected` says what would.
-    case invalidManifestValue(key: String, value: String, expected: String)
-    /// An empty manifest value: unsetting the key is how one is removed.
-    case emptyManifestValue(key: String)
-    case unknownManifestKey(String)
-    /// A pack that `publish` or `install` cannot take as it is: `reason` says why and what to do.
-    case notShareable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -136,49 +113,10 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
         case .ambiguousVoice(let available, let path):
             return
                 "voice pack \(path) has several voices; expected the voice named, one of: \(available.joined(separator: ", "))"
-        case .emptyPhrase(let file, let phrase):
-            return
-                "the phrase \"\(phrase)\" of \(file) has no words once normalised; expected a phrase that has letters, digits or CJK characters"
-        case .audio(let error):
-            return error.description
-        case .fallbackLanguage(let voice, let language):
-            return
-                "espeak-ng has no voice for \(language), the language of voice \(voice); expected a language espeak-ng speaks (espeak-ng --voices lists them), or the fallback clip or spell"
-        case .pitchMeasurement(let description):
-            return description
-        case .recognition(let description):
+        case .measurement(let description):
             return description
         case .unknownClip(let id, let path):
             return "no clip \(id) in \(path)"
-        case .fileSystem(let path, let reason):
-            return "cannot use \(path): \(reason)"
-        case .transcript(let path, let line, let reason):
-            return "transcript \(path)\(line.map { " line \($0)" } ?? ""): \(reason)"
-        case .labels(let path, let line, let reason):
-            return "labels \(path)\(line.map { " line \($0)" } ?? ""): \(reason)"
-        case .position(let file, let reason):
-            return "cannot import \(file): \(reason)"
-        case .fallbackPosition(let clipID, let path):
-            return
-                "clip \(clipID) of \(path) is a fallback clip, which has no position; expected the id of a phrase clip (a take)"
-        case .noAudioFiles(let folder):
-            return
-                "folder \(folder) holds no audio files; expected files ending in \(PreparedClip.fileExtensions.sorted().map { "." + $0 }.joined(separator: ", "))"
-        case .unknownPhrase(let phrase, let voice, let path):
-            return
-                "no clip with the phrase \"\(phrase)\" in voice \(voice) of \(path); `voicebank list` shows the phrases"
-        case .lastFallback(let voice, let path):
-            return
-                "that would remove the last fallback clip of voice \(voice) in \(path), and words no clip covers could not be spoken; expected another fallback clip imported first, or leaving the voice with none allowed"
-        case .invalidManifestValue(let key, let value, let expected):
-            return "invalid manifest \(key) \(Self.quoted(value)); expected \(expected)"
-        case .emptyManifestValue(let key):
-            return "invalid manifest \(key) \"\"; expected a value that is not empty (unsetting the key removes one)"
-        case .unknownManifestKey(let key):
-            return
-                "unknown manifest key \(Self.quoted(key)); expected one of: \(PackManifest.Key.allCases.map(\.rawValue).joined(separator: ", "))"
-        case .notShareable(let path, let reason):
-            return "\(path): \(reason)"
         }
     }
 
@@ -205,4 +143,10 @@ extension Unicode.Scalar {
     package var isUnprintable: Bool {
         properties.generalCategory == .control || self == "\u{2028}" || self == "\u{2029}"
     }
+}
+
+/// An error of the layers above the store (authoring, sharing) that carries the store's errors as they are, so that
+/// their work and the store's can share one transaction (`Database.transaction`).
+public protocol CarryingStoreErrors: Error {
+    static func store(_ error: VoicebankError) -> Self
 }
