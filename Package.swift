@@ -186,7 +186,7 @@ let package = Package(
             linkerSettings: exportsNoAudioDevice + releaseLinking),
 
         .target(
-            name: "TestSupport", dependencies: ["AudioIO", "CSQLite"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["AudioIO", "AudioFeatures", "CSQLite"], path: "Tests/TestSupport",
             linkerSettings: exportsNoAudioDevice),
         // In-memory phrases and clips for the planning and rendering tests, which link no SQLite.
         .target(
