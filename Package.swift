@@ -123,6 +123,9 @@ let package = Package(
         .target(
             name: "ConcatSynth",
             dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Picture", "Voicebank", "AudioIO"]),
+        // The one JSON writer of the tools and the servers (JSONEncoder, keys sorted): apart from the library, so that
+        // the speech-dispatcher module, which writes no JSON, loads no Foundation.
+        .target(name: "JSONWriter"),
         // The start-up every server shares (Wyoming, the HTTP speech API, the studio): where it listens (tcp:// or
         // unix://), its event loop and job threads, the line it logs once it listens, and how SIGINT and SIGTERM stop it.
         .target(
@@ -135,14 +138,14 @@ let package = Package(
         .target(
             name: "WyomingService",
             dependencies: [
-                "ConcatSynth", "SpeechCore", "AudioIO", "NetworkServer",
+                "ConcatSynth", "SpeechCore", "AudioIO", "NetworkServer", "JSONWriter",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         // The HTTP speech API (OpenAI-compatible and MaryTTS) on swift-nio's HTTP/1.1 codec.
         .target(
             name: "HTTPService",
             dependencies: [
-                "ConcatSynth", "AudioIO", "NetworkServer",
+                "ConcatSynth", "AudioIO", "NetworkServer", "JSONWriter",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
@@ -172,7 +175,7 @@ let package = Package(
         .target(
             name: "CommandLineSupport",
             dependencies: [
-                "ConcatSynth", "SpeechCore", "AudioIO",
+                "ConcatSynth", "SpeechCore", "AudioIO", "JSONWriter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
