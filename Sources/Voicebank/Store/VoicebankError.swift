@@ -48,76 +48,63 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .noPack(let path):
-            return
-                "no voice pack at \(path); expected the path of a voice pack, such as one `voicebank create` makes"
+            "no voice pack at \(path); expected the path of a voice pack, such as one `voicebank create` makes"
         case .notAVoicePack(let path, let reason):
-            return "\(path) is not a voice pack: \(reason); expected a file made by `voicebank create`"
+            "\(path) is not a voice pack: \(reason); expected a file made by `voicebank create`"
         case .newerSchema(let path, let version, let supported):
-            return
-                "voice pack \(path) has schema version \(version), newer than this voicebank reads (up to \(supported)); update concat-synth to open it"
+            "voice pack \(path) has schema version \(version), newer than this voicebank reads (up to \(supported)); update concat-synth to open it"
         case .sqlite(let path, let sql, let message):
-            return "SQLite failed on \(path): \(message)" + (sql.map { " (in `\($0.prefix(80))`)" } ?? "")
+            "SQLite failed on \(path): \(message)" + (sql.map { " (in `\($0.prefix(80))`)" } ?? "")
         case .damagedPack(let path, let message):
-            return
-                "voice pack \(path) is damaged (SQLite reports \"\(message)\"), perhaps truncated by a copy or sync; restore it from a copy, or rebuild it"
+            "voice pack \(path) is damaged (SQLite reports \"\(message)\"), perhaps truncated by a copy or sync; restore it from a copy, or rebuild it"
         case .foreignSchemaObject(let path, let kind, let name):
-            let article = kind.first.map { "aeiou".contains($0) } == true ? "an" : "a"
-            return
-                "voice pack \(path) holds \(article) \(kind) \(Self.quoted(name)) that concat-synth does not make; expected only its own tables and indexes (it may be damaged or hostile)"
+            "voice pack \(path) holds \(Self.article(kind)) \(kind) \(Self.quoted(name)) that concat-synth does not make; expected only its own tables and indexes (it may be damaged or hostile)"
         case .incompleteSchema(let path, let detail):
-            return
-                "voice pack \(path) lacks part of its schema (\(detail)); expected the tables and columns of schema version \(Schema.currentVersion) that `voicebank create` makes: restore it from a copy, or rebuild it"
+            "voice pack \(path) lacks part of its schema (\(detail)); expected the tables and columns of schema version \(Schema.currentVersion) that `voicebank create` makes: restore it from a copy, or rebuild it"
         case .damagedClip(let path, let clipID, let phrase, let damage):
-            return
-                "voice pack \(path) has a damaged clip #\(clipID) \"\(phrase)\": \(damage); remove that clip and import it again, or restore the pack from a copy"
+            "voice pack \(path) has a damaged clip #\(clipID) \"\(phrase)\": \(damage); remove that clip and import it again, or restore the pack from a copy"
         case .damagedVoice(let path, let voice, let field, let value, let expected):
-            return
-                "voice pack \(path) has a damaged voice \(voice): its \(field) is \(value), expected \(expected); configure that setting of the voice again, or restore the pack from a copy"
+            "voice pack \(path) has a damaged voice \(voice): its \(field) is \(value), expected \(expected); configure that setting of the voice again, or restore the pack from a copy"
         case .readOnlyPack(let path, let reason):
-            return
-                "cannot write voice pack \(path): \(reason); expected a pack in a place you can write (copy it there and change the copy)"
+            "cannot write voice pack \(path): \(reason); expected a pack in a place you can write (copy it there and change the copy)"
         case .busy(let path):
-            return
-                "voice pack \(path) is busy: another program held its write lock for more than \(Database.busyTimeoutMilliseconds / 1000) s; try again when that import or edit has finished"
+            "voice pack \(path) is busy: another program held its write lock for more than \(Database.busyTimeoutMilliseconds / 1000) s; try again when that import or edit has finished"
         case .diskFull(let path):
-            return
-                "cannot write voice pack \(path): its file system is full, and nothing was stored; free some space and try again"
+            "cannot write voice pack \(path): its file system is full, and nothing was stored; free some space and try again"
         case .invalidIdentifier(let identifier):
-            return
-                "invalid voice identifier \"\(identifier)\"; expected a reverse-DNS name such as com.example.voice.en"
+            "invalid voice identifier \"\(identifier)\"; expected a reverse-DNS name such as com.example.voice.en"
         case .invalidLanguage(let tag):
-            return "invalid language tag \"\(tag)\"; expected a BCP 47 tag such as en-US or ja-JP"
+            "invalid language tag \"\(tag)\"; expected a BCP 47 tag such as en-US or ja-JP"
         case .emptyName:
-            return "empty voice name; expected a display name such as \"Otoya\""
+            "empty voice name; expected a display name such as \"Otoya\""
         case .noLanguage:
-            return "no language given; expected at least one language tag such as en-US"
+            "no language given; expected at least one language tag such as en-US"
         case .invalidNormalRate(let rate):
-            return
-                "invalid normal rate \(rate); expected a multiple of SSML's default rate from \(Voice.normalRates.lowerBound) to \(Voice.normalRates.upperBound), such as 4 (or 400%) for a voice that VoiceOver drives at rate=\"400.0%\""
+            "invalid normal rate \(rate); expected a multiple of SSML's default rate from \(Voice.normalRates.lowerBound) to \(Voice.normalRates.upperBound), such as 4 (or 400%) for a voice that VoiceOver drives at rate=\"400.0%\""
         case .invalidSelectionWeight(let weight, let value):
-            return "invalid \(weight) weight \(value); expected \(SelectionWeights.accepted)"
+            "invalid \(weight) weight \(value); expected \(SelectionWeights.accepted)"
         case .invalidJoins(let joins):
-            return
-                "invalid joins (\(joins)); expected edge fades and a crossfade of 0 to \(Joins.maximumFrames) frames (0 to 500 ms)"
+            "invalid joins (\(joins)); expected edge fades and a crossfade of 0 to \(Joins.maximumFrames) frames (0 to 500 ms)"
         case .invalidLoudnessTarget(let target):
-            return
-                "invalid loudness target (\(target)); expected a target from -70 to 0 LUFS such as -20, and a true-peak ceiling of at most 0 dBTP such as -1"
+            "invalid loudness target (\(target)); expected a target from -70 to 0 LUFS such as -20, and a true-peak ceiling of at most 0 dBTP such as -1"
         case .duplicateVoice(let identifier, let path):
-            return "voice \(identifier) is already in \(path); expected an identifier not yet in the pack"
+            "voice \(identifier) is already in \(path); expected an identifier not yet in the pack"
         case .noVoice(let path):
-            return
-                "voice pack \(path) has no voice yet; expected a pack with a voice, such as one `voicebank create` adds"
+            "voice pack \(path) has no voice yet; expected a pack with a voice, such as one `voicebank create` adds"
         case .unknownVoice(let identifier, let available, let path):
-            return
-                "no voice \(identifier) in \(path); expected one of: \(available.isEmpty ? "(none)" : available.joined(separator: ", "))"
+            "no voice \(identifier) in \(path); expected one of: \(available.isEmpty ? "(none)" : available.joined(separator: ", "))"
         case .ambiguousVoice(let available, let path):
-            return
-                "voice pack \(path) has several voices; expected the voice named, one of: \(available.joined(separator: ", "))"
+            "voice pack \(path) has several voices; expected the voice named, one of: \(available.joined(separator: ", "))"
         case .measurement(let description):
-            return description
+            description
         case .unknownClip(let id, let path):
-            return "no clip \(id) in \(path)"
+            "no clip \(id) in \(path)"
         }
+    }
+
+    /// "an" before a kind of schema object that starts with a vowel ("an index"), else "a".
+    private static func article(_ kind: String) -> String {
+        kind.first.map { "aeiou".contains($0) } == true ? "an" : "a"
     }
 
     /// A name from a pack's schema, in quotes and on one line: a hostile pack may name an object with a newline or a
