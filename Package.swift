@@ -261,7 +261,7 @@ let package = Package(
             name: "SpeechServiceTests",
             dependencies: [
                 "SpeechService", "WyomingService", "HTTPService", "NetworkServer", "ConcatSynth", "SSML", "AudioIO",
-                "Voicebank", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                "Voicebank", "JSONWriter", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             // The Wyoming tests' Python client, run from the source tree.
