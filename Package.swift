@@ -129,6 +129,9 @@ let package = Package(
         .target(
             name: "ConcatSynth",
             dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Picture", "Voicebank", "AudioIO"]),
+        // The one JSON writer of the tools and the servers (JSONEncoder, keys sorted): apart from the library, so that
+        // the speech-dispatcher module, which writes no JSON, loads no Foundation.
+        .target(name: "JSONWriter"),
         // The start-up every server shares (Wyoming, the HTTP speech API, the studio): where it listens (tcp:// or
         // unix://), its event loop and job threads, the line it logs once it listens, and how SIGINT and SIGTERM stop it.
         .target(
@@ -141,14 +144,14 @@ let package = Package(
         .target(
             name: "WyomingService",
             dependencies: [
-                "ConcatSynth", "SpeechCore", "AudioIO", "NetworkServer",
+                "ConcatSynth", "SpeechCore", "AudioIO", "NetworkServer", "JSONWriter",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         // The HTTP speech API (OpenAI-compatible and MaryTTS) on swift-nio's HTTP/1.1 codec.
         .target(
             name: "HTTPService",
             dependencies: [
-                "ConcatSynth", "AudioIO", "NetworkServer",
+                "ConcatSynth", "AudioIO", "NetworkServer", "JSONWriter",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
@@ -178,7 +181,7 @@ let package = Package(
         .target(
             name: "CommandLineSupport",
             dependencies: [
-                "ConcatSynth", "SpeechCore", "AudioIO",
+                "ConcatSynth", "SpeechCore", "AudioIO", "JSONWriter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -192,7 +195,7 @@ let package = Package(
             linkerSettings: exportsNoAudioDevice + releaseLinking),
 
         .target(
-            name: "TestSupport", dependencies: ["AudioIO", "CSQLite"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["AudioIO", "AudioFeatures", "CSQLite"], path: "Tests/TestSupport",
             linkerSettings: exportsNoAudioDevice),
         // In-memory phrases and clips for the planning and rendering tests, which link no SQLite.
         .target(
@@ -264,7 +267,7 @@ let package = Package(
             name: "SpeechServiceTests",
             dependencies: [
                 "SpeechService", "WyomingService", "HTTPService", "NetworkServer", "ConcatSynth", "SSML", "AudioIO",
-                "Voicebank", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                "Voicebank", "JSONWriter", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             // The Wyoming tests' Python client, run from the source tree.

@@ -128,7 +128,12 @@ import Voicebank
             ])
         let firstLevel = try #require(answer["first_level"] as? String)
         let firstFloor = try #require(Self.noiseFloor(firstLevel), "\(firstLevel)")
-        #expect(abs(firstFloor - roomDecibels) < 2, "\(firstLevel), the room at \(roomDecibels) dBFS")
+        // The floor is the quietest block (2048 frames) the meter heard outside a take. A block of the room alone reads
+        // within a fraction of a dB of the room's level and one the tone reached reads tens of dB above it, so a floor
+        // under the room's level and 2 dB was measured in the room. Below, nothing bounds it: on a loaded machine
+        // Chromium's fake capture, driven by a timer, falls behind and skips, the gap reaches the page as silence, and
+        // a block partly silent reads quieter than the room (a third of it silent: 1.8 dB).
+        #expect(firstFloor < roomDecibels + 2, "\(firstLevel), the room at \(roomDecibels) dBFS")
         // P plays the take just recorded, then, back on its prompt with ↑, the take as the pack holds it; → goes on.
         // The take just recorded plays trimmed, as the pack then holds it.
         let played = try #require(answer["played"] as? String)
