@@ -307,6 +307,7 @@ extension VoicePack {
                     prepared.cut.map { .integer($0.endFrame) },
                 ]
                 try insert.bind(values + Self.measuredValues(prepared.measurement)).run()
+                try storePitchMarks(prepared.pitchMarks, clipID: database.lastInsertedRowID)
                 report.imported.append(try self.clip(id: database.lastInsertedRowID))
             }
             if !report.imported.isEmpty {
@@ -330,6 +331,8 @@ extension VoicePack {
         var loudness: Loudness
         /// The take features and median F0 of what plays.
         var measurement: TakeMeasurement
+        /// The pitch marks of the whole conversion.
+        var pitchMarks: [Int]
         var contentHash: Int
     }
 
@@ -354,7 +357,8 @@ extension VoicePack {
         }
         return Prepared(
             request: request, cut: cut, clip: clip, tokens: tokens, played: played, loudness: loudness,
-            measurement: try measureTake(samples), contentHash: contentHash(clip.original.bytes))
+            measurement: try measureTake(samples), pitchMarks: try measurePitchMarks(clip.renderReady),
+            contentHash: contentHash(clip.original.bytes))
     }
 
     static func fileName(_ path: String) -> String {
