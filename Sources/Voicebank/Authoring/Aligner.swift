@@ -192,3 +192,41 @@ final class Aligner {
         return (String(line[..<space]), String(line[line.index(after: space)...]))
     }
 }
+
+/// Several aligners, one take each at a time: pocketsphinx aligns on one core, so a pool of processes aligns a pack
+/// on all of them. Each aligner is lent to one thread at a time.
+final class AlignerPool: @unchecked Sendable {
+    // @unchecked Sendable: `idle` is used only holding `lock`, and an aligner only by the thread it is lent to.
+
+    /// The aligners' name and version (the same program for all).
+    let name: String
+    let count: Int
+    private let lock = ConditionLock()
+    private var idle: [Aligner]
+
+    /// Starts `count` aligners (at least one).
+    ///
+    /// - Throws: `.alignerUnavailable` when one does not start.
+    init(count: Int) throws(AlignmentError) {
+        var aligners: [Aligner] = []
+        for _ in 0..<max(1, count) { aligners.append(try Aligner()) }
+        name = aligners[0].name
+        self.count = aligners.count
+        idle = aligners
+    }
+
+    /// Aligns a take on the first aligner free, waiting for one when all are busy.
+    func align(_ samples: [Float], words: [String], clipID: Int) throws(AlignmentError) -> Aligner.Outcome {
+        let aligner = lock.locked {
+            while idle.isEmpty { lock.wait() }
+            return idle.removeLast()
+        }
+        defer {
+            lock.locked {
+                idle.append(aligner)
+                lock.broadcast()
+            }
+        }
+        return try aligner.align(samples, words: words, clipID: clipID)
+    }
+}
