@@ -168,7 +168,7 @@ extension VoicePack {
 
 extension Voice {
     /// Whether the voice speaks English first: a primary language `en` or `en-…`.
-    var isEnglish: Bool {
+    public var isEnglish: Bool {
         primaryLanguages.contains { $0.lowercased() == "en" || $0.lowercased().hasPrefix("en-") }
     }
 }
