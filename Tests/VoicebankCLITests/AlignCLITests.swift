@@ -128,6 +128,24 @@ import Testing
         #expect(marks.allSatisfy { Int($0[1] ?? "") ?? 0 > 20 }, "\(marks)")
     }
 
+    @Test("takes imported together are aligned by as many aligners as --jobs, and the import ends when they are done")
+    func alignerPool() throws {
+        try createVoice()
+        let north = try spokenApart(["north"], as: "north")
+        let south = try spokenApart(["south"], as: "south")
+        let transcript = directory.file("transcript.tsv")
+        try "file\ttext\nnorth.wav\tnorth\nsouth.wav\tsouth\n".write(
+            toFile: transcript, atomically: true, encoding: .utf8)
+
+        let imported = try voicebank.run(
+            ["import", "--bank", bank, "--jobs", "2", "--transcript", transcript, north.path, south.path],
+            environment: ["VOICEBANK_ALIGN": nil])
+
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardError.hasPrefix("aligned 2 takes "), "\(imported.standardError)")
+        #expect(try rows("SELECT label FROM aligned_word ORDER BY clip_id", on: bank) == [["north"], ["south"]])
+    }
+
     @Test("voicebank align aligns a pack's takes that have none, and run again changes nothing")
     func idempotent() throws {
         try createVoice()

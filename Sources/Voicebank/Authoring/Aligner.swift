@@ -65,7 +65,11 @@ final class Aligner {
         }
         var toAligner: [Int32] = [0, 0]
         var fromAligner: [Int32] = [0, 0]
-        guard pipe(&toAligner) == 0, pipe(&fromAligner) == 0 else {
+        // Closed on exec: an aligner started after this one must not hold this one's pipes, or this one would never
+        // read the end of its input when it is released, and its release would wait for it forever.
+        guard pipe(&toAligner) == 0, pipe(&fromAligner) == 0,
+            (toAligner + fromAligner).allSatisfy({ fcntl($0, F_SETFD, FD_CLOEXEC) == 0 })
+        else {
             throw .alignerUnavailable(reason: "no pipes: \(String(cString: strerror(errno)))")
         }
         var actions = posix_spawn_file_actions_t()

@@ -226,7 +226,9 @@ public final class EspeakTranscriber: PhoneTranscriber {
     /// espeak-ng's phoneme lines for `text`, phonemes apart by `.`.
     private func run(_ text: String) throws(VoicebankError) -> [String] {
         var output: [Int32] = [0, 0]
-        guard pipe(&output) == 0 else { throw .recognition("espeak-ng: no pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&output) == 0, output.allSatisfy({ fcntl($0, F_SETFD, FD_CLOEXEC) == 0 }) else {
+            throw .recognition("espeak-ng: no pipe: \(String(cString: strerror(errno)))")
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
