@@ -126,7 +126,9 @@ let package = Package(
         // import the store.
         .target(
             name: "ConcatSynth",
-            dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Picture", "Voicebank", "AudioIO"]),
+            dependencies: [
+                "SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Picture", "Voicebank", "AudioIO", "Units",
+            ]),
         // The start-up every server shares (Wyoming, the HTTP speech API, the studio): where it listens (tcp:// or
         // unix://), its event loop and job threads, the line it logs once it listens, and how SIGINT and SIGTERM stop it.
         .target(
@@ -229,7 +231,8 @@ let package = Package(
 
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioFeatures", "SpeechCore", "TestSupport"]),
         .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
-        .testTarget(name: "UnitsTests", dependencies: ["Units", "SpeechCore", "AudioIO", "TestSupport"]),
+        .testTarget(
+            name: "UnitsTests", dependencies: ["Units", "SpeechCore", "AudioIO", "TestSupport", "SpeechTestSupport"]),
         .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "AudioIO", "SpeechCore"]),
         .testTarget(name: "SSMLTests", dependencies: ["SSML", "SpeechCore"]),
         .testTarget(name: "VerbalizationTests", dependencies: ["Verbalization"]),
@@ -237,7 +240,7 @@ let package = Package(
             name: "PlanningTests", dependencies: ["Planning", "SpeechCore", "SSML", "Tokens", "SpeechTestSupport"]),
         .testTarget(
             name: "RenderingTests",
-            dependencies: ["Rendering", "Planning", "SpeechCore", "SSML", "AudioIO", "SpeechTestSupport"]),
+            dependencies: ["Rendering", "Planning", "SpeechCore", "SSML", "AudioIO", "SpeechTestSupport", "Units"]),
         .testTarget(
             name: "PictureTests",
             dependencies: [

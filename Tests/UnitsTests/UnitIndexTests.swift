@@ -1,4 +1,5 @@
 import SpeechCore
+import SpeechTestSupport
 import Testing
 
 @testable import Units

@@ -1,9 +1,14 @@
 import SpeechCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Aligned takes written by hand, for the units' tests: words with their phones, each phone `phoneFrames` long and
-/// every word right after the one before, unless a pause is asked for after it.
-enum AlignedTakes {
-    static func take(
+/// every word right after the one before, unless a pause is asked for after it; and audio for them, each phone a tone
+/// of its own frequency.
+public enum AlignedTakes {
+    public static func take(
         _ clipID: Int, _ words: [(String, [String])], phoneFrames: Int = 1_000, leadFrames: Int = 2_000,
         pausesAfter: Set<Int> = [], level: Double = 0
     ) -> AlignedTake {
@@ -25,5 +30,23 @@ enum AlignedTakes {
                 clipID: clipID, frameCount: whole - 2 * leadFrames + 400, firstFrame: leadFrames - 200,
                 levelDecibels: level),
             wholeFrameCount: whole, words: alignedWords, phones: phones)
+    }
+
+    /// A tone for each phone of `take` at its frequency in `frequencies` (its symbol's), silence between: the take's
+    /// whole samples.
+    public static func samples(of take: AlignedTake, frequencies: [String: Double]) -> [Float] {
+        var samples = [Float](repeating: 0, count: take.wholeFrameCount)
+        for phone in take.phones {
+            let frequency = frequencies[phone.label] ?? 100
+            for frame in phone.frames {
+                samples[frame] = Float(0.3 * sin(2 * Double.pi * frequency * Double(frame) / 22_050))
+            }
+        }
+        return samples
+    }
+
+    /// A frequency for each ARPAbet phone: 150 Hz up in steps of 40 Hz, in the order given.
+    public static func frequencies(_ symbols: [String]) -> [String: Double] {
+        Dictionary(uniqueKeysWithValues: symbols.enumerated().map { ($0.element, 150 + 40 * Double($0.offset)) })
     }
 }
