@@ -56,8 +56,7 @@ final class UnitsFallback: FallbackStrategy {
             {
                 try handOn()
                 let tokens = run.tokens[position..<position + span.count]
-                let slice = index.takes[span.take].aligned.slice(
-                    index.frames(ofWords: span.word..<span.word + span.count, inTake: span.take))
+                let slice = try units.slice(ofWords: span.word..<span.word + span.count, inTake: span.take, in: index)
                 output.note(
                     run,
                     "\"\(Tokenizer.displayText(tokens))\" from take #\(slice.clipID) \(slice.firstFrame)..<\(slice.firstFrame + slice.frameCount)"
@@ -83,7 +82,7 @@ final class UnitsFallback: FallbackStrategy {
                     run,
                     "\"\(words[position])\" from \(choice.pieces.reduce(0) { $0 + $1.unitCount }) units in "
                         + "\(choice.pieces.count) pieces: "
-                        + choice.pieces.map { "#\(index.takes[$0.take].aligned.take.clipID) \($0.frames)" }.joined(
+                        + choice.pieces.map { "#\(index.takes[$0.take].aligned.clipID) \($0.frames)" }.joined(
                             separator: ", "))
                 place(.synthesized(SynthesizedSpeech(samples: samples)), frameCount: samples.count, tokens, run, output)
             case .missing(let what):

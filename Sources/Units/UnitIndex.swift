@@ -66,12 +66,11 @@ public final class UnitIndex: @unchecked Sendable {
         var phonePlaces: [String: [(take: Int, phone: Int)]] = [:]
         var phoneFrames: [String: (total: Int, count: Int)] = [:]
         for take in aligned {
-            let inside = 0...take.wholeFrameCount
+            // A segment past the take's audio is found when it is read (the store's reads check every take).
             guard
-                !take.words.isEmpty,
-                take.words.allSatisfy({ inside.contains($0.frames.upperBound) && !$0.frames.isEmpty }),
+                !take.words.isEmpty, take.words.allSatisfy({ $0.frames.lowerBound >= 0 && !$0.frames.isEmpty }),
                 take.phones.allSatisfy({
-                    inside.contains($0.frames.upperBound) && !$0.frames.isEmpty && take.words.indices.contains($0.word)
+                    $0.frames.lowerBound >= 0 && !$0.frames.isEmpty && take.words.indices.contains($0.word)
                 })
             else { continue }
             let stressed = stresses?(take.words.map(\.label))

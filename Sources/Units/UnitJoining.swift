@@ -16,14 +16,14 @@ extension UnitVoice {
         var output: [Float] = []
         for (position, piece) in choice.pieces.enumerated() {
             let take = index.takes[piece.take].aligned
-            let gain = Float(Decibels.amplitude(take.take.levelDecibels))
+            let gain = Float(Decibels.amplitude(try level(of: take)))
             guard position > 0 else {
                 output += try samples(of: take, piece.frames.lowerBound, piece.frames.count).map { $0 * gain }
                 continue
             }
             let previous = choice.pieces[position - 1]
             let previousTake = index.takes[previous.take].aligned
-            let previousGain = Float(Decibels.amplitude(previousTake.take.levelDecibels))
+            let previousGain = Float(Decibels.amplitude(try level(of: previousTake)))
             let fade = Self.crossfadeFrames
             let reach = Self.couplingFrames
             let continuation = try samples(of: previousTake, previous.frames.upperBound, fade).map { $0 * previousGain }

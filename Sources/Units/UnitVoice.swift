@@ -14,6 +14,7 @@ public final class UnitVoice {
     private var built: (index: UnitIndex, version: UInt64?)?
     private var features: [FeatureKey: EdgeFeatures] = [:]
     private var stresses: [Int: [Int?]] = [:]
+    private var audios: [Int: AlignedTake.Audio] = [:]
 
     private struct FeatureKey: Hashable {
         var clipID: Int
@@ -40,6 +41,7 @@ public final class UnitVoice {
         built = (index, version)
         features.removeAll()
         stresses.removeAll()
+        audios.removeAll()
         return index
     }
 
@@ -62,16 +64,37 @@ public final class UnitVoice {
         return result[phone]
     }
 
+    /// A take's level and length, asked of the look-up once.
+    ///
+    /// - Throws: what the look-up throws.
+    func audio(of take: AlignedTake) throws -> AlignedTake.Audio {
+        if let known = audios[take.clipID] { return known }
+        let audio = try lookup.audio(clipID: take.clipID)
+        audios[take.clipID] = audio
+        return audio
+    }
+
+    /// The gain in dB a take plays at.
+    func level(of take: AlignedTake) throws -> Double { try audio(of: take).levelDecibels }
+
+    /// Words `words` of a take of `index`, cut at their aligned boundaries, at the take's level.
+    ///
+    /// - Throws: what the look-up throws.
+    public func slice(ofWords words: Range<Int>, inTake take: Int, in index: UnitIndex) throws -> ClipTake {
+        let aligned = index.takes[take].aligned
+        return aligned.slice(index.frames(ofWords: words, inTake: take), levelDecibels: try level(of: aligned))
+    }
+
     /// The edge features of a take's audio around `frame` (a frame of its whole samples).
     ///
     /// - Throws: what reading the audio throws.
     func edgeFeatures(take: AlignedTake, frame: Int) throws -> EdgeFeatures {
-        let key = FeatureKey(clipID: take.take.clipID, frame: frame)
+        let key = FeatureKey(clipID: take.clipID, frame: frame)
         if let known = features[key] { return known }
         var measured = EdgeFeatures(
             samples: try samples(of: take, frame - EdgeFeatures.windowFrames / 2, EdgeFeatures.windowFrames))
         // Energy as the take plays, at its level.
-        measured.energyDecibels += take.take.levelDecibels
+        measured.energyDecibels += try level(of: take)
         features[key] = measured
         return measured
     }
@@ -81,11 +104,11 @@ public final class UnitVoice {
     func samples(of take: AlignedTake, _ start: Int, _ count: Int) throws -> [Float] {
         var samples = [Float](repeating: 0, count: count)
         let first = max(0, start)
-        let end = min(take.wholeFrameCount, start + count)
+        let end = min(try audio(of: take).wholeFrameCount, start + count)
         guard end > first else { return samples }
         try samples.withUnsafeMutableBufferPointer { buffer in
             let target = UnsafeMutableBufferPointer(rebasing: buffer[(first - start)..<(end - start)])
-            _ = try audio.readRenderReadyPCM(take.slice(first..<end), from: 0, into: target)
+            _ = try audio.readRenderReadyPCM(take.slice(first..<end, levelDecibels: 0), from: 0, into: target)
         }
         return samples
     }

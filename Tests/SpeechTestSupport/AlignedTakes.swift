@@ -10,7 +10,7 @@ import SpeechCore
 public enum AlignedTakes {
     public static func take(
         _ clipID: Int, _ words: [(String, [String])], phoneFrames: Int = 1_000, leadFrames: Int = 2_000,
-        pausesAfter: Set<Int> = [], level: Double = 0
+        pausesAfter: Set<Int> = []
     ) -> AlignedTake {
         var frame = leadFrames
         var alignedWords: [AlignedTake.Segment] = []
@@ -24,18 +24,13 @@ public enum AlignedTakes {
             alignedWords.append(.init(label: word, frames: start..<frame, word: index))
             if pausesAfter.contains(index) { frame += 4 * phoneFrames }
         }
-        let whole = frame + leadFrames
-        return AlignedTake(
-            take: ClipTake(
-                clipID: clipID, frameCount: whole - 2 * leadFrames + 400, firstFrame: leadFrames - 200,
-                levelDecibels: level),
-            wholeFrameCount: whole, words: alignedWords, phones: phones)
+        return AlignedTake(clipID: clipID, words: alignedWords, phones: phones)
     }
 
     /// A tone for each phone of `take` at its frequency in `frequencies` (its symbol's), silence between: the take's
     /// whole samples.
     public static func samples(of take: AlignedTake, frequencies: [String: Double]) -> [Float] {
-        var samples = [Float](repeating: 0, count: take.wholeFrameCount)
+        var samples = [Float](repeating: 0, count: wholeFrameCount(of: take))
         for phone in take.phones {
             let frequency = frequencies[phone.label] ?? 100
             for frame in phone.frames {
@@ -43,6 +38,11 @@ public enum AlignedTakes {
             }
         }
         return samples
+    }
+
+    /// The length of a take's whole samples: its last phone's end and as long again as before its first.
+    public static func wholeFrameCount(of take: AlignedTake) -> Int {
+        (take.phones.last?.frames.upperBound ?? 0) + (take.phones.first?.frames.lowerBound ?? 0)
     }
 
     /// A frequency for each ARPAbet phone: 150 Hz up in steps of 40 Hz, in the order given.

@@ -134,19 +134,18 @@ public final class ClipIndex {
     public func alignedTakes() throws(VoicebankError) -> [AlignedTake] {
         guard try pack.hasAlignments else { return [] }
         let aligned = "SELECT clip_id FROM alignment WHERE failure IS NULL"
+        // Only the id and flags, which come before the clip's audio in its row: reading any column after the audio
+        // (even its length) walks the audio's pages, tens of megabytes for a voice of half an hour.
         let rows = try pack.database.prepare(
             """
-            SELECT \(takeColumns) FROM clip
+            SELECT id FROM clip
             WHERE voice_id = \(voiceRowID) AND is_fallback = 0 AND id IN (\(aligned)) ORDER BY id
             """)
         var takes: [AlignedTake] = []
         var positions: [Int: Int] = [:]
         while try rows.step() {
             positions[rows.int(0)] = takes.count
-            takes.append(
-                AlignedTake(
-                    take: try Self.take(rows, target: voice.loudness, pack: pack),
-                    wholeFrameCount: rows.int(5) / MemoryLayout<Float>.size, words: [], phones: []))
+            takes.append(AlignedTake(clipID: rows.int(0), words: [], phones: []))
         }
         for (table, order) in [("aligned_word", "word_index"), ("aligned_phone", "phone_index")] {
             let segments = try pack.database.prepare(
@@ -167,6 +166,21 @@ public final class ClipIndex {
             }
         }
         return takes
+    }
+
+    /// A clip's level (the gain in dB that plays it at the voice's loudness target; 0 without one) and its whole
+    /// render-ready length.
+    ///
+    /// - Throws: `VoicebankError.unknownClip`, `.sqlite`.
+    public func audio(clipID: Int) throws(VoicebankError) -> AlignedTake.Audio {
+        let row = try pack.database.prepare("SELECT loudness_lufs, true_peak_dbtp, length(pcm) FROM clip WHERE id = ?")
+            .bind(.integer(clipID))
+        guard try row.step() else { throw .unknownClip(id: clipID, path: pack.path) }
+        return AlignedTake.Audio(
+            levelDecibels: voice.loudness?.gainDecibels(
+                loudness: row.optionalDouble(0), truePeak: row.optionalDouble(1))
+                ?? 0,
+            wholeFrameCount: row.int(2) / MemoryLayout<Float>.size)
     }
 
     /// The voice's first phrase key (not a fallback's) that is `key` or sorts after it, in UTF-8 byte order.
