@@ -111,8 +111,12 @@ let package = Package(
             name: "VoicebankAuthoring",
             dependencies: ["Voicebank", "SpeechCore", "AudioIO", "AudioFeatures", "Tokens", "CNettle", "Recognition"],
             path: "Sources/Voicebank/Authoring"),
+        // The voice's own takes cut into units, one language at a time: the phone set and phonetic front end (English:
+        // espeak-ng's phonemes), the unit index read from a pack's alignments, the costs and the search that choose
+        // units. Never names the voice pack.
+        .target(name: "Units", dependencies: ["SpeechCore", "AudioIO"]),
         // Events to a timed plan: matching, planning, the timeline. Never names the voice pack.
-        .target(name: "Planning", dependencies: ["SpeechCore", "SSML", "Tokens", "Verbalization"]),
+        .target(name: "Planning", dependencies: ["SpeechCore", "SSML", "Tokens", "Verbalization", "Units"]),
         // The pull renderer: a plan's timeline to samples, time-stretched where the prosody asks.
         .target(name: "Rendering", dependencies: ["SpeechCore", "Planning", "AudioIO"]),
         // A picture of a render as SVG, drawn as it is pulled.
@@ -122,7 +126,9 @@ let package = Package(
         // import the store.
         .target(
             name: "ConcatSynth",
-            dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Picture", "Voicebank", "AudioIO"]),
+            dependencies: [
+                "SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Picture", "Voicebank", "AudioIO", "Units",
+            ]),
         // The start-up every server shares (Wyoming, the HTTP speech API, the studio): where it listens (tcp:// or
         // unix://), its event loop and job threads, the line it logs once it listens, and how SIGINT and SIGTERM stop it.
         .target(
@@ -225,6 +231,8 @@ let package = Package(
 
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioFeatures", "SpeechCore", "TestSupport"]),
         .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
+        .testTarget(
+            name: "UnitsTests", dependencies: ["Units", "SpeechCore", "AudioIO", "TestSupport", "SpeechTestSupport"]),
         .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "AudioIO", "SpeechCore"]),
         .testTarget(name: "SSMLTests", dependencies: ["SSML", "SpeechCore"]),
         .testTarget(name: "VerbalizationTests", dependencies: ["Verbalization"]),
@@ -232,7 +240,7 @@ let package = Package(
             name: "PlanningTests", dependencies: ["Planning", "SpeechCore", "SSML", "Tokens", "SpeechTestSupport"]),
         .testTarget(
             name: "RenderingTests",
-            dependencies: ["Rendering", "Planning", "SpeechCore", "SSML", "AudioIO", "SpeechTestSupport"]),
+            dependencies: ["Rendering", "Planning", "SpeechCore", "SSML", "AudioIO", "SpeechTestSupport", "Units"]),
         .testTarget(
             name: "PictureTests",
             dependencies: [

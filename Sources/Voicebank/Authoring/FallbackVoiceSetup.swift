@@ -23,7 +23,7 @@ extension VoicePack {
     ///   changes), `.audio` when espeak-ng cannot be loaded, `.pitchMeasurement`, `.unknownVoice`.
     public func setFallbackMode(_ mode: FallbackMode, voice identifier: String) throws(VoicebankError) {
         let voice = try resolveVoice(identifier, isChecked: false)
-        if mode == .voice {
+        if mode.usesFallbackVoice {
             let language = voice.primaryLanguages.first ?? ""
             let hasVoice: Bool
             do throws(AudioIOError) { hasVoice = try EspeakNG.shared.hasVoice(forLanguage: language) } catch {
@@ -70,7 +70,7 @@ extension VoicePack {
         for median in [Schema.medianF0Update, Schema.medianLoudnessUpdate] {
             try database.prepare(median + " WHERE identifier = ?").bind(.text(voice.identifier)).run()
         }
-        guard isChoosingFallbackVoice, voice.fallbackMode == .voice else { return }
+        guard isChoosingFallbackVoice, voice.fallbackMode.usesFallbackVoice else { return }
         let measured = try resolveVoice(voice.identifier, isChecked: false)
         let samplePhrases = try samplePhrases(voice: voice.identifier)
         let voiced = try database.prepare(
@@ -155,7 +155,7 @@ extension VoicePack {
     package func measureSpokenLoudness() throws(VoicebankError) {
         let unmeasured = try database.prepare(
             """
-            SELECT identifier FROM voice WHERE fallback_mode = 'voice' AND fallback_spoken_loudness_lufs IS NULL
+            SELECT identifier FROM voice WHERE fallback_mode IN ('voice', 'units') AND fallback_spoken_loudness_lufs IS NULL
             ORDER BY id
             """)
         var identifiers: [String] = []
