@@ -109,7 +109,9 @@ let package = Package(
         // benchmark link it.
         .target(
             name: "VoicebankAuthoring",
-            dependencies: ["Voicebank", "SpeechCore", "AudioIO", "AudioFeatures", "Tokens", "CNettle", "Recognition"],
+            dependencies: [
+                "Voicebank", "SpeechCore", "AudioIO", "AudioFeatures", "Tokens", "CNettle", "Recognition", "Units",
+            ],
             path: "Sources/Voicebank/Authoring"),
         // The voice's own takes cut into units, one language at a time: the phone set and phonetic front end (English:
         // espeak-ng's phonemes), the unit index read from a pack's alignments, the costs and the search that choose
@@ -260,7 +262,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "VoicebankTests",
-            dependencies: ["Voicebank", "VoicebankAuthoring", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
+            dependencies: ["Voicebank", "VoicebankAuthoring", "SpeechCore", "AudioIO", "CSQLite", "TestSupport", "Units"]),
         .testTarget(name: "ConcatSynthBenchTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "SpeechServiceTests",

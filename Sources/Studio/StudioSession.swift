@@ -128,10 +128,7 @@ final class StudioSession: Sendable {
         }
         if options.sentenceFiles.isEmpty { sentences += RecordingSentences.english }
         do throws(VoicebankError) {
-            let transcriber = EspeakTranscriber()
-            return try PhonePairScript.choose(
-                from: sentences, have: try pack.phonePairs(voice: voice.identifier, transcriber: transcriber),
-                transcriber: transcriber)
+            return try PhonePairScript.choose(from: sentences, have: try pack.phonePairs(voice: voice.identifier))
         } catch {
             throw .voicebank(error)
         }

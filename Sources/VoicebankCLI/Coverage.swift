@@ -91,10 +91,7 @@ extension VoicebankCommand.Coverage {
                 Tokenizer.tokens(in: piece.text).map { $0.text.lowercased() }
             }
         }
-        let transcriber = EspeakTranscriber()
-        return try PhonePairCoverage(
-            runs: runs, have: try pack.phonePairs(voice: report.voice, transcriber: transcriber),
-            transcriber: transcriber)
+        return try PhonePairCoverage(runs: runs, have: try pack.phonePairs(voice: report.voice))
     }
 }
 

@@ -1,13 +1,8 @@
 import AudioIO
 import SpeechCore
 import Tokens
+import Units
 import Voicebank
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Words to phones, as phone-pair coverage asks of a language's front end: each word's phones, labelled as the aligner
 /// labels a take's (CMU's ARPAbet without stress).
@@ -66,7 +61,9 @@ public struct PhonePairCoverage: Equatable, Sendable, CustomStringConvertible {
     /// pairs a voice has.
     ///
     /// - Throws: what `transcriber` throws.
-    public init(runs: [[String]], have: Set<PhonePair>, transcriber: PhoneTranscriber) throws(VoicebankError) {
+    public init(runs: [[String]], have: Set<PhonePair>, transcriber: PhoneTranscriber = EnglishFrontEnd())
+        throws(VoicebankError)
+    {
         var counts: [PhonePair: Int] = [:]
         var words: [PhonePair: [String: Int]] = [:]
         for run in runs where !run.isEmpty {
@@ -112,12 +109,14 @@ extension VoicePack {
     /// alignment failed gives none. Fallback clips give none.
     ///
     /// ```swift
-    /// let pairs = try pack.phonePairs(voice: nil, transcriber: EspeakTranscriber())   // [AH-L, L-OW, …]
+    /// let pairs = try pack.phonePairs(voice: nil)   // [AH-L, L-OW, …]
     /// ```
     /// - Throws: `.sqlite`, what `transcriber` throws.
-    public func phonePairs(voice identifier: String?, transcriber: PhoneTranscriber) throws(VoicebankError) -> Set<
-        PhonePair
-    > {
+    public func phonePairs(voice identifier: String?, transcriber: PhoneTranscriber = EnglishFrontEnd())
+        throws(VoicebankError) -> Set<
+            PhonePair
+        >
+    {
         let voice = try resolveVoice(identifier)
         var pairs: Set<PhonePair> = []
         for clip in try clips(voice: voice.identifier) where !clip.isFallback {
@@ -145,7 +144,8 @@ public enum PhonePairScript {
     ///
     /// - Throws: what `transcriber` throws.
     public static func choose(
-        from sentences: [String], have: Set<PhonePair>, transcriber: PhoneTranscriber, limit: Int = .max
+        from sentences: [String], have: Set<PhonePair>, transcriber: PhoneTranscriber = EnglishFrontEnd(),
+        limit: Int = .max
     ) throws(VoicebankError) -> [String] {
         var candidates: [(text: String, pairs: Set<PhonePair>, length: Int)] = []
         var seen: Set<String> = []
@@ -199,95 +199,11 @@ public enum PhonePairScript {
     }
 }
 
-/// English words to ARPAbet phones from espeak-ng's program (`espeak-ng -x`), mapped as tools/align-takes maps the
-/// words CMU's dictionary lacks: what coverage counts phone-pairs with until the units fallback's own front end does.
-public final class EspeakTranscriber: PhoneTranscriber {
-    private let program: String
-    private var cache: [String: [String]] = [:]
-
-    /// - Parameter program: espeak-ng's program.
-    public init(program: String = "/usr/bin/espeak-ng") { self.program = program }
-
+// The English front end of the units fallback, labelling phones as the aligner does.
+extension EnglishFrontEnd: PhoneTranscriber {
     public func phoneLabels(for words: [String]) throws(VoicebankError) -> [[String]] {
-        var missing = words.filter { cache[$0] == nil }
-        missing = Array(Set(missing)).sorted()
-        if !missing.isEmpty {
-            // One word a line, each ended as a sentence, so that each comes back as a line of its own.
-            let lines = try run(missing.map { "\($0)." }.joined(separator: "\n"))
-            if lines.count == missing.count {
-                for (word, line) in zip(missing, lines) { cache[word] = Self.phones(line) }
-            } else {
-                for word in missing { cache[word] = Self.phones(try run(word).joined(separator: ".")) }
-            }
+        do throws(FrontEndError) { return try phones(for: words).map { $0.map(\.symbol) } } catch {
+            throw .recognition(error.description)
         }
-        return words.map { cache[$0] ?? [] }
     }
-
-    /// espeak-ng's phoneme lines for `text`, phonemes apart by `.`.
-    private func run(_ text: String) throws(VoicebankError) -> [String] {
-        var output: [Int32] = [0, 0]
-        guard pipe(&output) == 0, output.allSatisfy({ fcntl($0, F_SETFD, FD_CLOEXEC) == 0 }) else {
-            throw .recognition("espeak-ng: no pipe: \(String(cString: strerror(errno)))")
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_addclose(&actions, output[0])
-        posix_spawn_file_actions_addclose(&actions, output[1])
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let arguments = [program, "-q", "-x", "--sep=.", "-v", "en-us", text]
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, program, &actions, nil, argv, environ)
-        close(output[1])
-        defer { close(output[0]) }
-        guard status == 0 else {
-            throw .recognition(
-                "cannot run \(program): \(String(cString: strerror(status))); expected espeak-ng (apt-get install espeak-ng)"
-            )
-        }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(output[0], &buffer, buffer.count)
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
-        var exit: Int32 = 0
-        waitpid(pid, &exit, 0)
-        return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).map {
-            String($0).trimmingSpaces
-        }.filter { !$0.isEmpty }
-    }
-
-    /// The ARPAbet phones of a line of espeak-ng's phonemes apart by `.` and words apart by spaces.
-    static func phones(_ line: String) -> [String] {
-        var phones: [String] = []
-        for word in line.split(separator: " ") {
-            for var phoneme in word.split(separator: ".") {
-                while let mark = phoneme.first, "',%=".contains(mark) { phoneme = phoneme.dropFirst() }
-                if phoneme.isEmpty { continue }
-                if let mapped = mapping[String(phoneme)] {
-                    phones += mapped.split(separator: " ").map(String.init)
-                } else if let mapped = mapping[String(phoneme.filter { !"#2345-".contains($0) })] {
-                    phones += mapped.split(separator: " ").map(String.init)
-                }
-            }
-        }
-        return phones
-    }
-
-    /// tools/align-takes's table: espeak-ng's English mnemonics and the ARPAbet phones they stand for.
-    static let mapping: [String: String] = [
-        "aI@": "AY ER", "aI3": "AY ER", "aU@": "AW ER", "i@3": "IY ER", "A@": "AA R", "A:": "AA", "aa": "AE",
-        "a#": "AH", "aI": "AY", "aU": "AW", "a": "AE", "0": "AA", "3:": "ER", "3": "ER", "@L": "AH L", "@2": "AH",
-        "@5": "AH", "@": "AH", "e@": "EH R", "eI": "EY", "e": "EH", "E": "EH", "i@": "IY ER", "i:": "IY", "i": "IY",
-        "I2": "IH", "I#": "IH", "I": "IH", "o@": "AO R", "O@": "AO R", "O:": "AO", "OI": "OY", "oU": "OW", "O": "AO",
-        "u:": "UW", "U@": "UH R", "U": "UH", "V": "AH", "tS": "CH", "dZ": "JH", "t#": "T", "d#": "D", "n-": "N",
-        "l-": "L", "N": "NG", "S": "SH", "Z": "ZH", "T": "TH", "D": "DH", "j": "Y", "r-": "R", "b": "B", "d": "D",
-        "f": "F", "g": "G", "h": "HH", "k": "K", "l": "L", "m": "M", "n": "N", "p": "P", "r": "R", "s": "S", "t": "T",
-        "v": "V", "w": "W", "z": "Z", "x": "K", "o": "OW", "O2": "AO", "t2": "T", "@-": "AH", "I2#": "IH",
-    ]
 }

@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+import Units
 import VoicebankAuthoring
 
 @testable import Voicebank
@@ -91,9 +92,9 @@ final class TableTranscriber: PhoneTranscriber {
         #expect(pairs.map(\.description).sorted() == ["AA-B", "B-AA", "B-IY", "EH-Z", "HH-AY", "IY-Z", "S-EH"])
     }
 
-    @Test("espeak-ng's phonemes come out as the aligner's ARPAbet, a word at a time")
-    func espeak() throws {
-        let phones = try EspeakTranscriber().phoneLabels(for: ["hello", "world", "hello"])
+    @Test("the English front end's phones come out as the aligner labels them, without stress")
+    func englishFrontEnd() throws {
+        let phones = try EnglishFrontEnd().phoneLabels(for: ["hello", "world", "hello"])
 
         #expect(phones == [["HH", "AH", "L", "OW"], ["W", "ER", "L", "D"], ["HH", "AH", "L", "OW"]])
     }
