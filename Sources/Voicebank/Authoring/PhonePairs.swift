@@ -1,4 +1,3 @@
-import AudioIO
 import SpeechCore
 import Tokens
 import Units
