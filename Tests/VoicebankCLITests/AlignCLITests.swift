@@ -126,6 +126,12 @@ import Testing
         let marks = try rows("SELECT clip_id, length(marks) / 4 FROM pitch_marks ORDER BY clip_id", on: bank)
         #expect(marks.map { $0[0] } == ["1", "2", "3"])
         #expect(marks.allSatisfy { Int($0[1] ?? "") ?? 0 > 20 }, "\(marks)")
+
+        // A take another program stored without marks gets them from voicebank align.
+        try execute("DELETE FROM pitch_marks WHERE clip_id = 2", on: bank)
+        let align = try voicebank.run(["align", "--bank", bank])
+        #expect(align.standardOutput.hasPrefix("measured the pitch marks of 1 take\n"), "\(align.standardOutput)")
+        #expect(try rows("SELECT count(*) FROM pitch_marks", on: bank) == [["3"]])
     }
 
     @Test("takes imported together are aligned by as many aligners as --jobs, and the import ends when they are done")
