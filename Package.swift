@@ -115,10 +115,16 @@ let package = Package(
         // benchmark link it.
         .target(
             name: "VoicebankAuthoring",
-            dependencies: ["Voicebank", "SpeechCore", "AudioIO", "AudioFeatures", "Tokens", "CNettle", "Recognition"],
+            dependencies: [
+                "Voicebank", "SpeechCore", "AudioIO", "AudioFeatures", "Tokens", "CNettle", "Recognition", "Units",
+            ],
             path: "Sources/Voicebank/Authoring"),
+        // The voice's own takes cut into units, one language at a time: the phone set and phonetic front end (English:
+        // espeak-ng's phonemes), the unit index read from a pack's alignments, the costs and the search that choose
+        // units. Never names the voice pack.
+        .target(name: "Units", dependencies: ["SpeechCore", "AudioIO"]),
         // Events to a timed plan: matching, planning, the timeline. Never names the voice pack.
-        .target(name: "Planning", dependencies: ["SpeechCore", "SSML", "Tokens", "Verbalization"]),
+        .target(name: "Planning", dependencies: ["SpeechCore", "SSML", "Tokens", "Verbalization", "Units"]),
         // The pull renderer: a plan's timeline to samples, time-stretched where the prosody asks.
         .target(name: "Rendering", dependencies: ["SpeechCore", "Planning", "AudioIO"]),
         // A picture of a render as SVG, drawn as it is pulled.
@@ -128,7 +134,9 @@ let package = Package(
         // import the store.
         .target(
             name: "ConcatSynth",
-            dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Picture", "Voicebank", "AudioIO"]),
+            dependencies: [
+                "SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Picture", "Voicebank", "AudioIO", "Units",
+            ]),
         // The one JSON writer of the tools and the servers (JSONEncoder, keys sorted): apart from the library, so that
         // the speech-dispatcher module, which writes no JSON, loads no Foundation.
         .target(name: "JSONWriter"),
@@ -234,6 +242,8 @@ let package = Package(
 
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioFeatures", "SpeechCore", "TestSupport"]),
         .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
+        .testTarget(
+            name: "UnitsTests", dependencies: ["Units", "SpeechCore", "AudioIO", "TestSupport", "SpeechTestSupport"]),
         .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "AudioIO", "SpeechCore", "TestSupport"]),
         .testTarget(name: "SSMLTests", dependencies: ["SSML", "SpeechCore"]),
         .testTarget(name: "VerbalizationTests", dependencies: ["Verbalization"]),
@@ -241,7 +251,7 @@ let package = Package(
             name: "PlanningTests", dependencies: ["Planning", "SpeechCore", "SSML", "Tokens", "SpeechTestSupport"]),
         .testTarget(
             name: "RenderingTests",
-            dependencies: ["Rendering", "Planning", "SpeechCore", "SSML", "AudioIO", "SpeechTestSupport"]),
+            dependencies: ["Rendering", "Planning", "SpeechCore", "SSML", "AudioIO", "SpeechTestSupport", "Units"]),
         .testTarget(
             name: "PictureTests",
             dependencies: [
@@ -261,7 +271,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "VoicebankTests",
-            dependencies: ["Voicebank", "VoicebankAuthoring", "SpeechCore", "AudioIO", "CSQLite", "TestSupport"]),
+            dependencies: ["Voicebank", "VoicebankAuthoring", "SpeechCore", "AudioIO", "CSQLite", "TestSupport", "Units"]),
         .testTarget(name: "ConcatSynthBenchTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "SpeechServiceTests",

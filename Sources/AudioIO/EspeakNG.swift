@@ -131,6 +131,45 @@ public final class EspeakNG: Sendable {
         }
     }
 
+    /// espeak-ng's phonemes for `text` in `language`, as its ASCII mnemonics (`espeak-ng -x`): words apart by
+    /// spaces, the phonemes of a word apart by `separator`, a stress mark (`'` primary, `,` secondary) before the
+    /// vowel it falls on. Each clause (up to a comma or a full stop) is phonemized in turn and the clauses are joined
+    /// by a space. espeak-ng may write two short words as one (`of the` as `V.v.D.@2`).
+    ///
+    /// ```swift
+    /// try EspeakNG.shared.phonemes("hello world", language: "en-US")   // "h.@.l.'oU w.'3:.l.d"
+    /// ```
+    /// - Throws: `AudioIOError.espeakUnavailable`, `.espeakLanguage`, `.espeakFailed`.
+    public func phonemes(_ text: String, language: String, separator: Character = ".") throws(AudioIOError) -> String {
+        try state.withLock { (state) throws(AudioIOError) -> String in
+            let espeak = try Self.load(&state)
+            guard let identifier = try Self.voice(forLanguage: language, espeak, &state) else {
+                throw .espeakLanguage(language: language)
+            }
+            // Phonemizing moves espeak-ng's translator on, so the next synthesis starts from a library made afresh.
+            if state.preparation?.voiceName != identifier {
+                state.preparation = nil
+                state.isUsed = true
+                try Self.check(
+                    espeak.pointee.espeak_SetVoiceByName(identifier), "espeak_SetVoiceByName(\"\(identifier)\")")
+            }
+            state.isUsed = true
+            let mode = Int32(separator.unicodeScalars.first!.value) << 8
+            var clauses: [String] = []
+            text.withCString { text in
+                var cursor: UnsafeRawPointer? = UnsafeRawPointer(text)
+                while cursor != nil, cursor!.load(as: UInt8.self) != 0 {
+                    guard let phonemes = espeak.pointee.espeak_TextToPhonemes(&cursor, espeakCHARS_UTF8, mode) else {
+                        break
+                    }
+                    let clause = String(cString: phonemes).trimmingSpaces
+                    if !clause.isEmpty { clauses.append(clause) }
+                }
+            }
+            return clauses.joined(separator: " ")
+        }
+    }
+
     /// libespeak-ng's functions, loaded and initialised on the first call.
     private static func load(_ state: inout State) throws(AudioIOError) -> UnsafePointer<concat_synth_espeak> {
         if let library = state.library { return library }
@@ -254,6 +293,13 @@ public final class EspeakNG: Sendable {
     private static func check(_ status: espeak_ERROR, _ call: String) throws(AudioIOError) {
         guard status != EE_OK else { return }
         throw .espeakFailed(call: call, status: Int(status.rawValue))
+    }
+}
+
+extension String {
+    /// Without the spaces espeak-ng puts at a clause's ends.
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }
 

@@ -16,6 +16,7 @@ struct concat_synth_espeak {
     __typeof__(espeak_SetVoiceByName) *_Nonnull espeak_SetVoiceByName;
     __typeof__(espeak_ListVoices) *_Nonnull espeak_ListVoices;
     __typeof__(espeak_Terminate) *_Nonnull espeak_Terminate;
+    __typeof__(espeak_TextToPhonemes) *_Nonnull espeak_TextToPhonemes;
 };
 
 // Why libespeak-ng could not be loaded (dlerror's message), once concat_synth_espeak_load has returned NULL.
@@ -44,11 +45,11 @@ static inline const struct concat_synth_espeak *_Nullable concat_synth_espeak_lo
     void **slots[] = {
         (void **)&espeak.espeak_Initialize, (void **)&espeak.espeak_SetSynthCallback, (void **)&espeak.espeak_Synth,
         (void **)&espeak.espeak_SetParameter, (void **)&espeak.espeak_SetVoiceByName,
-        (void **)&espeak.espeak_ListVoices, (void **)&espeak.espeak_Terminate,
+        (void **)&espeak.espeak_ListVoices, (void **)&espeak.espeak_Terminate, (void **)&espeak.espeak_TextToPhonemes,
     };
     const char *names[] = {
         "espeak_Initialize", "espeak_SetSynthCallback", "espeak_Synth", "espeak_SetParameter",
-        "espeak_SetVoiceByName", "espeak_ListVoices", "espeak_Terminate",
+        "espeak_SetVoiceByName", "espeak_ListVoices", "espeak_Terminate", "espeak_TextToPhonemes",
     };
     for (size_t index = 0; index < sizeof names / sizeof names[0]; index++) {
         *slots[index] = dlsym(library, names[index]);

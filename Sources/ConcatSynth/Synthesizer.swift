@@ -3,6 +3,7 @@ import Planning
 import Rendering
 import SSML
 import SpeechCore
+import Units
 import Voicebank
 
 /// Speaks requests with the voices of a pack: SSML or text → events → tokens → match plan → timeline → PCM.
@@ -101,10 +102,15 @@ public final class Synthesizer {
                 let settings = index.settings
                 // Made for every voice in that mode, but it loads espeak-ng only when it first speaks.
                 let fallbackVoice =
-                    settings.fallbackMode == .voice
+                    settings.fallbackMode.usesFallbackVoice
                     ? FallbackVoice(language: settings.language, settings: settings.fallbackVoice) : nil
+                // The unit index is read from the pack when a word first falls back.
+                let units =
+                    settings.fallbackMode == .units
+                    ? UnitVoice(lookup: index, audio: index, frontEnd: Self.frontEnd(language: settings.language))
+                    : nil
                 return PlannerVoice(
-                    voice: settings, lookup: index, fallbacks: fallbacks, fallbackSpeaker: fallbackVoice)
+                    voice: settings, lookup: index, fallbacks: fallbacks, fallbackSpeaker: fallbackVoice, units: units)
             }
             var planner = Planner(
                 voices: plannerVoices, startingVoice: starting, audioSandbox: audioSandbox.planning,
@@ -117,6 +123,12 @@ public final class Synthesizer {
         } catch {
             throw ConcatSynthError(store: error)
         }
+    }
+
+    /// The phonetic front end of a voice's language: English's for `en` and `en-…`; none for the others yet.
+    static func frontEnd(language: String) -> (any PhoneticFrontEnd)? {
+        let tag = language.lowercased()
+        return tag == "en" || tag.hasPrefix("en-") ? EnglishFrontEnd(language: language) : nil
     }
 
     /// The whole plan of a request, collected: to print, compare or analyse. Rendering does not need it.

@@ -120,7 +120,7 @@ public struct RenderPicture {
     private mutating func add(_ segment: TimedSegment) {
         let kind: SpanKind
         switch segment.segment.kind {
-        case .phrase, .fallback, .synthesized: kind = segment.fallback == nil ? .phrase : .fallback
+        case .phrase, .fallback, .synthesized, .slice: kind = segment.fallback == nil ? .phrase : .fallback
         case .silence: kind = .pause
         case .audio: kind = .audio
         case .mark, .structureStart, .structureEnd: return
@@ -341,6 +341,7 @@ private struct Drawing {
         case .fallback:
             switch span.fallback?.mode {
             case .voice: title = "the fallback voice for \u{201C}\(span.text)\u{201D}"
+            case .units: title = "\u{201C}\(span.text)\u{201D} cut from the voice's takes"
             case .spell: title = "\u{201C}\(span.text)\u{201D}, spelling \u{201C}\(span.fallback!.words)\u{201D}"
             case .clip, nil: title = "fallback for \u{201C}\(span.text)\u{201D}"
             }

@@ -2,14 +2,14 @@ import SpeechCore
 import Tokens
 
 /// A way to speak words no phrase of their voice covers: the fallback clip, spelling with letter clips, the fallback
-/// voice. A voice's fallback mode names a chain of them (`FallbackChains.strategies(for:phrases:plansFallbacksAsClips:)`),
+/// voice, units cut from the voice's takes. A voice's fallback mode names a chain of them (`FallbackChains.strategies(for:phrases:plansFallbacksAsClips:)`),
 /// tried in order: each run goes to the first, and what a strategy declines goes to the next.
 ///
 /// A strategy is made for one voice, with what it speaks with (the voice's fallback clip, its fallback voice), and
 /// holds nothing across runs: what a request shares (take rotation, warnings, what has sounded) it reaches through
 /// `FallbackOutput`. A new strategy is one new type, added to the chain of the modes that use it.
 protocol FallbackStrategy: AnyObject {
-    /// What the plan dump calls it: `clip`, `spell`, `voice`.
+    /// What the plan dump calls it: `clip`, `spell`, `voice`, `units`.
     var name: String { get }
 
     /// Speaks `run`: places its segments through `output` in order as it makes them, and hands any part it cannot
@@ -149,11 +149,13 @@ final class FallbackChains {
         switch plansFallbacksAsClips ? .clip : voice.voice.fallbackMode {
         case .clip: return FallbackChain(clip)
         case .spell: return FallbackChain(Spelling(clip: clip, letters: phrases))
-        case .voice:
+        case .voice, .units:
             let speech = FallbackSpeech(
                 voice: voice.voice.identifier, speaker: voice.fallbackSpeaker,
                 crossfadeFrames: voice.voice.joins.crossfadeFrames)
-            return FallbackChain(speech, then: FallbackChain(clip))
+            let chain = FallbackChain(speech, then: FallbackChain(clip))
+            guard voice.voice.fallbackMode == .units else { return chain }
+            return FallbackChain(UnitsFallback(voice: voice.voice.identifier, units: voice.units), then: chain)
         }
     }
 

@@ -85,7 +85,7 @@ struct PhraseMatching<Lookup: PhraseLookup> {
                 cursor.unmatched.append(cursor.window[cursor.head])
                 cursor.head += 1
                 if cursor.unmatched.count == Self.spokenRunTokenLimit,
-                    voices[cursor.spoken.speaker].fallbackMode == .voice
+                    voices[cursor.spoken.speaker].fallbackMode.usesFallbackVoice
                 {
                     try handUnmatched(of: &cursor)
                 }

@@ -1,5 +1,6 @@
 import SSML
 import SpeechCore
+import Units
 
 /// Which take of a phrase plays.
 public enum TakeChoice: String, Sendable, CaseIterable {
@@ -22,14 +23,19 @@ public struct PlannerVoice<Lookup: PhraseLookup> {
     /// What speaks the words no clip covers when the voice's fallback mode is `voice`; without one, or when it cannot
     /// speak, the fallback clip does, with a warning.
     public var fallbackSpeaker: (any FallbackSpeaker)?
+    /// What cuts the words no clip covers from the voice's takes when its fallback mode is `units`; without, every
+    /// such word goes to the fallback voice.
+    public var units: UnitVoice?
 
     public init(
-        voice: VoiceSettings, lookup: Lookup, fallbacks: [ClipTake], fallbackSpeaker: (any FallbackSpeaker)? = nil
+        voice: VoiceSettings, lookup: Lookup, fallbacks: [ClipTake], fallbackSpeaker: (any FallbackSpeaker)? = nil,
+        units: UnitVoice? = nil
     ) {
         self.voice = voice
         self.lookup = lookup
         self.fallbacks = fallbacks
         self.fallbackSpeaker = fallbackSpeaker
+        self.units = units
     }
 }
 

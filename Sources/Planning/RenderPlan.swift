@@ -10,8 +10,12 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
         case phrase(ClipTake)
         /// The voice's fallback clip, standing for words no phrase covers.
         case fallback(ClipTake)
-        /// The fallback voice's speech of words no phrase covers, made when the words were planned.
+        /// The fallback voice's speech of words no phrase covers, made when the words were planned; or, in the units
+        /// fallback, a word built from phone-pair units of the voice's takes.
         case synthesized(SynthesizedSpeech)
+        /// A part of a take cut at its aligned word boundaries: words no phrase covers that the take says whole
+        /// (`FallbackMode.units`).
+        case slice(ClipTake)
         /// Silence: a `<break>`, or the pause after a sentence or paragraph.
         case silence
         /// A `<mark>`: a named point in the audio.
@@ -84,10 +88,11 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
         self.selection = selection
     }
 
-    /// Whether it is a clip: a phrase's take, a fallback clip, or the fallback voice's speech, which plays as one.
+    /// Whether it is a clip: a phrase's take, a fallback clip, the fallback voice's speech or a slice of a take, which play
+    /// as one.
     public var isClip: Bool {
         switch kind {
-        case .phrase, .fallback, .synthesized: return true
+        case .phrase, .fallback, .synthesized, .slice: return true
         default: return false
         }
     }
@@ -95,15 +100,15 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
     /// Whether it has frames of its own in the output (a clip, silence, an `<audio>` file), as against a point.
     public var isSounding: Bool {
         switch kind {
-        case .phrase, .fallback, .synthesized, .silence, .audio: return true
+        case .phrase, .fallback, .synthesized, .slice, .silence, .audio: return true
         case .mark, .structureStart, .structureEnd: return false
         }
     }
 
-    /// The take a phrase or fallback clip plays; `nil` for every other kind.
+    /// The take a phrase or fallback clip plays, or the part of one a slice plays; `nil` for every other kind.
     public var take: ClipTake? {
         switch kind {
-        case .phrase(let take), .fallback(let take): take
+        case .phrase(let take), .fallback(let take), .slice(let take): take
         default: nil
         }
     }
@@ -128,7 +133,7 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
     public var gain: Float {
         let level: Double
         switch kind {
-        case .phrase(let take), .fallback(let take): level = take.levelDecibels
+        case .phrase(let take), .fallback(let take), .slice(let take): level = take.levelDecibels
         case .synthesized(let speech): level = speech.levelDecibels
         default: level = 0
         }
@@ -140,7 +145,11 @@ public struct PlanSegment: Equatable, Sendable, CustomStringConvertible {
         switch kind {
         case .phrase(let take): line = "phrase \(take) \"\(text)\""
         case .fallback(let take): line = "fallback \(take) for \"\(text)\""
+        case .synthesized where fallback?.mode == .units: line = "units for \"\(text)\""
         case .synthesized: line = "fallback voice for \"\(text)\""
+        case .slice(let take):
+            line =
+                "slice #\(take.clipID) frames \(take.firstFrame)..<\(take.firstFrame + take.frameCount) for \"\(text)\""
         case .silence: line = "silence"
         case .mark(let name): line = "mark \"\(name)\""
         case .audio: line = "audio \"\(text)\""

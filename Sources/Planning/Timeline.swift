@@ -157,7 +157,7 @@ public struct Timeline {
         placedCount += 1
         let segment = timed.segment
         switch segment.kind {
-        case .phrase, .fallback, .synthesized:
+        case .phrase, .fallback, .synthesized, .slice:
             let range = segment.sourceRange ?? 0..<0
             if case .synthesized(let speech) = segment.kind, speech.arrivesWhilePlaying {
                 arriving = (timed, markerCount, speech)

@@ -265,7 +265,7 @@ private struct Chain {
         let segment = timed.segment
         var source: Source
         switch segment.kind {
-        case .phrase(let take), .fallback(let take): source = .clip(take)
+        case .phrase(let take), .fallback(let take), .slice(let take): source = .clip(take)
         case .synthesized(let speech) where speech.arrivesWhilePlaying: source = .arriving(speech.stream)
         case .synthesized(let speech): source = .samples(speech.samples)
         case .audio(let path): source = .samples(try PreparedClip(path: path).renderReady)

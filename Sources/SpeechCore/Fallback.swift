@@ -8,8 +8,15 @@ public enum FallbackMode: String, Equatable, Hashable, Sendable, CaseIterable, C
     /// The words spoken by the fallback voice (espeak-ng) in the voice's language, each run as one phrase, at the
     /// pitch, rate and loudness of the voice's clips.
     case voice
+    /// The words cut from the voice's own takes by their alignment: a word a take says whole is played from it, any
+    /// other built from phone-pair units; a word the units cannot build is spoken as `voice` speaks it.
+    case units
 
     public var description: String { rawValue }
+
+    /// Whether the mode speaks with the fallback voice (espeak-ng), for all its words or for those the units cannot
+    /// build.
+    public var usesFallbackVoice: Bool { self == .voice || self == .units }
 }
 
 /// How the fallback voice speaks for a voice: espeak-ng's settings chosen (by `voicebank configure`) to sound like

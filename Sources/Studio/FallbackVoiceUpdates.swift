@@ -25,7 +25,7 @@ final class FallbackVoiceUpdates: Sendable {
     ///
     /// - Throws: `StudioError.voicebank` when espeak-ng cannot speak the voice's language any more.
     func update() throws(StudioError) {
-        guard pack.voice.fallbackMode == .voice else { return }
+        guard pack.voice.fallbackMode.usesFallbackVoice else { return }
         try pack.withPack { (pack) throws(VoicebankError) in
             let made = changes.withLock { $0.made }
             guard changes.withLock({ $0.chosen }) < made else { return }
@@ -39,7 +39,7 @@ final class FallbackVoiceUpdates: Sendable {
     /// sample phrases in each variant and pitch), which each keep would otherwise wait for; a recording
     /// started meanwhile is kept soon, and its keep would wait for them too.
     func takesChanged() {
-        guard pack.voice.fallbackMode == .voice else { return }
+        guard pack.voice.fallbackMode.usesFallbackVoice else { return }
         let change = changes.withLock { changes in
             changes.made += 1
             return changes.made

@@ -18,6 +18,11 @@ public struct StudioOptions: Sendable {
     public var promptFile: String?
     /// `voicebank words` lists whose words the voice has no take of are prompts, after the prompt file's.
     public var wordLists: [Interpretation] = []
+    /// How the prompts are chosen when no prompt file or word list gives them.
+    public var script: ScriptChoice = .missingWords
+    /// With `script` `.phonePairs`: files of sentences (one a line) to choose from after the texts' own, instead of
+    /// `RecordingSentences.english`.
+    public var sentenceFiles: [String] = []
     /// Where it listens: loopback and any free port unless told otherwise.
     public var host = "127.0.0.1"
     public var port = 0
@@ -26,6 +31,15 @@ public struct StudioOptions: Sendable {
         self.bank = bank
         self.voice = voice
     }
+}
+
+/// How a studio's prompts are chosen from its texts.
+public enum ScriptChoice: String, CaseIterable, Sendable {
+    /// The words of the texts that fall back, fewest prompts first (`PromptScript.missing(from:)`).
+    case missingWords = "missing-words"
+    /// Sentences chosen to cover the phone-pairs the voice lacks (`PhonePairScript`), the texts' own first: what the
+    /// units fallback builds the words no take has from.
+    case phonePairs = "phone-pairs"
 }
 
 /// The recording studio: a page in the browser, served by this process, that records the script's prompts and keeps

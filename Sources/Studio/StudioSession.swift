@@ -92,7 +92,12 @@ final class StudioSession: Sendable {
                 )
             }
         }
-        if options.promptFile == nil && options.wordLists.isEmpty {
+        if options.script == .phonePairs {
+            script.append(try Self.phonePairPrompts(options, texts: texts, pack: pack, voice: voice))
+            guard !script.prompts.isEmpty else {
+                throw .noPrompts(reason: "no sentence adds a phone-pair voice \(voice.identifier) has not recorded")
+            }
+        } else if options.promptFile == nil && options.wordLists.isEmpty {
             script = PromptScript.missing(
                 from: try StudioPrompts.coverage(of: texts, bank: options.bank, voice: voice.identifier))
             guard !script.prompts.isEmpty else {
@@ -105,6 +110,28 @@ final class StudioSession: Sendable {
         let folder: TemporaryFolder
         do throws(HTTPServiceError) { folder = try TemporaryFolder(label: "studio") } catch { throw .server(error) }
         return StudioSession(pack: pack, voice: voice, script: script, texts: texts, folder: folder)
+    }
+
+    /// The sentences that cover the phone-pairs the voice has no take of: the texts' own first, then the sentence
+    /// files' (or the project's set).
+    private static func phonePairPrompts(
+        _ options: StudioOptions, texts: [StudioPrompts.Text], pack: VoicePack, voice: Voice
+    ) throws(StudioError) -> [String] {
+        var sentences = texts.flatMap { PhonePairScript.sentences(in: $0.text) }
+        for path in options.sentenceFiles {
+            do throws(FileError) {
+                sentences += String(decoding: try readFile(atPath: path), as: UTF8.self)
+                    .split(whereSeparator: \.isNewline).map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+            } catch {
+                throw .unreadableFile(path: path, reason: error.reason)
+            }
+        }
+        if options.sentenceFiles.isEmpty { sentences += RecordingSentences.english }
+        do throws(AuthoringError) {
+            return try PhonePairScript.choose(from: sentences, have: try pack.phonePairs(voice: voice.identifier))
+        } catch {
+            throw .authoring(error)
+        }
     }
 
     /// Every prompt with its takes, and the coverage of the texts.

@@ -17,7 +17,9 @@ extension VoicebankCommand {
                 each batch one transaction: stopped part way, the pack keeps the batches before and is whole. A take \
                 whose audio does not match its phrase is stored as failed (voicebank verify reports it); one that \
                 cannot be aligned at all (too short for its words, a word without phones) gets a warning and \
-                nothing is stored. `voicebank list --phones` shows the result.
+                nothing is stored. `voicebank list --phones` shows the result. Takes without pitch marks (stored by \
+                another program) have them measured first; a pack of an older schema gets them for every take when \
+                it is upgraded.
                 """)
 
         @OptionGroup var bank: BankOptions
@@ -28,6 +30,9 @@ extension VoicebankCommand {
         func run() throws {
             let pack = try bank.open(.readWrite)
             var display = ProgressDisplay(isTerminal: FileDescriptor.standardError.isTerminal)
+            let marked = try pack.measureMissingPitchMarks(voice: voice) { display.show($0) }
+            display.finish()
+            if marked > 0 { print("measured the pitch marks of \(marked) take\(marked == 1 ? "" : "s")") }
             let report = try pack.alignTakes(voice: voice) { display.show($0) }
             display.finish()
             printAlignment(report, of: pack)

@@ -57,7 +57,10 @@ extension VoicebankCommand {
                 --fallback voice has espeak-ng speak the words no clip covers, with the pitch, rate and loudness of \
                 the voice's clips: configure measures the clips' F0 and listens to espeak-ng speak the voice's own \
                 phrases to choose espeak-ng's settings, which takes a few seconds. A voice whose language espeak-ng \
-                does not have is refused. The selection weights say how the takes of a sentence are chosen: a take \
+                does not have is refused. --fallback units cuts those words from the voice's own takes by their \
+                alignment (voicebank align): a word a take says whole plays from it, any other is built from \
+                phone-pair units, and a word with a phone-pair no take has goes to the fallback voice, chosen as for \
+                --fallback voice. The selection weights say how the takes of a sentence are chosen: a take \
                 recorded for another place costs --position-weight (times how far its place is, up to 1), and each \
                 join costs --pitch-weight a semitone of F0 jump, --energy-weight a dB of level jump and \
                 --spectrum-weight a unit of cepstral distance (see docs/speaking.md).
@@ -113,7 +116,7 @@ extension VoicebankCommand {
 
         @Option(
             help: ArgumentHelp(
-                "How words no clip covers are spoken: clip (the fallback clip), spell (letter clips) or voice (espeak-ng, matched to the clips' pitch, rate and loudness).",
+                "How words no clip covers are spoken: clip (the fallback clip), spell (letter clips), voice (espeak-ng, matched to the clips' pitch, rate and loudness) or units (cut from the voice's aligned takes, espeak-ng for a word they cannot build).",
                 valueName: "mode"))
         var fallback: FallbackMode?
 
@@ -209,7 +212,7 @@ extension VoicebankCommand {
                     voice: target.identifier)
             }
             let configured = try pack.resolveVoice(target.identifier)
-            if fallback == .voice {
+            if fallback?.usesFallbackVoice == true {
                 print("fallback voice: espeak-ng \(configured.fallbackVoice)\(matching(configured))")
             }
             print("voice \(configured) of \(pack.path)")

@@ -2,6 +2,7 @@ import ArgumentParser
 import AudioIO
 import CommandLineSupport
 import ConcatSynth
+import Tokens
 import Voicebank
 import VoicebankAuthoring
 
@@ -14,7 +15,10 @@ extension VoicebankCommand {
                 as words, greedy longest match) without rendering. Prints each input's segmentation, clips \
                 separated by | and fallbacks in brackets (hello | good morning | [bob]), then the runs of words and \
                 the single words that fell back, most frequent first: what to record next; then the places in a \
-                sentence (initial, medial, final, question) the texts speak phrases at that no take was recorded for.
+                sentence (initial, medial, final, question) the texts speak phrases at that no take was recorded for; for an \
+                English voice, the phone-pairs the words that fall back need that no take has, with words of the \
+                texts that would supply them (an aligned take counts the pairs the aligner found in it, one not yet \
+                aligned those of its phrase).
                 Example: voicebank coverage --bank my.sqlite --file screen-reader-requests.txt
                 """)
 
@@ -61,14 +65,33 @@ extension VoicebankCommand {
                 }
             }
             let report = try analyzer.analyze(inputs, lenient: lenient)
+            let pairs = try phonePairs(of: report)
             if json {
-                try printJSON(CoverageJSON(report))
+                try printJSON(CoverageJSON(report, phonePairs: pairs))
+            } else if let pairs {
+                // Before the summary, which stays the last line.
+                print(String(report.description.dropLast(report.summary.count)) + "\(pairs)\n" + report.summary)
             } else {
                 print(report)
             }
             var standardError = StandardError()
             for warning in report.warnings { print("warning: \(warning)", to: &standardError) }
         }
+    }
+}
+
+extension VoicebankCommand.Coverage {
+    /// The phone-pairs the runs that fall back need, against those the voice's takes have; `nil` for a voice that
+    /// does not speak English first, whose phones the front end does not know.
+    func phonePairs(of report: CoverageReport) throws -> PhonePairCoverage? {
+        let pack = try bank.open(.readOnly)
+        guard try pack.resolveVoice(report.voice).isEnglish else { return nil }
+        let runs = report.inputs.flatMap { input in
+            input.pieces.filter { $0.isFallback && $0.voice == report.voice }.map { piece in
+                Tokenizer.tokens(in: piece.text).map { $0.text.lowercased() }
+            }
+        }
+        return try PhonePairCoverage(runs: runs, have: try pack.phonePairs(voice: report.voice))
     }
 }
 
@@ -110,8 +133,20 @@ struct CoverageJSON: Encodable {
     var tokens: Int
     var coveredTokens: Int
     var warnings: [String]
+    var phonePairs: PhonePairs?
 
-    init(_ report: CoverageReport) {
+    struct PhonePairs: Encodable {
+        struct Missing: Encodable {
+            var pair: String
+            var count: Int
+            var words: [String]
+        }
+        var needed: Int
+        var covered: Int
+        var missing: [Missing]
+    }
+
+    init(_ report: CoverageReport, phonePairs: PhonePairCoverage?) {
         voice = report.voice
         inputs = report.inputs.map { input in
             Input(
@@ -126,5 +161,10 @@ struct CoverageJSON: Encodable {
         tokens = report.tokenCount
         coveredTokens = report.coveredTokenCount
         warnings = report.warnings
+        self.phonePairs = phonePairs.map { coverage in
+            PhonePairs(
+                needed: coverage.neededCount, covered: coverage.coveredCount,
+                missing: coverage.missing.map { .init(pair: $0.pair.description, count: $0.count, words: $0.words) })
+        }
     }
 }

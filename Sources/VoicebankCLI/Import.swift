@@ -5,6 +5,12 @@ import SpeechCore
 import Voicebank
 import VoicebankAuthoring
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension Converter: ExpressibleByArgument {}
 extension TakePosition: ExpressibleByArgument {}
 
@@ -78,8 +84,18 @@ extension VoicebankCommand {
             completion: .file())
         var files: [String] = []
 
-        @Flag(help: "Align the English takes imported to their words and phones, as `voicebank align` does.")
-        var align = false
+        @Flag(
+            inversion: .prefixedNo,
+            help: ArgumentHelp(
+                "Align the English takes imported to their words and phones, as `voicebank align` does (the default unless VOICEBANK_ALIGN=0)."
+            ))
+        var align: Bool?
+
+        /// Whether to align: `--align` or `--no-align`, else not when `VOICEBANK_ALIGN` is `0` (how tests and scripts
+        /// that do not need alignment skip its cost), else yes.
+        private var isAligning: Bool {
+            align ?? (getenv("VOICEBANK_ALIGN").map { String(cString: $0) } != "0")
+        }
 
         func validate() throws {
             try validateTranscriptOptions()
@@ -123,7 +139,7 @@ extension VoicebankCommand {
             print(
                 "\(report.imported.count) imported (\(decimal(seconds, places: 2)) s), \(report.skipped.count) skipped, "
                     + "\(failedCount) failed, into voice \(report.voice.identifier) of \(pack.path)")
-            if align && !report.imported.isEmpty && report.voice.primaryLanguages.contains(where: Self.isEnglish) {
+            if isAligning && !report.imported.isEmpty && report.voice.primaryLanguages.contains(where: Self.isEnglish) {
                 align(pack, voice: report.voice.identifier)
             }
             if failedCount > 0 { throw ExitCode.failure }
@@ -144,7 +160,9 @@ extension VoicebankCommand {
             } catch {
                 display.finish()
                 var standardError = StandardError()
-                print("note: takes not aligned: \(error); `voicebank align` aligns them later", to: &standardError)
+                print(
+                    "note: the takes imported are not aligned (\(error)); `voicebank align --bank \(pack.path)` aligns them later",
+                    to: &standardError)
             }
         }
 

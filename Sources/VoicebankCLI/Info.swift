@@ -82,11 +82,12 @@ func fallbackLine(_ voice: Voice) -> String {
     switch voice.fallbackMode {
     case .clip: return "clip (the fallback clip speaks the words no clip covers)"
     case .spell: return "spell (letter clips spell the words no clip covers)"
-    case .voice:
+    case .voice, .units:
         let spoken = voice.fallbackVoice.spokenLoudnessLUFS.map {
             "; it speaks at \(decimal($0, places: 1)) LUFS, so runs play as they are spoken"
         }
-        return "voice (espeak-ng \(voice.fallbackVoice)\(matching(voice))"
+        let units = voice.fallbackMode == .units ? "units cut from the aligned takes, then " : ""
+        return "\(voice.fallbackMode) (\(units)espeak-ng \(voice.fallbackVoice)\(matching(voice))"
             + "\(spoken ?? "; how loud it speaks is not measured (voicebank migrate), so runs are made whole first"))"
     }
 }

@@ -111,9 +111,26 @@ struct ScriptOptions: ParsableArguments {
             valueName: "kind"))
     var wordLists: [Interpretation] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "How prompts are chosen: missing-words (the words of --texts that fall back) or phone-pairs (sentences that cover the phone-pairs the voice has no take of, --texts' own first, then --sentences or the project's set).",
+            valueName: "choice"))
+    var script: ScriptChoice = .missingWords
+
+    @Option(
+        name: .customLong("sentences"),
+        help: ArgumentHelp(
+            "With --script phone-pairs: sentences to choose from (one a line) instead of the project's set; repeat for several.",
+            valueName: "file"), completion: .file())
+    var sentenceFiles: [String] = []
+
     func validate() throws {
-        if textFiles.isEmpty && prompts == nil && wordLists.isEmpty {
-            throw ValidationError("Nothing to record: give --texts FILE, --prompts FILE or --words KIND.")
+        if !sentenceFiles.isEmpty && script != .phonePairs {
+            throw ValidationError("--sentences needs --script phone-pairs.")
+        }
+        if textFiles.isEmpty && prompts == nil && wordLists.isEmpty && script != .phonePairs {
+            throw ValidationError(
+                "Nothing to record: give --texts FILE, --prompts FILE, --words KIND or --script phone-pairs.")
         }
     }
 
@@ -122,6 +139,10 @@ struct ScriptOptions: ParsableArguments {
         options.textFiles = textFiles
         options.promptFile = prompts
         options.wordLists = wordLists
+        options.script = script
+        options.sentenceFiles = sentenceFiles
         return options
     }
 }
+
+extension ScriptChoice: ExpressibleByArgument {}

@@ -313,6 +313,28 @@ import Voicebank
         #expect(!recorder.output.contains(other), "\(recorder.output)")
     }
 
+    @Test("--script phone-pairs offers the sentences that add phone-pairs the voice lacks, and none that add none")
+    func phonePairScript() throws {
+        _ = try microphone(1, saying: "Zebras")
+        let sentences = directory.file("sentences.txt")
+        // "A" is one phone: no pair, so it is never a prompt.
+        try "A.\nZebras quickly jumped over sixty boxes.\n".write(toFile: sentences, atomically: true, encoding: .utf8)
+        let recorder = try Recorder(
+            voicebank,
+            [
+                "record", "--bank", pack, "--voice", Self.voice, "--script", "phone-pairs", "--sentences", sentences,
+                "--device", "mic1", "--playback-device", "null",
+            ], environment: environment)
+
+        try recorder.wait(for: "Prompt 1 of 1: “Zebras quickly jumped over sixty boxes.”")
+        try recorder.send("q")
+
+        #expect(try recorder.exitStatus() == 0, "\(recorder.output)")
+        let misused = try voicebank.run(["record", "--bank", pack, "--sentences", sentences])
+        #expect(misused.status == 64)
+        #expect(misused.standardError.contains("--sentences needs --script phone-pairs."), "\(misused.standardError)")
+    }
+
     @Test("a capture device ALSA does not know is a one-line error naming it, and the pack is left as it was")
     func unknownDevice() throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: pack))

@@ -870,7 +870,7 @@ import Voicebank
         arguments: [
             (
                 ["--voice", "org.concatsynth.en"], 64,
-                "Nothing to record: give --texts FILE, --prompts FILE or --words KIND."
+                "Nothing to record: give --texts FILE, --prompts FILE, --words KIND or --script phone-pairs."
             ),
             (["--voice", "org.concatsynth.en", "--prompts", "P", "--listen", "0.0.0.0:0"], 64, "add --allow-remote"),
             (["--voice", "org.concatsynth.en", "--prompts", "P", "--listen", "nowhere"], 64, #"invalid HTTP address"#),

@@ -113,6 +113,7 @@ public struct Binary: Sendable {
     /// `CONCAT_SYNTH_BANK` is the tests' screen-reader pack (`ScreenReaderPack`) unless `environment` names it (or
     /// removes it, for the tests of the default pack's place): the default pack is built from recordings the tests do
     /// not need.
+    /// `VOICEBANK_ALIGN` is `0` unless `environment` names it or removes it: an import aligns only when asked to.
     public func start(
         _ arguments: [String], environment: [String: String?] = [:], directory: String? = nil
     ) throws -> Process {
@@ -126,6 +127,8 @@ public struct Binary: Sendable {
         if !environment.keys.contains("CONCAT_SYNTH_BANK") {
             variables["CONCAT_SYNTH_BANK"] = ScreenReaderPack.path
         }
+        // Imports align English takes unless told not to; the tests that test alignment ask for it.
+        variables["VOICEBANK_ALIGN"] = "0"
         for (name, value) in environment { variables[name] = value }
         process.environment = variables
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }

@@ -102,16 +102,69 @@ import Testing
         #expect(text.standardOutput.contains("\tseven\t"), "\(text.standardOutput)")
     }
 
+    @Test("import aligns English takes unless --no-align or VOICEBANK_ALIGN=0 says not to, and marks their periods")
+    func alignsByDefault() throws {
+        try createVoice()
+        let take = try spokenApart(["north", "south"], as: "take")
+        let copy = directory.file("copy.wav")
+        let other = directory.file("other.wav")
+        try FileManager.default.copyItem(atPath: take.path, toPath: copy)
+        try FileManager.default.copyItem(atPath: take.path, toPath: other)
+
+        let aligned = try voicebank.run(
+            ["import", "--bank", bank, "--text", "north south", take.path], environment: ["VOICEBANK_ALIGN": nil])
+        let told = try voicebank.run(
+            ["import", "--bank", bank, "--no-align", "--text", "south north", copy],
+            environment: ["VOICEBANK_ALIGN": nil])
+        let quiet = try voicebank.run(["import", "--bank", bank, "--text", "north", other])
+
+        #expect(aligned.status == 0 && told.status == 0 && quiet.status == 0, "\(aligned.standardError)")
+        #expect(aligned.standardError.hasPrefix("aligned 1 take "), "\(aligned.standardError)")
+        #expect(told.standardError.isEmpty && quiet.standardError.isEmpty, "\(told.standardError)")
+        #expect(try rows("SELECT clip_id FROM alignment", on: bank) == [["1"]])
+        // Every take has its pitch marks, aligned or not: espeak-ng's voice, about 100 Hz, in its voiced stretches.
+        let marks = try rows("SELECT clip_id, length(marks) / 4 FROM pitch_marks ORDER BY clip_id", on: bank)
+        #expect(marks.map { $0[0] } == ["1", "2", "3"])
+        #expect(marks.allSatisfy { Int($0[1] ?? "") ?? 0 > 20 }, "\(marks)")
+
+        // A take another program stored without marks gets them from voicebank align.
+        try execute("DELETE FROM pitch_marks WHERE clip_id = 2", on: bank)
+        let align = try voicebank.run(["align", "--bank", bank])
+        #expect(align.standardOutput.hasPrefix("measured the pitch marks of 1 take\n"), "\(align.standardOutput)")
+        #expect(try rows("SELECT count(*) FROM pitch_marks", on: bank) == [["3"]])
+    }
+
+    @Test("takes imported together are aligned by as many aligners as --jobs, and the import ends when they are done")
+    func alignerPool() throws {
+        try createVoice()
+        let north = try spokenApart(["north"], as: "north")
+        let south = try spokenApart(["south"], as: "south")
+        let transcript = directory.file("transcript.tsv")
+        try "file\ttext\nnorth.wav\tnorth\nsouth.wav\tsouth\n".write(
+            toFile: transcript, atomically: true, encoding: .utf8)
+
+        let imported = try voicebank.run(
+            ["import", "--bank", bank, "--jobs", "2", "--transcript", transcript, north.path, south.path],
+            environment: ["VOICEBANK_ALIGN": nil])
+
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardError.hasPrefix("aligned 2 takes "), "\(imported.standardError)")
+        #expect(try rows("SELECT label FROM aligned_word ORDER BY clip_id", on: bank) == [["north"], ["south"]])
+    }
+
     @Test("voicebank align aligns a pack's takes that have none, and run again changes nothing")
     func idempotent() throws {
         try createVoice()
         let take = try spokenApart(["north", "south"], as: "take")
-        // Imported with no aligner to be found: the import stands, unaligned, with a note.
+        // Imported with no aligner to be found: the import stands, unaligned, with one line saying how to align.
         let imported = try voicebank.run(
-            ["import", "--align", "--bank", bank, "--text", "north south", take.path],
-            environment: ["VOICEBANK_ALIGNER": directory.file("nowhere")])
+            ["import", "--bank", bank, "--text", "north south", take.path],
+            environment: ["VOICEBANK_ALIGNER": directory.file("nowhere"), "VOICEBANK_ALIGN": nil])
         #expect(imported.status == 0, "\(imported.standardError)")
-        #expect(imported.standardError.contains("note: takes not aligned: cannot start the aligner"))
+        let note = imported.standardError.split(separator: "\n").filter { $0.contains("aligned") }
+        #expect(note.count == 1, "\(imported.standardError)")
+        #expect(note.first?.hasPrefix("note: the takes imported are not aligned (cannot start the aligner") == true)
+        #expect(note.first?.hasSuffix("`voicebank align --bank \(bank)` aligns them later") == true)
         #expect(try listed().first?["alignment"] is NSNull)
 
         let first = try voicebank.run(["align", "--bank", bank])

@@ -491,7 +491,9 @@ extension PackToolsCLITests {
         _ = try pack.importFiles(requests, into: nil)
     }
 
-    @Test("coverage prints each input's segmentation, the fallbacks by count and the share covered")
+    @Test(
+        "coverage prints each input's segmentation, the fallbacks by count, the phone-pairs they need, the share covered"
+    )
     func coverage() throws {
         try coveragePack()
         try "<speak>Bob <break/> good morning</speak>".write(
@@ -510,6 +512,10 @@ extension PackToolsCLITests {
                   2\tbob
                 words to record:
                   2\tbob
+                phone-pairs to record:
+                  2\tAA-B\tbob
+                  2\tB-AA\tbob
+                phone-pairs: 0 of 2 the fallbacks need (0.0 %)
                 covered: 6 of 8 tokens (75.0 %)
 
                 """)
@@ -531,6 +537,12 @@ extension PackToolsCLITests {
             words.map { "\($0["count"] as? Int ?? 0) \($0["text"] as? String ?? "")" } == ["2 bob", "1 ann", "1 and"])
         #expect(object["tokens"] as? Int == 6)
         #expect(object["coveredTokens"] as? Int == 2)
+        // "ann and bob", then "bob": AE-N, N-AE (across the words), AE-N, N-D, D-B, B-AA, AA-B, then B-AA, AA-B.
+        let pairs = try #require(object["phonePairs"] as? [String: Any])
+        let missing = try #require(pairs["missing"] as? [[String: Any]])
+        #expect(pairs["needed"] as? Int == 6 && pairs["covered"] as? Int == 0)
+        #expect(missing.first?["pair"] as? String == "AA-B" && missing.first?["count"] as? Int == 2)
+        #expect(missing.contains { $0["pair"] as? String == "N-AE" && $0["words"] as? [String] == ["ann and"] })
     }
 
     @Test("coverage: malformed SSML names the input, line and column (exit 1); no input is a usage error (64)")

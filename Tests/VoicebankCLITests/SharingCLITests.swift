@@ -296,7 +296,7 @@ import Testing
         ]
         let dropped = later.flatMap { table, columns in columns.map { "ALTER TABLE \(table) DROP COLUMN \($0);" } }
         try execute(
-            "DROP TABLE aligned_phone; DROP TABLE aligned_word; DROP TABLE alignment; DROP TABLE manifest; \(dropped.joined()) PRAGMA user_version = 5",
+            "DROP TABLE pitch_marks; DROP TABLE aligned_phone; DROP TABLE aligned_word; DROP TABLE alignment; DROP TABLE manifest; \(dropped.joined()) PRAGMA user_version = 5",
             on: published)
         let original = try Data(contentsOf: URL(fileURLWithPath: published))
 

@@ -242,6 +242,8 @@ import Testing
             if try rows("PRAGMA user_version", on: pack) == [["\(Schema.currentVersion)"]] {
                 let unmeasured = "SELECT count(*) FROM clip WHERE is_fallback = 0 AND is_features_measured = 0"
                 #expect(try rows(unmeasured, on: pack) == [["0"]], "attempt \(attempt)")
+                let unmarked = "SELECT count(*) FROM clip WHERE id NOT IN (SELECT clip_id FROM pitch_marks)"
+                #expect(try rows(unmarked, on: pack) == [["0"]], "attempt \(attempt)")
             } else {
                 leftOld += 1
                 #expect(try rows("PRAGMA user_version", on: pack) == [["7"]], "attempt \(attempt)")

@@ -46,7 +46,11 @@ final class Aligner {
         }
         var toAligner: [Int32] = [0, 0]
         var fromAligner: [Int32] = [0, 0]
-        guard pipe(&toAligner) == 0, pipe(&fromAligner) == 0 else {
+        // Closed on exec: an aligner started after this one must not hold this one's pipes, or this one would never
+        // read the end of its input when it is released, and its release would wait for it forever.
+        guard pipe(&toAligner) == 0, pipe(&fromAligner) == 0,
+            (toAligner + fromAligner).allSatisfy({ fcntl($0, F_SETFD, FD_CLOEXEC) == 0 })
+        else {
             throw .alignerUnavailable(reason: "no pipes: \(String(cString: strerror(errno)))")
         }
         var actions = posix_spawn_file_actions_t()
@@ -171,5 +175,43 @@ final class Aligner {
     private static func split(_ line: String) -> (String, String) {
         guard let space = line.firstIndex(of: " ") else { return (line, "") }
         return (String(line[..<space]), String(line[line.index(after: space)...]))
+    }
+}
+
+/// Several aligners, one take each at a time: pocketsphinx aligns on one core, so a pool of processes aligns a pack
+/// on all of them. Each aligner is lent to one thread at a time.
+final class AlignerPool: @unchecked Sendable {
+    // @unchecked Sendable: `idle` is used only holding `lock`, and an aligner only by the thread it is lent to.
+
+    /// The aligners' name and version (the same program for all).
+    let name: String
+    let count: Int
+    private let lock = ConditionLock()
+    private var idle: [Aligner]
+
+    /// Starts `count` aligners (at least one).
+    ///
+    /// - Throws: `.alignerUnavailable` when one does not start.
+    init(count: Int) throws(AuthoringError) {
+        var aligners: [Aligner] = []
+        for _ in 0..<max(1, count) { aligners.append(try Aligner()) }
+        name = aligners[0].name
+        self.count = aligners.count
+        idle = aligners
+    }
+
+    /// Aligns a take on the first aligner free, waiting for one when all are busy.
+    func align(_ samples: [Float], words: [String], clipID: Int) throws(AuthoringError) -> Aligner.Outcome {
+        let aligner = lock.locked {
+            while idle.isEmpty { lock.wait() }
+            return idle.removeLast()
+        }
+        defer {
+            lock.locked {
+                idle.append(aligner)
+                lock.broadcast()
+            }
+        }
+        return try aligner.align(samples, words: words, clipID: clipID)
     }
 }

@@ -40,11 +40,14 @@ extension VoicePack {
     /// ```swift
     /// let report = try pack.alignTakes(voice: nil)   // every English take not yet aligned
     /// ```
-    /// - Parameter progress: called after each take, with its number among those to align.
+    /// - Parameters:
+    ///   - parallelism: how many aligner processes align at once (each takes one core).
+    ///   - progress: called after each take, with its number among those to align.
     /// - Throws: `.alignerUnavailable` when there are takes to align and the aligner does not start,
     ///   `.alignerFailed`, `.store`.
     public func alignTakes(
-        voice identifier: String?, progress: (ImportProgress) -> Void = { _ in }
+        voice identifier: String?, parallelism: Int = ProcessorCount.online,
+        progress: (ImportProgress) -> Void = { _ in }
     ) throws(AuthoringError) -> AlignmentReport {
         var report = AlignmentReport()
         var pending: [(clip: Clip, words: [String])] = []
@@ -60,17 +63,28 @@ extension VoicePack {
             throw .store(error)
         }
         guard !pending.isEmpty else { return report }
-        let aligner = try Aligner()
-        report.aligner = aligner.name
+        let pool = try AlignerPool(count: max(1, min(parallelism, pending.count)))
+        report.aligner = pool.name
         for start in stride(from: 0, to: pending.count, by: Self.aligningBatch) {
-            var outcomes: [(Clip, Aligner.Outcome)] = []
-            for (offset, take) in pending[start..<min(start + Self.aligningBatch, pending.count)].enumerated() {
-                let samples: [Float]
-                do throws(VoicebankError) { samples = try wholeConversion(clipID: take.clip.id) } catch {
+            var batch: [(clip: Clip, words: [String], samples: [Float])] = []
+            for take in pending[start..<min(start + Self.aligningBatch, pending.count)] {
+                do throws(VoicebankError) {
+                    batch.append((take.clip, take.words, try wholeConversion(clipID: take.clip.id)))
+                } catch {
                     throw .store(error)
                 }
-                report.seconds += Double(samples.count) / Double(RenderFormat.sampleRate)
-                outcomes.append((take.clip, try aligner.align(samples, words: take.words, clipID: take.clip.id)))
+            }
+            let takes = batch
+            let pipeline = PreparationPipeline(count: takes.count, workerCount: pool.count) { index in
+                Result { () throws(AuthoringError) in
+                    try pool.align(takes[index].samples, words: takes[index].words, clipID: takes[index].clip.id)
+                }
+            }
+            defer { pipeline.finish() }
+            var outcomes: [(Clip, Aligner.Outcome)] = []
+            for (offset, take) in takes.enumerated() {
+                report.seconds += Double(take.samples.count) / Double(RenderFormat.sampleRate)
+                outcomes.append((take.clip, try pipeline.next().get()))
                 progress(
                     ImportProgress(
                         completed: start + offset + 1, total: pending.count,
@@ -78,7 +92,7 @@ extension VoicePack {
             }
             do throws(VoicebankError) {
                 try database.transaction { () throws(VoicebankError) in
-                    for (clip, outcome) in outcomes { try store(outcome, of: clip, by: aligner.name, in: &report) }
+                    for (clip, outcome) in outcomes { try store(outcome, of: clip, by: pool.name, in: &report) }
                 }
             } catch {
                 throw .store(error)
@@ -154,7 +168,7 @@ extension VoicePack {
 
 extension Voice {
     /// Whether the voice speaks English first: a primary language `en` or `en-…`.
-    var isEnglish: Bool {
+    public var isEnglish: Bool {
         primaryLanguages.contains { $0.lowercased() == "en" || $0.lowercased().hasPrefix("en-") }
     }
 }

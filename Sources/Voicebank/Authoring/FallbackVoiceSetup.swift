@@ -26,7 +26,7 @@ extension VoicePack {
         do throws(VoicebankError) { voice = try resolveVoice(identifier, isChecked: false) } catch {
             throw .store(error)
         }
-        if mode == .voice {
+        if mode.usesFallbackVoice {
             let language = voice.primaryLanguages.first ?? ""
             let hasVoice: Bool
             do throws(AudioIOError) { hasVoice = try EspeakNG.shared.hasVoice(forLanguage: language) } catch {
@@ -77,7 +77,7 @@ extension VoicePack {
         for median in [Schema.medianF0Update, Schema.medianLoudnessUpdate] {
             try database.prepare(median + " WHERE identifier = ?").bind(.text(voice.identifier)).run()
         }
-        guard isChoosingFallbackVoice, voice.fallbackMode == .voice else { return }
+        guard isChoosingFallbackVoice, voice.fallbackMode.usesFallbackVoice else { return }
         let measured = try resolveVoice(voice.identifier, isChecked: false)
         let samplePhrases = try samplePhrases(voice: voice.identifier)
         let voiced = try database.prepare(
@@ -162,7 +162,7 @@ extension VoicePack {
     package func measureSpokenLoudness() throws(VoicebankError) {
         let unmeasured = try database.prepare(
             """
-            SELECT identifier FROM voice WHERE fallback_mode = 'voice' AND fallback_spoken_loudness_lufs IS NULL
+            SELECT identifier FROM voice WHERE fallback_mode IN ('voice', 'units') AND fallback_spoken_loudness_lufs IS NULL
             ORDER BY id
             """)
         var identifiers: [String] = []

@@ -317,6 +317,7 @@ extension VoicePack {
                         prepared.cut.map { .integer($0.endFrame) },
                     ]
                     try insert.bind(values + Self.measuredValues(prepared.measurement)).run()
+                    try storePitchMarks(prepared.pitchMarks, clipID: database.lastInsertedRowID)
                     report.imported.append(try self.clip(id: database.lastInsertedRowID))
                 } catch {
                     throw .store(error)
@@ -347,6 +348,8 @@ extension VoicePack {
         var loudness: Loudness
         /// The take features and median F0 of what plays.
         var measurement: TakeMeasurement
+        /// The pitch marks of the whole conversion.
+        var pitchMarks: [Int]
         var contentHash: Int
     }
 
@@ -370,10 +373,16 @@ extension VoicePack {
             throw .audio(error)
         }
         let measurement: TakeMeasurement
-        do throws(VoicebankError) { measurement = try measureTake(samples) } catch { throw .store(error) }
+        let pitchMarks: [Int]
+        do throws(VoicebankError) {
+            measurement = try measureTake(samples)
+            pitchMarks = try measurePitchMarks(clip.renderReady)
+        } catch {
+            throw .store(error)
+        }
         return Prepared(
             request: request, cut: cut, clip: clip, tokens: tokens, played: played, loudness: loudness,
-            measurement: measurement, contentHash: contentHash(clip.original.bytes))
+            measurement: measurement, pitchMarks: pitchMarks, contentHash: contentHash(clip.original.bytes))
     }
 
     static func fileName(_ path: String) -> String {

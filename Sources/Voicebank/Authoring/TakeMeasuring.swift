@@ -23,7 +23,7 @@ public struct MigrationReport: Equatable, Sendable {
 // pack from before schema 8 when it is upgraded.
 extension VoicePack {
     /// Opens a pack to change it: a pack from an older schema is upgraded, and in the same transaction the take
-    /// features of its clips are measured, so that a kill part way leaves it as it was. What `voicebank` opens every
+    /// features and pitch marks of its clips are measured, so that a kill part way leaves it as it was. What `voicebank` opens every
     /// pack it writes with.
     ///
     /// ```swift
@@ -34,6 +34,7 @@ extension VoicePack {
     public static func openForChanges(path: String, access: Access = .readWrite) throws(VoicebankError) -> VoicePack {
         try VoicePack(path: path, access: access) { pack, _ throws(VoicebankError) in
             _ = try pack.measureTakeFeatures(voice: nil)
+            _ = try pack.measurePitchMarks(voice: nil)
             try pack.measureSpokenLoudness()
         }
     }
@@ -55,12 +56,14 @@ extension VoicePack {
         let pack = try VoicePack(path: path, access: .readWrite) { pack, version throws(VoicebankError) in
             fromVersion = version
             measured = try pack.measureTakeFeatures(voice: nil, progress: progress)
+            _ = try pack.measurePitchMarks(voice: nil)
             try pack.measureSpokenLoudness()
         }
         let version = try pack.schemaVersion
         if fromVersion == nil {
             measured = try pack.database.transaction { () throws(VoicebankError) in
                 let measured = try pack.measureTakeFeatures(voice: nil, progress: progress)
+                _ = try pack.measurePitchMarks(voice: nil)
                 try pack.measureSpokenLoudness()
                 return measured
             }
@@ -121,6 +124,70 @@ extension VoicePack {
             }
         }
         return measured
+    }
+
+    /// Measures, in one transaction, the pitch marks of every clip of a voice (`nil`: of every voice) that has none
+    /// (clips another program stored): what `voicebank align` does before it aligns. Returns how many it measured.
+    ///
+    /// ```swift
+    /// let measured = try pack.measureMissingPitchMarks(voice: nil)   // 0 for a pack voicebank made
+    /// ```
+    /// - Throws: `.measurement` when aubio cannot measure, `.sqlite`. Whatever it throws, the pack is as it was.
+    public func measureMissingPitchMarks(
+        voice identifier: String?, progress: (ImportProgress) -> Void = { _ in }
+    ) throws(VoicebankError) -> Int {
+        try database.transaction { () throws(VoicebankError) in
+            try measurePitchMarks(voice: identifier, progress: progress)
+        }
+    }
+
+    /// Measures the pitch marks of every clip of a voice (`nil`: of every voice) that has none, inside the caller's
+    /// transaction, on `parallelism` threads; returns how many it measured.
+    ///
+    /// - Throws: `.measurement` when aubio cannot measure, `.sqlite`.
+    package func measurePitchMarks(
+        voice identifier: String?, parallelism: Int = ProcessorCount.online,
+        progress: (ImportProgress) -> Void = { _ in }
+    ) throws(VoicebankError) -> Int {
+        let filter = identifier == nil ? "" : "AND voice_id = (SELECT id FROM voice WHERE identifier = ?1)"
+        let values: [SQLValue?] = identifier.map { [.text($0)] } ?? []
+        let unmarked = "FROM clip WHERE id NOT IN (SELECT clip_id FROM pitch_marks) \(filter)"
+        let total = try database.prepare("SELECT count(*) \(unmarked)").bind(values).firstInt() ?? 0
+        guard total > 0 else { return 0 }
+        let statement = try database.prepare("SELECT id, pcm \(unmarked) ORDER BY id").bind(values)
+        var measured = 0
+        var isDone = false
+        while !isDone {
+            var batch: [(id: Int, samples: [Float])] = []
+            while batch.count < Self.measuringBatch {
+                guard try statement.step() else {
+                    isDone = true
+                    break
+                }
+                batch.append((statement.int(0), statement.floats(1)))
+            }
+            guard !batch.isEmpty else { break }
+            let clips = batch
+            let pipeline = PreparationPipeline(count: clips.count, workerCount: parallelism) { index in
+                Result { () throws(VoicebankError) in try Self.measurePitchMarks(clips[index].samples) }
+            }
+            defer { pipeline.finish() }
+            for clip in clips {
+                try storePitchMarks(try pipeline.next().get(), clipID: clip.id)
+                measured += 1
+                progress(ImportProgress(completed: measured, total: total, path: "clip #\(clip.id)"))
+            }
+        }
+        return measured
+    }
+
+    /// Measures the pitch marks of a clip's whole conversion.
+    ///
+    /// - Throws: `.measurement` when aubio cannot make its detector.
+    static func measurePitchMarks(_ samples: [Float]) throws(VoicebankError) -> [Int] {
+        do throws(AudioFeaturesError) { return try PitchMarks.measure(samples) } catch {
+            throw .measurement(error.description)
+        }
     }
 
     /// Measures the samples a take plays.

@@ -126,6 +126,63 @@ public final class ClipIndex {
         return take
     }
 
+    /// The voice's takes that were aligned, with their words and phones, first imported first: what the unit index
+    /// is built from. Fallback clips and takes whose alignment failed give none; a pack from before alignments has
+    /// none.
+    ///
+    /// - Throws: `VoicebankError.damagedClip` for a take whose row does not fit its audio, `.sqlite`.
+    public func alignedTakes() throws(VoicebankError) -> [AlignedTake] {
+        guard try pack.hasAlignments else { return [] }
+        let aligned = "SELECT clip_id FROM alignment WHERE failure IS NULL"
+        // Only the id and flags, which come before the clip's audio in its row: reading any column after the audio
+        // (even its length) walks the audio's pages, tens of megabytes for a voice of half an hour.
+        let rows = try pack.database.prepare(
+            """
+            SELECT id FROM clip
+            WHERE voice_id = \(voiceRowID) AND is_fallback = 0 AND id IN (\(aligned)) ORDER BY id
+            """)
+        var takes: [AlignedTake] = []
+        var positions: [Int: Int] = [:]
+        while try rows.step() {
+            positions[rows.int(0)] = takes.count
+            takes.append(AlignedTake(clipID: rows.int(0), words: [], phones: []))
+        }
+        for (table, order) in [("aligned_word", "word_index"), ("aligned_phone", "phone_index")] {
+            let segments = try pack.database.prepare(
+                """
+                SELECT clip_id, label, start_frame, end_frame, word_index FROM \(table)
+                WHERE clip_id IN (SELECT id FROM clip WHERE voice_id = \(voiceRowID)) ORDER BY clip_id, \(order)
+                """)
+            while try segments.step() {
+                guard let position = positions[segments.int(0)] else { continue }
+                let start = segments.int(2)
+                let segment = AlignedTake.Segment(
+                    label: segments.text(1), frames: start..<max(start, segments.int(3)), word: segments.int(4))
+                if table == "aligned_word" {
+                    takes[position].words.append(segment)
+                } else {
+                    takes[position].phones.append(segment)
+                }
+            }
+        }
+        return takes
+    }
+
+    /// A clip's level (the gain in dB that plays it at the voice's loudness target; 0 without one) and its whole
+    /// render-ready length.
+    ///
+    /// - Throws: `VoicebankError.unknownClip`, `.sqlite`.
+    public func audio(clipID: Int) throws(VoicebankError) -> AlignedTake.Audio {
+        let row = try pack.database.prepare("SELECT loudness_lufs, true_peak_dbtp, length(pcm) FROM clip WHERE id = ?")
+            .bind(.integer(clipID))
+        guard try row.step() else { throw .unknownClip(id: clipID, path: pack.path) }
+        return AlignedTake.Audio(
+            levelDecibels: voice.loudness?.gainDecibels(
+                loudness: row.optionalDouble(0), truePeak: row.optionalDouble(1))
+                ?? 0,
+            wholeFrameCount: row.int(2) / MemoryLayout<Float>.size)
+    }
+
     /// The voice's first phrase key (not a fallback's) that is `key` or sorts after it, in UTF-8 byte order.
     public func firstPhraseKey(atOrAfter key: String) throws(VoicebankError) -> String? {
         let statement = try firstKeyAtOrAfter
@@ -288,7 +345,7 @@ extension VoicePack {
     }
 }
 
-extension ClipIndex: PhraseLookup, ClipAudioSource {
+extension ClipIndex: PhraseLookup, ClipAudioSource, UnitLookup {
     /// The pack file's data version: any commit to it, through any connection, moves it.
     public var samplesVersion: UInt64? { pack.database.dataVersion.map(UInt64.init) }
 

@@ -149,6 +149,16 @@ package enum Schema {
             PRIMARY KEY (clip_id, phone_index)
         ) STRICT, WITHOUT ROWID;
         """,
+        // 11: pitch marks. Each take's marks, one a pitch period of its voiced stretches at the period's peak, as
+        // little-endian Int32 frames of the clip's `pcm` (the whole conversion at 22050 Hz, as alignment counts them),
+        // in increasing order; an empty blob for a take with nothing voiced. Measured in the upgrade's transaction for
+        // the clips there are, and by every import after. A take with no row has not been measured.
+        """
+        CREATE TABLE pitch_marks (
+            clip_id INTEGER PRIMARY KEY REFERENCES clip(id) ON DELETE CASCADE,
+            marks BLOB NOT NULL
+        ) STRICT;
+        """,
     ]
 
     /// The first version whose take features (position, contour, edges, cut) a clip row holds, and whose voices hold
@@ -160,6 +170,9 @@ package enum Schema {
 
     /// The first version that holds the takes' alignments.
     static let alignmentVersion = 10
+
+    /// The first version that holds the takes' pitch marks.
+    static let pitchMarksVersion = 11
 
     /// The oldest version a read-only open reads as it is, writing nothing: the readers' queries need the columns of
     /// schema 7 and read the take features only from a pack that has them (`VoicePack.hasTakeFeatures`). An older
@@ -222,6 +235,8 @@ package enum Schema {
         [],
         // WITHOUT ROWID tables keep their primary key in the table itself: no index row.
         [.table("alignment"), .table("aligned_word"), .table("aligned_phone")],
+        // An INTEGER PRIMARY KEY is the rowid: no index row.
+        [.table("pitch_marks")],
     ]
 
     /// The `sqlite_schema` rows a pack of schema `version` holds, in the order the steps make them.
@@ -233,7 +248,10 @@ package enum Schema {
     /// reads as they are), table by table: a pack that lacks one (a hand edit, another tool) is refused when it opens,
     /// before any query half-reads it.
     static func columns(version: Int) -> [(table: String, columns: String)] {
-        let tables = version < alignmentVersion ? columns.filter { !alignmentTables.contains($0.table) } : columns
+        let tables = columns.filter { table in
+            (version >= alignmentVersion || !alignmentTables.contains(table.table))
+                && (version >= pitchMarksVersion || table.table != "pitch_marks")
+        }
         return tables.map { table in
             switch (table.table, version) {
             case ("clip", ..<takeFeaturesVersion): (table.table, clipColumnsBeforeTakeFeatures)
@@ -273,6 +291,7 @@ package enum Schema {
         ("alignment", "clip_id, aligner, score, failure"),
         ("aligned_word", "clip_id, word_index, label, start_frame, end_frame"),
         ("aligned_phone", "clip_id, phone_index, word_index, label, start_frame, end_frame"),
+        ("pitch_marks", "clip_id, marks"),
     ]
 
     /// The tables step 10 made, which a pack of an older version read as it is does not have.

@@ -1,0 +1,57 @@
+/// A take of a voice with its words and phones as the aligner found them: what the units fallback cuts words and
+/// phone-pairs from.
+public struct AlignedTake: Equatable, Sendable {
+    /// A word or phone of the take: its label (a word in lower case, a phone in ARPAbet without stress) and its frames
+    /// in the clip's whole render-ready samples (`ClipTake.firstFrame` counts in the same).
+    public struct Segment: Equatable, Sendable {
+        public var label: String
+        public var frames: Range<Int>
+        /// For a phone, the index of its word in `words`; for a word, its own index.
+        public var word: Int
+
+        public init(label: String, frames: Range<Int>, word: Int) {
+            self.label = label
+            self.frames = frames
+            self.word = word
+        }
+    }
+
+    /// What playing a take's slices needs of its clip, asked only of the takes units are cut from.
+    public struct Audio: Equatable, Sendable {
+        /// The gain in dB that plays the clip at its voice's loudness (`ClipTake.levelDecibels`).
+        public var levelDecibels: Double
+        /// Frames of the clip's whole render-ready samples, trimmed silence and all: no read reaches past them.
+        public var wholeFrameCount: Int
+
+        public init(levelDecibels: Double, wholeFrameCount: Int) {
+            self.levelDecibels = levelDecibels
+            self.wholeFrameCount = wholeFrameCount
+        }
+    }
+
+    public var clipID: Int
+    public var words: [Segment]
+    public var phones: [Segment]
+
+    public init(clipID: Int, words: [Segment], phones: [Segment]) {
+        self.clipID = clipID
+        self.words = words
+        self.phones = phones
+    }
+
+    /// The part of the take between two of its frames, at the take's level: a slice the renderer plays like a clip.
+    public func slice(_ frames: Range<Int>, levelDecibels: Double) -> ClipTake {
+        ClipTake(clipID: clipID, frameCount: frames.count, firstFrame: frames.lowerBound, levelDecibels: levelDecibels)
+    }
+}
+
+/// What the units fallback needs of a voice: its aligned takes, and what playing one needs of its clip. A clip index
+/// reads them from the voice pack; tests answer from arrays.
+public protocol UnitLookup: AnyObject {
+    /// The voice's takes that were aligned (not those whose alignment failed, nor fallback clips), first imported
+    /// first.
+    func alignedTakes() throws -> [AlignedTake]
+    /// A clip's level and length, asked only of the takes units are cut from: reading them walks the clip's audio in
+    /// the store, which the index, built from the alignments alone, never does.
+    func audio(clipID: Int) throws -> AlignedTake.Audio
+}

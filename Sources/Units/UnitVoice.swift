@@ -1,0 +1,115 @@
+import SpeechCore
+
+/// What the units fallback speaks with for one voice: its aligned takes (read once into a `UnitIndex`), their audio,
+/// its language's front end and the costs' weights; and what it has measured of the takes (edge features, stress),
+/// kept while the pack is unchanged.
+///
+/// Used by one request at a time, like the clip index it reads through.
+public final class UnitVoice {
+    public let lookup: any UnitLookup
+    public let audio: any ClipAudioSource
+    /// The voice's language's front end; `nil` for a language that has none yet, whose words the units never build.
+    public let frontEnd: (any PhoneticFrontEnd)?
+    public let weights: UnitWeights
+    private var built: (index: UnitIndex, version: UInt64?)?
+    private var features: [FeatureKey: EdgeFeatures] = [:]
+    private var stresses: [Int: [Int?]] = [:]
+    private var audios: [Int: AlignedTake.Audio] = [:]
+
+    private struct FeatureKey: Hashable {
+        var clipID: Int
+        var frame: Int
+    }
+
+    public init(
+        lookup: any UnitLookup, audio: any ClipAudioSource, frontEnd: (any PhoneticFrontEnd)?,
+        weights: UnitWeights = .standard
+    ) {
+        self.lookup = lookup
+        self.audio = audio
+        self.frontEnd = frontEnd
+        self.weights = weights
+    }
+
+    /// The unit index, built from the look-up on first use and again once the pack has changed.
+    ///
+    /// - Throws: what the look-up throws.
+    public func index() throws -> UnitIndex {
+        let version = audio.samplesVersion
+        if let built, version != nil, built.version == version { return built.index }
+        let index = UnitIndex(takes: try lookup.alignedTakes())
+        built = (index, version)
+        features.removeAll()
+        stresses.removeAll()
+        audios.removeAll()
+        return index
+    }
+
+    /// Each phone's stress in a take of `index`, from the front end's phones for its words where they agree with the
+    /// aligner's; measured for a take when a unit of it is first weighed.
+    func stress(take: Int, phone: Int, in index: UnitIndex) -> Int? {
+        if let known = stresses[take] { return known[phone] }
+        var result = [Int?](repeating: nil, count: index.takes[take].phones.count)
+        let indexed = index.takes[take]
+        if let frontEnd, let phones = try? frontEnd.phones(for: indexed.aligned.words.map(\.label)),
+            phones.count == indexed.aligned.words.count
+        {
+            for (word, wordPhones) in phones.enumerated() {
+                let indices = indexed.phones.indices.filter { indexed.phones[$0].word == word }
+                guard indices.map({ indexed.phones[$0].symbol }) == wordPhones.map(\.symbol) else { continue }
+                for (position, phone) in zip(indices, wordPhones) { result[position] = phone.stress }
+            }
+        }
+        stresses[take] = result
+        return result[phone]
+    }
+
+    /// A take's level and length, asked of the look-up once.
+    ///
+    /// - Throws: what the look-up throws.
+    func audio(of take: AlignedTake) throws -> AlignedTake.Audio {
+        if let known = audios[take.clipID] { return known }
+        let audio = try lookup.audio(clipID: take.clipID)
+        audios[take.clipID] = audio
+        return audio
+    }
+
+    /// The gain in dB a take plays at.
+    func level(of take: AlignedTake) throws -> Double { try audio(of: take).levelDecibels }
+
+    /// Words `words` of a take of `index`, cut at their aligned boundaries, at the take's level.
+    ///
+    /// - Throws: what the look-up throws.
+    public func slice(ofWords words: Range<Int>, inTake take: Int, in index: UnitIndex) throws -> ClipTake {
+        let aligned = index.takes[take].aligned
+        return aligned.slice(index.frames(ofWords: words, inTake: take), levelDecibels: try level(of: aligned))
+    }
+
+    /// The edge features of a take's audio around `frame` (a frame of its whole samples).
+    ///
+    /// - Throws: what reading the audio throws.
+    func edgeFeatures(take: AlignedTake, frame: Int) throws -> EdgeFeatures {
+        let key = FeatureKey(clipID: take.clipID, frame: frame)
+        if let known = features[key] { return known }
+        var measured = EdgeFeatures(
+            samples: try samples(of: take, frame - EdgeFeatures.windowFrames / 2, EdgeFeatures.windowFrames))
+        // Energy as the take plays, at its level.
+        measured.energyDecibels += try level(of: take)
+        features[key] = measured
+        return measured
+    }
+
+    /// `count` frames of a take's whole samples from `start` on, as stored (not at its level); zeros where they fall
+    /// outside it.
+    func samples(of take: AlignedTake, _ start: Int, _ count: Int) throws -> [Float] {
+        var samples = [Float](repeating: 0, count: count)
+        let first = max(0, start)
+        let end = min(try audio(of: take).wholeFrameCount, start + count)
+        guard end > first else { return samples }
+        try samples.withUnsafeMutableBufferPointer { buffer in
+            let target = UnsafeMutableBufferPointer(rebasing: buffer[(first - start)..<(end - start)])
+            _ = try audio.readRenderReadyPCM(take.slice(first..<end, levelDecibels: 0), from: 0, into: target)
+        }
+        return samples
+    }
+}
