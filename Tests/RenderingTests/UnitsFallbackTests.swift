@@ -136,3 +136,23 @@ final class PhonemeTable: PhonemeSource, Sendable {
         #expect(!first.samples.isEmpty)
     }
 }
+
+extension UnitsFallbackTests {
+    @Test("a word the front end gives no phones goes to the fallback voice, with a warning naming it")
+    func noPhones() throws {
+        let voice = VoiceSettings(identifier: "com.example.ann", primaryLanguages: ["en-US"], fallbackMode: .units)
+        let units = UnitVoice(
+            lookup: Takes(), audio: clips,
+            frontEnd: EnglishFrontEnd(source: PhonemeTable(["tide qxz": "t.'aI.d ɡ.x", "tide": "t.'aI.d"])))
+        let planner = Planner(voices: [
+            PlannerVoice(
+                voice: voice, lookup: DictionaryLookup(takes: [:]), fallbacks: [], fallbackSpeaker: ToneVoice(),
+                units: units)
+        ])
+        let plan = try planner.plan(SSMLReader().read("tide qxz"))
+        let spoken = plan.segments.filter { $0.segment.isClip }
+        #expect(spoken.map(\.text) == ["tide", "qxz"])
+        #expect(spoken.map { $0.fallback?.mode } == [.units, .voice])
+        #expect(plan.warnings.contains { $0.contains("\"qxz\": no phones") })
+    }
+}
