@@ -79,7 +79,7 @@ final class UnitsFallback: FallbackStrategy {
                 output.note(
                     run,
                     "\"\(words[position])\" from \(choice.pieces.reduce(0) { $0 + $1.unitCount }) units in "
-                        + "\(choice.pieces.count) pieces: "
+                        + "\(choice.pieces.count) \(choice.pieces.count == 1 ? "piece" : "pieces"): "
                         + choice.pieces.map { "#\(index.takes[$0.take].aligned.clipID) \($0.frames)" }.joined(
                             separator: ", "))
                 place(.synthesized(SynthesizedSpeech(samples: samples)), frameCount: samples.count, tokens, run, output)
