@@ -69,11 +69,9 @@ final class UnitsFallback: FallbackStrategy {
             let wordPhones = phones?[position] ?? []
             let before = position > 0 ? phones?[position - 1].last : nil
             let after = position + 1 < words.count ? phones?[position + 1].first : nil
-            switch wordPhones.isEmpty
-                ? .missing("no phones")
-                : try units.choose(
-                    word: wordPhones, before: before, after: after, in: index)
-            {
+            // Words that cannot be built go on before this one is searched, so that their speech does not wait for it.
+            if units.missingUnit(of: wordPhones, in: index) == nil { try handOn() }
+            switch try units.choose(word: wordPhones, before: before, after: after, in: index) {
             case .built(let choice):
                 try handOn()
                 let samples = try units.samples(of: choice, in: index)
@@ -81,7 +79,7 @@ final class UnitsFallback: FallbackStrategy {
                 output.note(
                     run,
                     "\"\(words[position])\" from \(choice.pieces.reduce(0) { $0 + $1.unitCount }) units in "
-                        + "\(choice.pieces.count) pieces: "
+                        + "\(choice.pieces.count) \(choice.pieces.count == 1 ? "piece" : "pieces"): "
                         + choice.pieces.map { "#\(index.takes[$0.take].aligned.clipID) \($0.frames)" }.joined(
                             separator: ", "))
                 place(.synthesized(SynthesizedSpeech(samples: samples)), frameCount: samples.count, tokens, run, output)

@@ -22,10 +22,14 @@ public struct AlignedTake: Equatable, Sendable {
         public var levelDecibels: Double
         /// Frames of the clip's whole render-ready samples, trimmed silence and all: no read reaches past them.
         public var wholeFrameCount: Int
+        /// The frames the clip plays, past the silence its import trimmed (`ClipTake.firstFrame` and `frameCount`):
+        /// a slice of its first or last words ends there, as the aligner counts that silence in them.
+        public var playedFrames: Range<Int>
 
-        public init(levelDecibels: Double, wholeFrameCount: Int) {
+        public init(levelDecibels: Double, wholeFrameCount: Int, playedFrames: Range<Int>? = nil) {
             self.levelDecibels = levelDecibels
             self.wholeFrameCount = wholeFrameCount
+            self.playedFrames = playedFrames ?? 0..<wholeFrameCount
         }
     }
 

@@ -9,12 +9,10 @@ import SpeechCore
 /// index.longestSpan(of: ["good", "evening"], from: 0)   // a take that says "good evening", or "good" alone
 /// index.units(ofPair: "HH-AH")                          // every HH followed by AH, in take order
 /// ```
-public final class UnitIndex: @unchecked Sendable {
-    /// A phone of a take as the index keeps it: its ARPAbet symbol, its stress where the front end gave one for its
-    /// word, and its place.
+public final class UnitIndex: Sendable {
+    /// A phone of a take as the index keeps it: its ARPAbet symbol and its place.
     public struct IndexedPhone: Equatable, Sendable {
         public var symbol: String
-        public var stress: Int?
         public var frames: Range<Int>
         /// The index of its word in the take.
         public var word: Int
@@ -30,15 +28,11 @@ public final class UnitIndex: @unchecked Sendable {
     }
 
     /// A place a unit starts or ends at: a phone of a take, cut at its start, middle or end.
-    public struct Cut: Equatable, Hashable, Sendable, Comparable {
+    public struct Cut: Equatable, Hashable, Sendable {
         public enum Point: Int, Sendable { case start, middle, end }
         public var take: Int
         public var phone: Int
         public var point: Point
-
-        public static func < (lhs: Cut, rhs: Cut) -> Bool {
-            (lhs.take, lhs.phone, lhs.point.rawValue) < (rhs.take, rhs.phone, rhs.point.rawValue)
-        }
     }
 
     public let takes: [IndexedTake]
@@ -56,10 +50,7 @@ public final class UnitIndex: @unchecked Sendable {
     /// long, the phones on either side count as at a phrase's edge.
     public static let pauseFrames = RenderFormat.sampleRate * 50 / 1000
 
-    /// - Parameter stresses: the front end's phones for a take's words, to give its vowels their stress where the
-    ///   symbols agree with the aligner's (a word whose phones differ keeps its vowels without stress); `nil` leaves
-    ///   every vowel without.
-    public init(takes aligned: [AlignedTake], stresses: ((_ words: [String]) -> [[Phone]]?)? = nil) {
+    public init(takes aligned: [AlignedTake]) {
         var takes: [IndexedTake] = []
         var wordPlaces: [String: [(take: Int, word: Int)]] = [:]
         var pairs: [String: [(take: Int, phone: Int)]] = [:]
@@ -73,25 +64,17 @@ public final class UnitIndex: @unchecked Sendable {
                     $0.frames.lowerBound >= 0 && !$0.frames.isEmpty && take.words.indices.contains($0.word)
                 })
             else { continue }
-            let stressed = stresses?(take.words.map(\.label))
             var phones: [IndexedPhone] = []
             for (index, phone) in take.phones.enumerated() {
                 let before = index == 0 ? nil : take.phones[index - 1]
                 let after = index + 1 == take.phones.count ? nil : take.phones[index + 1]
                 phones.append(
                     IndexedPhone(
-                        symbol: phone.label, stress: nil, frames: phone.frames, word: phone.word,
+                        symbol: phone.label, frames: phone.frames, word: phone.word,
                         followsPause: before.map { phone.frames.lowerBound - $0.frames.upperBound >= Self.pauseFrames }
                             ?? true,
                         precedesPause: after.map { $0.frames.lowerBound - phone.frames.upperBound >= Self.pauseFrames }
                             ?? true))
-            }
-            if let stressed, stressed.count == take.words.count {
-                for (word, wordPhones) in stressed.enumerated() {
-                    let indices = phones.indices.filter { phones[$0].word == word }
-                    guard indices.map({ phones[$0].symbol }) == wordPhones.map(\.symbol) else { continue }
-                    for (index, phone) in zip(indices, wordPhones) { phones[index].stress = phone.stress }
-                }
             }
             let number = takes.count
             for (index, word) in take.words.enumerated() { wordPlaces[word.label, default: []].append((number, index)) }

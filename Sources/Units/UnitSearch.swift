@@ -30,7 +30,7 @@ public enum UnitSearchResult: Equatable, Sendable {
 extension UnitVoice {
     /// Candidates kept for each unit of a word after the target cost, besides the units that continue a kept one in its
     /// take.
-    static let candidatesPerUnit = 24
+    static let candidatesPerUnit = 12
 
     /// Chooses units for a word by Viterbi: a half-phone at each end of the word and the phone-pairs between, each
     /// weighed by the target cost against what the word asks for, and each pair of neighbours by the join cost (none
@@ -43,7 +43,7 @@ extension UnitVoice {
     public func choose(word phones: [Phone], before: Phone?, after: Phone?, in index: UnitIndex) throws
         -> UnitSearchResult
     {
-        guard !phones.isEmpty else { return .missing("no phones") }
+        if let missing = missingUnit(of: phones, in: index) { return .missing(missing) }
         // The units: the first phone's left half, the pairs, the last phone's right half.
         var slots: [[Candidate]] = []
         for slot in 0...phones.count {
@@ -74,7 +74,30 @@ extension UnitVoice {
             }
             slots.append(kept)
         }
+        // The edges every join may compare, measured take by take in frame order: reads of one take follow each other,
+        // and the store walks each take's pages once rather than once a join.
+        var edges: [(take: Int, frame: Int)] = []
+        for (number, slot) in slots.enumerated() {
+            for candidate in slot {
+                if number > 0 { edges.append((candidate.take, index.frame(of: candidate.start))) }
+                if number < slots.count - 1 { edges.append((candidate.take, index.frame(of: candidate.end))) }
+            }
+        }
+        edges.sort { ($0.take, $0.frame) < ($1.take, $1.frame) }
+        for edge in edges { _ = try edgeFeatures(take: index.takes[edge.take].aligned, frame: edge.frame) }
         return .built(try viterbi(slots, in: index))
+    }
+
+    /// The first phone (for a word's edges) or phone-pair of a word that no take has; `nil` when every unit of it has
+    /// a place, so that the word can be built. Reads no audio.
+    public func missingUnit(of phones: [Phone], in index: UnitIndex) -> String? {
+        guard let first = phones.first, let last = phones.last else { return "no phones" }
+        if index.places(ofPhone: first.symbol).isEmpty { return first.symbol }
+        for (left, right) in zip(phones, phones.dropFirst())
+        where !index.hasPair(PhoneSet.pair(left.symbol, right.symbol)) {
+            return PhoneSet.pair(left.symbol, right.symbol)
+        }
+        return index.places(ofPhone: last.symbol).isEmpty ? last.symbol : nil
     }
 
     /// The cheapest path through the slots; ties go to the earlier candidate, so the same request chooses the same.

@@ -77,12 +77,16 @@ public final class UnitVoice {
     /// The gain in dB a take plays at.
     func level(of take: AlignedTake) throws -> Double { try audio(of: take).levelDecibels }
 
-    /// Words `words` of a take of `index`, cut at their aligned boundaries, at the take's level.
+    /// Words `words` of a take of `index`, cut at their aligned boundaries and within the frames the take plays, at
+    /// the take's level.
     ///
     /// - Throws: what the look-up throws.
     public func slice(ofWords words: Range<Int>, inTake take: Int, in index: UnitIndex) throws -> ClipTake {
         let aligned = index.takes[take].aligned
-        return aligned.slice(index.frames(ofWords: words, inTake: take), levelDecibels: try level(of: aligned))
+        let audio = try audio(of: aligned)
+        let frames = index.frames(ofWords: words, inTake: take)
+        let played = frames.clamped(to: audio.playedFrames)
+        return aligned.slice(played.isEmpty ? frames : played, levelDecibels: audio.levelDecibels)
     }
 
     /// The edge features of a take's audio around `frame` (a frame of its whole samples).

@@ -54,7 +54,10 @@ final class PhonemeTable: PhonemeSource, Sendable {
         func alignedTakes() throws -> [AlignedTake] { UnitsFallbackTests.takes }
         func audio(clipID: Int) throws -> AlignedTake.Audio {
             let take = UnitsFallbackTests.takes.first { $0.clipID == clipID }!
-            return AlignedTake.Audio(levelDecibels: 0, wholeFrameCount: AlignedTakes.wholeFrameCount(of: take))
+            let whole = AlignedTakes.wholeFrameCount(of: take)
+            // The first take plays from 500 frames into its first word: its import trimmed what came before.
+            return AlignedTake.Audio(
+                levelDecibels: 0, wholeFrameCount: whole, playedFrames: (clipID == 1 ? 2_500 : 0)..<whole)
         }
     }
 
@@ -80,6 +83,15 @@ final class PhonemeTable: PhonemeSource, Sendable {
         #expect(samples.count == 5_000)
         // Past the edge fades, the take's own samples.
         #expect(Array(samples[500..<4_500]) == Array(take[8_500..<12_500]))
+    }
+
+    @Test("a slice of a take's first word starts where the take plays, past the silence its import trimmed")
+    func trimmedSlice() throws {
+        let plan = try planner().plan(SSMLReader().read("well"))
+        #expect(
+            plan.segments.filter { $0.segment.isClip }.map(\.kind) == [
+                .slice(Self.takes[0].slice(2_500..<5_000, levelDecibels: 0))
+            ])
     }
 
     @Test("a word never recorded is built from phone-pair units and marked so")
@@ -134,5 +146,25 @@ final class PhonemeTable: PhonemeSource, Sendable {
             #expect(samples.samples == first.samples)
         }
         #expect(!first.samples.isEmpty)
+    }
+}
+
+extension UnitsFallbackTests {
+    @Test("a word the front end gives no phones goes to the fallback voice, with a warning naming it")
+    func noPhones() throws {
+        let voice = VoiceSettings(identifier: "com.example.ann", primaryLanguages: ["en-US"], fallbackMode: .units)
+        let units = UnitVoice(
+            lookup: Takes(), audio: clips,
+            frontEnd: EnglishFrontEnd(source: PhonemeTable(["tide qxz": "t.'aI.d ɡ.x", "tide": "t.'aI.d"])))
+        let planner = Planner(voices: [
+            PlannerVoice(
+                voice: voice, lookup: DictionaryLookup(takes: [:]), fallbacks: [], fallbackSpeaker: ToneVoice(),
+                units: units)
+        ])
+        let plan = try planner.plan(SSMLReader().read("tide qxz"))
+        let spoken = plan.segments.filter { $0.segment.isClip }
+        #expect(spoken.map(\.text) == ["tide", "qxz"])
+        #expect(spoken.map { $0.fallback?.mode } == [.units, .voice])
+        #expect(plan.warnings.contains { $0.contains("\"qxz\": no phones") })
     }
 }

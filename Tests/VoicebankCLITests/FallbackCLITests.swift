@@ -62,6 +62,23 @@ import Testing
         #expect(bad.status == 64)
     }
 
+    @Test("configure --fallback units chooses the fallback voice too; info and concat-synth's plan show units")
+    func units() throws {
+        try makeVoice(language: "en-US")
+        let units = try voicebank.run(["configure", "--bank", bank, "--fallback", "units"])
+        #expect(units.status == 0, "\(units.standardError)")
+        #expect(units.standardOutput.contains("fallback voice: espeak-ng variant f3"))
+        #expect(try info()["fallback"] as? String == "units")
+        let text = try voicebank.run(["info", "--bank", bank]).standardOutput
+        #expect(text.contains("  fallback: units (units cut from the aligned takes, then espeak-ng variant f3, "))
+        // No take is aligned: the words go to the fallback voice, and the plan says why.
+        let render = try Binary("concat-synth").run([
+            "render", "--bank", bank, "--plan", "-o", directory.file("out.wav"), "hello Bob",
+        ])
+        #expect(render.status == 0, "\(render.standardError)")
+        #expect(render.standardError.contains("units declined: the voice has no aligned takes (voicebank align)"))
+    }
+
     @Test("--fallback voice for a language espeak-ng lacks is a one-line error naming it, and changes nothing")
     func unknownLanguage() throws {
         try makeVoice(language: "tlh")

@@ -168,19 +168,20 @@ public final class ClipIndex {
         return takes
     }
 
-    /// A clip's level (the gain in dB that plays it at the voice's loudness target; 0 without one) and its whole
-    /// render-ready length.
+    /// A clip's level (the gain in dB that plays it at the voice's loudness target; 0 without one), its whole
+    /// render-ready length and the frames it plays.
     ///
     /// - Throws: `VoicebankError.unknownClip`, `.sqlite`.
     public func audio(clipID: Int) throws(VoicebankError) -> AlignedTake.Audio {
-        let row = try pack.database.prepare("SELECT loudness_lufs, true_peak_dbtp, length(pcm) FROM clip WHERE id = ?")
-            .bind(.integer(clipID))
+        let row = try pack.database.prepare(
+            "SELECT loudness_lufs, true_peak_dbtp, length(pcm), trim_start, frame_count FROM clip WHERE id = ?"
+        ).bind(.integer(clipID))
         guard try row.step() else { throw .unknownClip(id: clipID, path: pack.path) }
         return AlignedTake.Audio(
             levelDecibels: voice.loudness?.gainDecibels(
                 loudness: row.optionalDouble(0), truePeak: row.optionalDouble(1))
                 ?? 0,
-            wholeFrameCount: row.int(2) / MemoryLayout<Float>.size)
+            wholeFrameCount: row.int(2) / MemoryLayout<Float>.size, playedFrames: row.int(3)..<row.int(3) + row.int(4))
     }
 
     /// The voice's first phrase key (not a fallback's) that is `key` or sorts after it, in UTF-8 byte order.

@@ -36,9 +36,12 @@ import VoicebankAuthoring
 
         try #require(takes.count == 1)
         #expect(takes[0].clipID == 1)
+        let played = try #require(try pack.clipIndex(voice: nil).takes(forPhraseKey: "good night").first)
         #expect(
             try pack.clipIndex(voice: nil).audio(clipID: 1)
-                == AlignedTake.Audio(levelDecibels: 0, wholeFrameCount: 22_050))
+                == AlignedTake.Audio(
+                    levelDecibels: 0, wholeFrameCount: 22_050,
+                    playedFrames: played.firstFrame..<played.firstFrame + played.frameCount))
         #expect(takes[0].words.map(\.label) == ["good", "night"])
         #expect(takes[0].words[1].frames == 6_000..<9_000)
         #expect(takes[0].phones.map(\.label) == ["G", "UH", "D", "N"])
