@@ -90,9 +90,11 @@ extension ConcatSynthCommand {
 
         func run() throws {
             TerminationSignals.block()
+            // One write a line, its newline with it: the HTTP and Wyoming servers log from threads of their own, and
+            // `print` writes a line and its terminator apart, so two servers' lines could run together.
             let log: @Sendable (String) -> Void = { line in
                 var standardError = StandardError()
-                print(line, to: &standardError)
+                standardError.write(line + "\n")
             }
             var wyoming: WyomingServer?
             if uri != nil || http == nil {
