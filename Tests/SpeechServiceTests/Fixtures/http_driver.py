@@ -45,11 +45,17 @@ def client(base_url, key="unused"):
     return openai.OpenAI(base_url=base_url, api_key=key, max_retries=0, timeout=60)
 
 
+def sample_rate(rate):
+    """The server's own `sample_rate` field, sent as the openai package sends fields it does not know."""
+    return {"extra_body": {"sample_rate": int(rate[0])}} if rate else {}
+
+
 def main(command, *arguments):
     if command == "openai":
-        base_url, out, text, voice, response_format, speed = arguments
+        base_url, out, text, voice, response_format, speed, *rate = arguments
         audio = client(base_url).audio.speech.create(
-            model="tts-1", input=text, voice=voice, response_format=response_format, speed=float(speed))
+            model="tts-1", input=text, voice=voice, response_format=response_format, speed=float(speed),
+            **sample_rate(rate))
         audio.write_to_file(out)
         return {"content_type": audio.response.headers.get("content-type")}
     if command == "stream":
@@ -69,10 +75,11 @@ def main(command, *arguments):
         return {"chunks": chunks, "transfer_encoding": headers.get("transfer-encoding"),
                 "first_chunk_seconds": first}
     if command == "openai-error":
-        base_url, text, voice, response_format, speed = arguments
+        base_url, text, voice, response_format, speed, *rate = arguments
         try:
             client(base_url).audio.speech.create(
-                model="tts-1", input=text, voice=voice, response_format=response_format, speed=float(speed))
+                model="tts-1", input=text, voice=voice, response_format=response_format, speed=float(speed),
+                **sample_rate(rate))
         except openai.APIStatusError as error:
             return {"status": error.status_code, "body": error.body}
         return {"status": 200}
@@ -200,8 +207,9 @@ def main(command, *arguments):
     if command == "soak":
         return soak(*arguments)
     if command == "bench":
-        host, port, clients, requests, text = arguments
-        body = json.dumps({"model": "tts-1", "input": text, "response_format": "pcm"})   # the first voice
+        host, port, clients, requests, text, *rate = arguments
+        fields = {"model": "tts-1", "input": text, "response_format": "pcm"}   # the first voice
+        body = json.dumps(fields | ({"sample_rate": int(rate[0])} if rate else {}))
         first_byte_ms, errors = [], []
         lock = threading.Lock()
 
