@@ -1,6 +1,5 @@
 import AudioIO
 import Synchronization
-import Voicebank
 
 /// soxr converters kept for reuse across streams, such as a server's requests, each lent to one stream at a time.
 ///
@@ -23,7 +22,8 @@ final class ResamplerPool: @unchecked Sendable {
     private let lock = Mutex(())
     private var idle: [Rates: [StreamingResampler]] = [:]
 
-    init(quality: SoxrQuality, maximumIdleCount: Int = 2 * ProcessorCount.online) {
+    /// - Parameter maximumIdleCount: as many as the synthesizers a pool keeps, one for each request in flight.
+    init(quality: SoxrQuality, maximumIdleCount: Int = SynthesizerPool.maximumIdleCount) {
         self.quality = quality
         self.maximumIdleCount = maximumIdleCount
     }
@@ -38,10 +38,12 @@ final class ResamplerPool: @unchecked Sendable {
         return try StreamingResampler(from: sourceRate, to: targetRate, soxr: quality)
     }
 
-    /// Takes back a converter from `take`, whatever its stream reached, and resets it for the next.
+    /// Takes back a converter from `take`, whatever its stream reached, and resets it for the next; one the pool has
+    /// no room for is deleted, not reset.
     func giveBack(_ resampler: StreamingResampler) {
-        do { try resampler.reset() } catch { return }
         let rates = Rates(source: resampler.sourceRate, target: resampler.targetRate)
+        guard lock.withLock({ _ in idle[rates, default: []].count < maximumIdleCount }) else { return }
+        do { try resampler.reset() } catch { return }
         lock.withLock { _ in
             if idle[rates, default: []].count < maximumIdleCount { idle[rates, default: []].append(resampler) }
         }
