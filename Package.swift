@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: GPL-3.0-or-later
 import PackageDescription
 
 /// How the installed executables (concat-synth, voicebank, sd_concat-synth) are linked in release builds, for a short
@@ -72,6 +73,9 @@ let package = Package(
         .systemLibrary(name: "CAlsa", providers: [.apt(["libasound2-dev"])]),
         // No pkgConfig, for the same reason: libespeak-ng is loaded by AudioIO when the fallback voice first speaks.
         .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
+        // No pkgConfig, for the same reason: libspandsp, whose G.722 decoder reads Asterisk's `.g722` prompts, is loaded
+        // by AudioIO when the first such file is read (see shim.h).
+        .systemLibrary(name: "CSpanDSP", providers: [.apt(["libspandsp-dev"])]),
         // Debian's static libaubio (the module map's `link ":libaubio.a"`), of which F0 tracking needs a few objects
         // and libfftw3f: libaubio.so would load its many dependencies (libavcodec, librsvg, …) at every start of
         // `voicebank`.
@@ -81,7 +85,9 @@ let package = Package(
         .target(name: "SpeechCore"),
         .target(
             name: "AudioIO",
-            dependencies: ["SpeechCore", "CSndFile", "CSampleRate", "CSoxr", "CEbur128", "CSonic", "CEspeakNG"]),
+            dependencies: [
+                "SpeechCore", "CSndFile", "CSampleRate", "CSoxr", "CEbur128", "CSonic", "CEspeakNG", "CSpanDSP",
+            ]),
         // What authoring measures of recordings beyond loudness: F0 (aubio's YIN), each take's edges (aubio's phase
         // vocoder and MFCC) and contour. Apart from AudioIO so that the speaking executables, which read what was
         // measured from the pack, load neither aubio nor libfftw3f.
@@ -123,6 +129,9 @@ let package = Package(
         .target(
             name: "ConcatSynth",
             dependencies: ["SpeechCore", "SSML", "Tokens", "Planning", "Rendering", "Picture", "Voicebank", "AudioIO"]),
+        // The one JSON writer of the tools and the servers (JSONEncoder, keys sorted): apart from the library, so that
+        // the speech-dispatcher module, which writes no JSON, loads no Foundation.
+        .target(name: "JSONWriter"),
         // The start-up every server shares (Wyoming, the HTTP speech API, the studio): where it listens (tcp:// or
         // unix://), its event loop and job threads, the line it logs once it listens, and how SIGINT and SIGTERM stop it.
         .target(
@@ -135,14 +144,14 @@ let package = Package(
         .target(
             name: "WyomingService",
             dependencies: [
-                "ConcatSynth", "SpeechCore", "AudioIO", "NetworkServer",
+                "ConcatSynth", "SpeechCore", "AudioIO", "NetworkServer", "JSONWriter",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         // The HTTP speech API (OpenAI-compatible and MaryTTS) on swift-nio's HTTP/1.1 codec.
         .target(
             name: "HTTPService",
             dependencies: [
-                "ConcatSynth", "AudioIO", "NetworkServer",
+                "ConcatSynth", "AudioIO", "NetworkServer", "JSONWriter",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
@@ -172,7 +181,7 @@ let package = Package(
         .target(
             name: "CommandLineSupport",
             dependencies: [
-                "ConcatSynth", "SpeechCore", "AudioIO",
+                "ConcatSynth", "SpeechCore", "AudioIO", "JSONWriter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -186,7 +195,7 @@ let package = Package(
             linkerSettings: exportsNoAudioDevice + releaseLinking),
 
         .target(
-            name: "TestSupport", dependencies: ["AudioIO", "CSQLite"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["AudioIO", "AudioFeatures", "CSQLite"], path: "Tests/TestSupport",
             linkerSettings: exportsNoAudioDevice),
         // In-memory phrases and clips for the planning and rendering tests, which link no SQLite.
         .target(
@@ -225,7 +234,7 @@ let package = Package(
 
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioFeatures", "SpeechCore", "TestSupport"]),
         .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
-        .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "AudioIO", "SpeechCore"]),
+        .testTarget(name: "RecognitionTests", dependencies: ["Recognition", "AudioIO", "SpeechCore", "TestSupport"]),
         .testTarget(name: "SSMLTests", dependencies: ["SSML", "SpeechCore"]),
         .testTarget(name: "VerbalizationTests", dependencies: ["Verbalization"]),
         .testTarget(
@@ -258,7 +267,7 @@ let package = Package(
             name: "SpeechServiceTests",
             dependencies: [
                 "SpeechService", "WyomingService", "HTTPService", "NetworkServer", "ConcatSynth", "SSML", "AudioIO",
-                "Voicebank", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                "Voicebank", "JSONWriter", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             // The Wyoming tests' Python client, run from the source tree.

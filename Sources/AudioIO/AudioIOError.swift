@@ -14,6 +14,8 @@ public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLong(path: String, seconds: Double)
     /// libsndfile stopped before the end of the file.
     case truncated(path: String, expectedFrames: Int, readFrames: Int)
+    /// A `.g722` file could not be decoded: libspandsp could not be loaded, or its decoder failed.
+    case g722DecoderUnavailable(path: String, reason: String)
     /// libsamplerate refused the conversion; `reason` is its own message (`src_strerror`).
     case conversionFailed(reason: String)
     /// libsndfile could not create or write the output file.
@@ -60,6 +62,9 @@ public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
         case .truncated(let path, let expectedFrames, let readFrames):
             return
                 "audio file \(path) ended after \(readFrames) of its \(expectedFrames) frames; expected a complete file"
+        case .g722DecoderUnavailable(let path, let reason):
+            return
+                "cannot decode G.722 file \(path): \(reason); expected Debian's libspandsp2 (apt-get install libspandsp2), whose decoder reads it"
         case .conversionFailed(let reason):
             return "sample-rate conversion failed: \(reason)"
         case .unwritable(let path, let reason):

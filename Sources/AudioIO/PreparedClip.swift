@@ -9,21 +9,26 @@ public struct PreparedClip: Sendable {
     public var renderReady: [Float]
     public var converter: Converter
 
-    /// Extensions of the audio files clips are read from (what libsndfile reads), lower case: a folder import
-    /// takes the files whose names end in one.
+    /// Extensions of the audio files clips are read from (what libsndfile reads, and Asterisk's raw `.g722`), lower
+    /// case: a folder import takes the files whose names end in one.
     public static let fileExtensions: Set<String> = [
         "aiff", "aif", "aifc", "wav", "flac", "ogg", "oga", "opus", "caf", "w64", "rf64", "au", "snd", "mp3",
+        G722File.fileExtension,
     ]
 
     /// Reads the file at `path`, keeps its samples losslessly, averages its channels and converts it to 22050 Hz.
+    /// A name ending in `.g722` is read as raw G.722 at 64 kbit/s (Asterisk's wideband prompts): its samples as
+    /// decoded, 16 kHz 16-bit, are what is kept.
     ///
     /// ```swift
     /// let clip = try PreparedClip(path: "Hello.aiff")   // 24 kHz 16-bit → 22050 Hz Float32
     /// ```
     /// - Throws: `AudioIOError` naming the file: unreadable, empty, unsupported channel count or sample rate,
-    ///   too long, truncated, a sample that is NaN or infinite, or a failed conversion.
+    ///   too long, truncated, a sample that is NaN or infinite, G.722 that cannot be decoded, or a failed conversion.
     public init(path: String, converter: Converter = .best) throws(AudioIOError) {
-        try self.init(reader: SoundFileReader(path: path), converter: converter)
+        let recording = try Recording(path: path)
+        try self.init(
+            source: recording.source, original: recording.original, mono: recording.mono, converter: converter)
     }
 
     /// Reads `bytes` as the contents of an audio file, as `init(path:converter:)` reads a file; `name` stands for
@@ -104,7 +109,7 @@ public struct PreparedClip: Sendable {
     ///
     /// - Throws: `AudioIOError` naming the file, as `init(path:converter:)` would for its header.
     public static func renderReadyFrameCount(path: String) throws(AudioIOError) -> Int {
-        let format = try SoundFileReader(path: path).format
+        let format = G722File.isG722(path) ? try G722File.format(path: path) : try SoundFileReader(path: path).format
         return SampleRateConversion.convertedFrameCount(
             format.frameCount, from: format.sampleRate, to: RenderFormat.sampleRate)
     }
@@ -122,7 +127,22 @@ public struct Recording: Sendable {
     ///
     /// - Throws: `AudioIOError` naming the file, as `PreparedClip(path:converter:)` would.
     public init(path: String) throws(AudioIOError) {
-        try self.init(reader: SoundFileReader(path: path))
+        guard G722File.isG722(path) else {
+            try self.init(reader: SoundFileReader(path: path))
+            return
+        }
+        let (format, samples) = try G722File.read(path: path)
+        // As libsndfile reads 16-bit samples as Float: divided by 32768.
+        self.init(
+            source: format,
+            original: OriginalPCM(encoding: .int16, channelCount: 1, bytes: samples.withUnsafeBytes { Array($0) }),
+            mono: samples.map { Float($0) / 32_768 })
+    }
+
+    private init(source: SourceFormat, original: OriginalPCM, mono: [Float]) {
+        self.source = source
+        self.original = original
+        self.mono = mono
     }
 
     fileprivate init(reader: SoundFileReader) throws(AudioIOError) {

@@ -223,6 +223,21 @@ public final class StreamingResampler {
         try emit(output.count, limit: total, to: sink)
     }
 
+    /// `samples` converted as one stream and ended, handed in `blockFrames` at a time as a render's pulls hand them: what
+    /// the tests and the benchmark compare block sizes and converters by.
+    package func convertAll(_ samples: [Float], blockFrames: Int) throws -> [Float] {
+        var converted: [Float] = []
+        converted.reserveCapacity(samples.count * targetRate / sourceRate + 1)
+        try samples.withUnsafeBufferPointer { buffer in
+            for start in stride(from: 0, to: buffer.count, by: blockFrames) {
+                let block = UnsafeBufferPointer(rebasing: buffer[start..<min(start + blockFrames, buffer.count)])
+                try convert(block) { converted += $0 }
+            }
+        }
+        try finish { converted += $0 }
+        return converted
+    }
+
     /// What libsamplerate reads at the end of the stream: no frame of it, but a valid pointer.
     private static let endOfInput: [Float] = [0]
 

@@ -91,7 +91,6 @@ public enum ConcatSynthError: Error, Equatable, Sendable, CustomStringConvertibl
         case .noVoice(let path): self = .noVoice(path: path)
         case .unknownVoice(let identifier, let available, let path):
             self = .unknownVoice(identifier: identifier, available: available, path: path)
-        case .audio(let error): self = .audio(error.description)
         case .notAVoicePack(let path, _), .sqlite(let path, _, _), .damagedPack(let path, _),
             .foreignSchemaObject(let path, _, _), .incompleteSchema(let path, _), .readOnlyPack(let path, _),
             .diskFull(let path), .unknownClip(_, let path), .ambiguousVoice(_, let path):

@@ -24,9 +24,10 @@ public final class Renderer {
         /// The request is done (or cancelled): no frames will follow.
         public var isComplete: Bool
 
-        public init(frameCount: Int, isComplete: Bool) {
-            self.frameCount = frameCount
-            self.isComplete = isComplete
+        /// The engine's pull as the door gives it: the one place the two meet.
+        init(_ pull: Rendering.Renderer.Pull) {
+            frameCount = pull.frameCount
+            isComplete = pull.isComplete
         }
     }
 
@@ -87,7 +88,7 @@ public final class Renderer {
             }
             picture?.add(frames, pulledFrom: pulling)
         }
-        return Pull(frameCount: pulled.frameCount, isComplete: pulled.isComplete)
+        return Pull(pulled)
     }
 
     /// With `.joins` recorded: a line for each take played (its phrase, take and why it was chosen), then the

@@ -287,7 +287,7 @@ struct BenchCommand: ParsableCommand {
 
         if items.contains(19) {
             let soakPack = work.file("soak.sqlite")
-            _ = try runChecked("/bin/cp", [Locations.defaultPack, soakPack])
+            _ = try runChecked("/bin/cp", [Locations.screenReaderPack, soakPack])
             results += try SoakBench(
                 pack: soakPack, clients: 20,
                 seconds: smoke ? 6 : Int(soakMinutes * 60), sampleSeconds: smoke ? 1 : 10, work: work

@@ -36,7 +36,7 @@ struct FallbackFirstAudioBench {
     ]
 
     func run() throws -> [TargetResult] {
-        let synthesizer = try Synthesizer(bank: Locations.defaultPack, voice: FallbackQualityBench.voice)
+        let synthesizer = try Synthesizer(bank: Locations.screenReaderPack, voice: FallbackQualityBench.voice)
         let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: InProcessBench.blockFrameCount)
         defer { buffer.deallocate() }
         var table = Table(
@@ -89,7 +89,7 @@ struct FallbackFirstAudioBench {
     private func coveredFirst(_ synthesizer: Synthesizer, buffer: UnsafeMutableBufferPointer<Float>) throws
         -> TargetResult
     {
-        let clipPack = try defaultPackCopy(fallback: "clip", named: "first-audio-clip.sqlite", work: work)
+        let clipPack = try packCopy(fallback: "clip", named: "first-audio-clip.sqlite", work: work)
         let clipSynthesizer = try Synthesizer(bank: clipPack, voice: FallbackQualityBench.voice)
         var table = Table(
             "12b. First audio of requests that start with covered words: default pack in `voice` mode and in `clip` mode, each request \(Int(Self.pauseSeconds * 1_000)) ms after the last (µs, median (min–max) of \(runs) runs)",

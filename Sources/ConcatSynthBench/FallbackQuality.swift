@@ -76,7 +76,7 @@ struct FallbackQualityBench {
         }
         var synthesizers: [Synthesizer] = []
         for mode in Self.modes {
-            let path = try defaultPackCopy(fallback: mode, named: "quality-\(mode).sqlite", work: work)
+            let path = try packCopy(fallback: mode, named: "quality-\(mode).sqlite", work: work)
             synthesizers.append(try Synthesizer(bank: path, voice: Self.voice))
         }
 
@@ -257,10 +257,10 @@ struct FallbackQualityBench {
     }
 }
 
-/// A copy of the default pack (or of `source`), made in `work` as `name`, whose English voice
+/// A copy of the screen-reader pack (or of `source`), made in `work` as `name`, whose English voice
 /// (`FallbackQualityBench.voice`, or `voice`) falls back in `mode` (`clip`, `spell`, `voice`).
-func defaultPackCopy(
-    fallback mode: String, named name: String, work: WorkDirectory, from source: String = Locations.defaultPack,
+func packCopy(
+    fallback mode: String, named name: String, work: WorkDirectory, from source: String = Locations.screenReaderPack,
     voice: String = FallbackQualityBench.voice
 ) throws -> String {
     let path = work.file(name)

@@ -22,7 +22,7 @@ struct SoxPipeline {
                 let clip = try pack.clip(id: take.clipID)
                 let folder = clip.voice.split(separator: ".").last.map(String.init) ?? ""
                 let target = "\(scratch)/clip\(converted.count).wav"
-                commands.append(["\(Locations.clipSources)/\(folder)/\(clip.sourceName)"] + format + [target])
+                commands.append(["\(Locations.clipSources(folder))/\(clip.sourceName)"] + format + [target])
                 converted.append(target)
                 position += take.frameCount
             case .silence where segment.frameCount > 0:
@@ -64,7 +64,10 @@ extension LatencyBench {
             ("/bin/true (a C program)", "/bin/true", []),
             (
                 "concat-synth render of <speak/> (start, open the pack, write an empty WAV)", concatSynth,
-                ["render", "--voice", "org.concatsynth.en", "-o", output, "<speak/>"]
+                [
+                    "render", "--bank", Locations.screenReaderPack, "--voice", "org.concatsynth.en", "-o", output,
+                    "<speak/>",
+                ]
             ),
         ]
         if let sox { floors.insert(("sox --version (sox's start with its libraries)", sox, ["--version"]), at: 1) }
@@ -100,7 +103,7 @@ struct LatencyBench {
         let espeak = which("espeak-ng")
         let flite = which("flite")
         let sox = which("sox")
-        let pack = try VoicePack(path: Locations.defaultPack, access: .readOnly)
+        let pack = try VoicePack(path: Locations.screenReaderPack, access: .readOnly)
         let scratch = try work.subdirectory("sox")
         var table = Table(
             "1. Whole-process latency: one request to a WAV file, default pack (ms, median (min–max) of \(runs) runs)",
@@ -116,7 +119,9 @@ struct LatencyBench {
         var soxMissing = sox == nil
         for request in requests {
             let output = work.file("latency.wav")
-            var ours: [String] = ["render", "--voice", request.defaultPackVoice, "-o", output]
+            var ours = [
+                "render", "--bank", Locations.screenReaderPack, "--voice", request.defaultPackVoice, "-o", output,
+            ]
             if let file = request.file { ours += ["--file", file] } else { ours.append(request.text) }
             var espeakArguments = (request.isSSML ? ["-m"] : []) + ["-v", request.espeakVoice, "-w", output]
             if let file = request.file {

@@ -123,7 +123,7 @@ struct ModuleBench {
 
     func run() throws -> [TargetResult] {
         let configuration = work.file("concat-synth.conf")
-        try writeText("VoicePack \"\(Locations.defaultPack)\"\n", to: configuration)
+        try writeText("VoicePack \"\(Locations.screenReaderPack)\"\n", to: configuration)
         let isEspeakInstalled = access(Self.espeakModule, X_OK) == 0
         if !isEspeakInstalled {
             print(

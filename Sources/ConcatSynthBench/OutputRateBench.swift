@@ -1,3 +1,4 @@
+import AudioFeatures
 import AudioIO
 import ConcatSynth
 import Voicebank
@@ -152,16 +153,18 @@ struct OutputRateBench {
         return (first ?? now() - start, threadCPUTime() - startCPU)
     }
 
-    /// The default pack's clips, each rendered from its phrase by its own voice, end to end, up to `seconds`.
+    /// The screen-reader pack's clips, each rendered from its phrase by its own voice, end to end, up to `seconds`.
     static func speech(seconds: Double) throws -> [Float] {
-        let clips = try VoicePack(path: Locations.defaultPack, access: .readOnly).clips().filter { !$0.isFallback }
+        let clips = try VoicePack(path: Locations.screenReaderPack, access: .readOnly).clips().filter {
+            !$0.isFallback
+        }
         var synthesizers: [String: Synthesizer] = [:]
         var speech: [Float] = []
         let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4_096)
         defer { buffer.deallocate() }
         for clip in clips where Double(speech.count) < seconds * 22_050 {
             if synthesizers[clip.voice] == nil {
-                synthesizers[clip.voice] = try Synthesizer(bank: Locations.defaultPack, voice: clip.voice)
+                synthesizers[clip.voice] = try Synthesizer(bank: Locations.screenReaderPack, voice: clip.voice)
             }
             let renderer = try synthesizers[clip.voice]!.renderer(for: SpeechRequest(clip.phrase, isLenient: true))
             var pulled = try renderer.render(into: buffer)
@@ -246,35 +249,12 @@ struct OutputRateBench {
 
     /// The amplitude of the sine of `frequency` Hz in `samples`: a least-squares fit of its sine and cosine.
     static func amplitude(of frequency: Double, in samples: ArraySlice<Float>, rate: Int) -> Double {
-        let (a, b) = fit(frequency, samples, rate: rate)
-        return (a * a + b * b).squareRoot()
+        SineFit(frequency, to: samples, sampleRate: rate).amplitude
     }
 
     /// `samples` less their least-squares fit of a sine of `frequency` Hz.
     static func removing(_ frequency: Double, from samples: ArraySlice<Float>, rate: Int) -> ArraySlice<Float> {
-        let (a, b) = fit(frequency, samples, rate: rate)
-        var residual = samples
-        for index in residual.indices {
-            let angle = 2 * .pi * frequency * Double(index) / Double(rate)
-            residual[index] -= Float(a * sin(angle) + b * cos(angle))
-        }
-        return residual
-    }
-
-    /// The weights of the sine and cosine of `frequency` Hz that best fit `samples` (least squares).
-    static func fit(_ frequency: Double, _ samples: ArraySlice<Float>, rate: Int) -> (sine: Double, cosine: Double) {
-        var (ss, sc, cc, xs, xc) = (0.0, 0.0, 0.0, 0.0, 0.0)
-        for index in samples.indices {
-            let angle = 2 * .pi * frequency * Double(index) / Double(rate)
-            let (sine, cosine, sample) = (sin(angle), cos(angle), Double(samples[index]))
-            ss += sine * sine
-            sc += sine * cosine
-            cc += cosine * cosine
-            xs += sample * sine
-            xc += sample * cosine
-        }
-        let determinant = ss * cc - sc * sc
-        return ((xs * cc - xc * sc) / determinant, (xc * ss - xs * sc) / determinant)
+        SineFit(frequency, to: samples, sampleRate: rate).removed(from: samples)
     }
 }
 
@@ -299,15 +279,6 @@ enum OutputConverter: Equatable {
             resampler = try StreamingResampler(from: 22_050, to: rate, converter: converter)
         case .soxr(let quality): resampler = try StreamingResampler(from: 22_050, to: rate, soxr: quality)
         }
-        var output: [Float] = []
-        output.reserveCapacity(samples.count * rate / 22_050 + 1)
-        try samples.withUnsafeBufferPointer { buffer in
-            for start in stride(from: 0, to: buffer.count, by: 4_096) {
-                let block = UnsafeBufferPointer(rebasing: buffer[start..<min(start + 4_096, buffer.count)])
-                try resampler.convert(block) { output += $0 }
-            }
-        }
-        try resampler.finish { output += $0 }
-        return output
+        return try resampler.convertAll(samples, blockFrames: 4_096)
     }
 }

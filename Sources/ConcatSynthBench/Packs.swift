@@ -26,7 +26,7 @@ struct PackFactory {
 
     /// The clips the default pack speaks `requests` with, and its fallback clip.
     init(requests: [Request]) throws {
-        let pack = try VoicePack(path: Locations.defaultPack, access: .readOnly)
+        let pack = try VoicePack(path: Locations.screenReaderPack, access: .readOnly)
         var clips: [CoreClip] = []
         for request in requests {
             let plan = try Synthesizer(pack: pack, voice: request.defaultPackVoice).renderPlan(request.text)
@@ -36,7 +36,7 @@ struct PackFactory {
                     let clip = try pack.clip(id: take.clipID)
                     let folder = clip.voice.split(separator: ".").last.map(String.init) ?? ""
                     let core = CoreClip(
-                        path: "\(Locations.clipSources)/\(folder)/\(clip.sourceName)", phrase: clip.phrase,
+                        path: "\(Locations.clipSources(folder))/\(clip.sourceName)", phrase: clip.phrase,
                         isFallback: clip.isFallback)
                     if !clips.contains(core) { clips.append(core) }
                 default: break
@@ -44,7 +44,7 @@ struct PackFactory {
             }
         }
         if !clips.contains(where: \.isFallback) {
-            clips.append(CoreClip(path: "\(Locations.clipSources)/ja/fallback.aiff", phrase: "", isFallback: true))
+            clips.append(CoreClip(path: "\(Locations.clipSources("ja"))/fallback.aiff", phrase: "", isFallback: true))
         }
         core = clips
     }

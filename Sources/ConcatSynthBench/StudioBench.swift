@@ -105,8 +105,8 @@ struct StudioBench {
     private func measure(_ setup: Setup, textFiles: [String]) throws -> (Samples, Samples, Samples, [(String, Int)]) {
         let pack = work.file("studio.sqlite")
         let bytes: [UInt8]
-        do { bytes = try readFile(atPath: Locations.defaultPack) } catch {
-            throw BenchError(description: "cannot read \(Locations.defaultPack): \(error.reason)")
+        do { bytes = try readFile(atPath: Locations.screenReaderPack) } catch {
+            throw BenchError(description: "cannot read \(Locations.screenReaderPack): \(error.reason)")
         }
         try write(bytes, to: pack)
         defer { for suffix in ["", "-wal", "-shm"] { unlink(pack + suffix) } }

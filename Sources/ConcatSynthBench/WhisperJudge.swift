@@ -135,7 +135,7 @@ struct EverydayJudgeBench {
         for mode in modes {
             var system = System(name: "this voice, `\(mode)`")
             do {
-                let copy = try defaultPackCopy(
+                let copy = try packCopy(
                     fallback: mode, named: "judge-\(mode).sqlite", work: work, from: source, voice: voice.identifier)
                 system.files = try render(with: Synthesizer(bank: copy, voice: voice.identifier), named: mode)
             } catch {

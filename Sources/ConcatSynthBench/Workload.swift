@@ -17,8 +17,17 @@ struct Locations {
         return components.joined(separator: "/")
     }()
 
-    static var defaultPack: String { PackLocation.defaultPackPath }
-    static var clipSources: String { repository + "/voicebank/sources" }
+    /// The pack the benchmark speaks with: the tests' screen-reader pack (tools/build-test-pack, which tools/bench
+    /// runs first), a few dozen short phrases in English and Japanese as a screen reader's voice would have.
+    static var screenReaderPack: String { binaries + "/screen-reader-pack/screen-reader.sqlite" }
+    /// The default pack, Allison's voice (tools/build-default-pack, which tools/bench runs first when it is stale):
+    /// the voice the everyday sentences are judged with.
+    static var defaultPack: String { repository + "/voicebank/default.sqlite" }
+    /// The folder of that pack's clips of `language` (`en` or `ja`): the English ones are made with the pack, the
+    /// Japanese ones are the default pack's sources.
+    static func clipSources(_ language: String) -> String {
+        language == "en" ? binaries + "/screen-reader-pack/sources/en" : repository + "/voicebank/sources/ja"
+    }
     /// The project's shared folder sits beside the repository (CI clones it there too).
     /// A copy of the project's shared fixtures (shared/fixtures/voiceover), kept in the repository.
     static var voiceOverFixtures: String { repository + "/Tests/Fixtures/voiceover" }

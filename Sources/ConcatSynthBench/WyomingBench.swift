@@ -133,7 +133,7 @@ struct WyomingFallbackBench {
     func run() throws -> [TargetResult] {
         // Planning a request in `voice` mode synthesizes its uncovered runs: the part of a request spent in
         // espeak-ng's one lock.
-        let synthesizer = try Synthesizer(bank: Locations.defaultPack)
+        let synthesizer = try Synthesizer(bank: Locations.screenReaderPack)
         var planning = Samples()
         for round in 0..<13 {
             let elapsed = try seconds { _ = try synthesizer.renderPlan(Self.text) }
@@ -141,14 +141,14 @@ struct WyomingFallbackBench {
         }
         let runs = try synthesizer.renderPlan(Self.text).fallbacks.compactMap(\.fallback?.words)
         _ = try WyomingBench(
-            pack: BenchPack(clipCount: 0, path: Locations.defaultPack), text: Self.text, requestCount: requestCount,
+            pack: BenchPack(clipCount: 0, path: Locations.screenReaderPack), text: Self.text, requestCount: requestCount,
             work: work,
             title:
                 "13. Wyoming server over loopback, requests that need the fallback voice: default pack (`voice` mode), \"\(Self.text)\"",
             hasTarget: false
         ).run()
         // The same load with the fallback clip in place of the fallback voice: what the voice, serialized, costs.
-        let clipPack = try defaultPackCopy(fallback: "clip", named: "wyoming-clip.sqlite", work: work)
+        let clipPack = try packCopy(fallback: "clip", named: "wyoming-clip.sqlite", work: work)
         _ = try WyomingBench(
             pack: BenchPack(clipCount: 0, path: clipPack), text: Self.text, requestCount: requestCount, work: work,
             title:

@@ -8,7 +8,8 @@ extension ConcatSynthCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the voices of the default pack and of every installed pack, or of the --bank pack.",
             discussion: """
-                One line a voice: identifier, name, languages, and its pack's name, version and path. A pack that \
+                One line a voice: identifier, name, languages, and its pack's name, version, path and attribution \
+                (who recorded it, from the pack's manifest). A pack that \
                 cannot be opened is left out with a warning. `render --voice ID` with no --bank speaks with the \
                 pack listed here for ID.
                 """)
@@ -31,7 +32,8 @@ extension ConcatSynthCommand {
                 let pack = entry.pack
                 print(
                     "\(voice.identifier)\t\(voice.name)\t\(voice.supportedLanguages.joined(separator: ","))\t"
-                        + "\(pack.name ?? "(no name)")\t\(pack.version ?? "(no version)")\t\(pack.path)")
+                        + "\(pack.name ?? "(no name)")\t\(pack.version ?? "(no version)")\t\(pack.path)\t"
+                        + (pack.attribution ?? "(no attribution)"))
             }
         }
     }
@@ -52,6 +54,8 @@ struct VoiceJSON: Encodable {
     /// The pack's license, an SPDX expression; absent where it has none.
     var packLicense: String?
     var packPath: String
+    /// Who is to be credited for the pack's recordings, as its manifest says; absent where it has none.
+    var packAttribution: String?
     /// How words no clip covers are spoken: `clip`, `spell` or `voice`.
     var fallback: String
 
@@ -67,5 +71,6 @@ struct VoiceJSON: Encodable {
         packVersion = entry.pack.version
         packLicense = entry.pack.license
         packPath = entry.pack.path
+        packAttribution = entry.pack.attribution
     }
 }

@@ -1,11 +1,6 @@
+import JSONWriter
 import NIOCore
 import NIOHTTP1
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// What one HTTP server answers, on the connection, limits and listener this module keeps for every server: the
 /// speech API (`SpeechSite`) and the recording studio (module Studio) are each a site, whose `answer` is its
@@ -180,10 +175,8 @@ package struct APIError: Error, Equatable {
     }
 }
 
-/// A value as JSON with its keys sorted.
+/// A value as an answer's JSON body (`JSONWriter`).
 package func encodeJSON(_ value: some Encodable) -> [UInt8] {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
     // Encoding these plain structs cannot fail.
-    return Array((try? encoder.encode(value)) ?? Data("{}".utf8))
+    (try? JSONWriter.bytes(value)) ?? Array("{}".utf8)
 }

@@ -55,11 +55,10 @@ extension RenderPlan {
 /// }
 /// ```
 public final class Renderer {
-    /// What one pull produced.
+    /// What one pull produced: the frames written at the start of the buffer, and whether the request is done (or
+    /// cancelled). Callers outside the engine get it as ConcatSynth's `Renderer.Pull`, which documents each field.
     public struct Pull: Equatable, Sendable {
-        /// Frames written at the start of the buffer.
         public var frameCount: Int
-        /// The request is done (or cancelled): no frames will follow.
         public var isComplete: Bool
 
         public init(frameCount: Int, isComplete: Bool) {

@@ -36,6 +36,10 @@ public struct Marker: Equatable, Sendable, CustomStringConvertible {
 
     /// One line of JSON whose `byteOffset` counts `bytesPerFrame`, the output encoding's frame size; a fallback's
     /// phrase ends with `"fallback"` and how it was spoken.
+    ///
+    /// Written here rather than by the tools' `JSONWriter`: a marker's fields come in SPEC.md's order, the same on
+    /// every run, and JSONEncoder gives them either sorted (another order) or in an order that changes from run to
+    /// run; and SpeechCore, which every speaking program links, loads no Foundation.
     public func jsonLine(bytesPerFrame: Int) -> String {
         #"{"kind":"\#(kind.rawValue)","text":\#(jsonString(text)),"frame":\#(frame),"frames":\#(frameCount),"#
             + #""byteOffset":\#(frame * bytesPerFrame),"textRange":[\#(textRange.lowerBound),\#(textRange.count)]"#

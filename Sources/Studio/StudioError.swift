@@ -5,6 +5,7 @@ import NetworkServer
 import Playback
 import Verbalization
 import Voicebank
+import VoicebankAuthoring
 
 /// What can go wrong in the studio: starting it (its script and texts), each request of its page, and the sound
 /// devices of `voicebank record`.
@@ -48,6 +49,8 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
     /// The same audio is a take of the prompt already.
     case sameTake(clipID: Int, phrase: String)
     case voicebank(VoicebankError)
+    /// A take the import or removal could not make or remove (its audio, its phrase).
+    case authoring(AuthoringError)
     case audio(AudioIOError)
     case coverage(ConcatSynthError)
     /// The server could not make its folder for takes.
@@ -123,6 +126,8 @@ public enum StudioError: Error, Sendable, CustomStringConvertible {
         case .sameTake(let clipID, let phrase):
             return "the same audio is take #\(clipID) of \"\(phrase)\" already; expected a new recording"
         case .voicebank(let error):
+            return error.description
+        case .authoring(let error):
             return error.description
         case .audio(let error):
             return error.description

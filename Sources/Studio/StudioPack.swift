@@ -1,5 +1,6 @@
 import Synchronization
 import Voicebank
+import VoicebankAuthoring
 
 /// A studio's pack, opened for writing, and the voice whose takes it keeps: every read and change of the pack goes
 /// through `withPack`, one at a time.
@@ -23,6 +24,19 @@ final class StudioPack: Sendable {
             return try pack.withLock { (pack) throws(VoicebankError) -> T in try body(pack) }
         } catch {
             throw .voicebank(error)
+        }
+    }
+
+    /// Runs `body`, a change authoring makes (an import, a removal), as `withPack` runs a read.
+    ///
+    /// - Throws: `StudioError.voicebank` for what the pack refused, `.authoring` for the rest.
+    func withPack<T: Sendable>(_ body: (VoicePack) throws(AuthoringError) -> T) throws(StudioError) -> T {
+        do {
+            return try pack.withLock { (pack) throws(AuthoringError) -> T in try body(pack) }
+        } catch .store(let error) {
+            throw .voicebank(error)
+        } catch {
+            throw .authoring(error)
         }
     }
 }

@@ -103,7 +103,7 @@ final class StudioTakes: Sendable {
             path: path, phrase: prompt.text, sourceName: Self.sourceName(prompt.text, position: position),
             position: position)
         return try kept(
-            pack.withPack { (pack) throws(VoicebankError) in
+            pack.withPack { (pack) throws(AuthoringError) in
                 try pack.importFiles([request], into: voice.identifier, parallelism: 1, choosesFallbackVoice: false)
             })
     }
@@ -122,7 +122,7 @@ final class StudioTakes: Sendable {
             path: "recording \(id)", phrase: prompt.text, sourceName: Self.sourceName(prompt.text, position: position),
             position: position)
         let take = try kept(
-            pack.withPack { (pack) throws(VoicebankError) in
+            pack.withPack { (pack) throws(AuthoringError) in
                 try pack.importClip(clip, as: request, into: voice.identifier, choosesFallbackVoice: false)
             })
         recordings.remove(id: id)
@@ -144,7 +144,7 @@ final class StudioTakes: Sendable {
     /// - Throws: `StudioError.unknownTake`, `.voicebank`.
     func discard(takeID: String) throws(StudioError) -> (take: Clip, prompts: [Prompt]) {
         let clip = try take(id: takeID)
-        _ = try pack.withPack { (pack) throws(VoicebankError) in
+        _ = try pack.withPack { (pack) throws(AuthoringError) in
             try pack.removeClips(ids: [clip.id], choosesFallbackVoice: false)
         }
         fallbackVoice.takesChanged()
@@ -157,7 +157,7 @@ final class StudioTakes: Sendable {
     /// - Throws: `StudioError.unknownTake`, `.voicebank`.
     func reposition(takeID: String, position: TakePosition?) throws(StudioError) -> Clip {
         let clip = try take(id: takeID)
-        return try pack.withPack { (pack) throws(VoicebankError) in
+        return try pack.withPack { (pack) throws(AuthoringError) in
             try pack.setPosition(
                 position, clipID: clip.id, sourceName: Self.sourceName(clip.phrase, position: position))
         }

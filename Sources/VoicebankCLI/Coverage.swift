@@ -3,6 +3,7 @@ import AudioIO
 import CommandLineSupport
 import ConcatSynth
 import Voicebank
+import VoicebankAuthoring
 
 extension VoicebankCommand {
     struct Coverage: ParsableCommand {
@@ -47,7 +48,7 @@ extension VoicebankCommand {
             for file in files {
                 let bytes: [UInt8]
                 do throws(FileError) { bytes = try readFile(atPath: file) } catch {
-                    throw VoicebankError.fileSystem(
+                    throw AuthoringError.fileSystem(
                         path: file, reason: "\(error.reason); expected a readable text or SSML file")
                 }
                 inputs.append((file, String(decoding: bytes, as: UTF8.self)))

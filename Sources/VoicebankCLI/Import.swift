@@ -88,7 +88,7 @@ extension VoicebankCommand {
 
         func run() throws {
             let pack = try bank.open(.readWrite)
-            let labelTrack = try labels.map { (path) throws(VoicebankError) in try LabelTrack(path: path) }
+            let labelTrack = try labels.map { (path) throws(AuthoringError) in try LabelTrack(path: path) }
             let (requests, skippedLines) = labelTrack == nil ? try importRequests() : ([], [])
             var display = ProgressDisplay(isTerminal: FileDescriptor.standardError.isTerminal)
             let report: ImportReport

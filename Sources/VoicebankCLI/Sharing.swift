@@ -53,7 +53,7 @@ extension VoicebankCommand {
             printManifest(manifest, indent: "")
         }
 
-        static func key(_ text: String) throws(VoicebankError) -> PackManifest.Key {
+        static func key(_ text: String) throws(SharingError) -> PackManifest.Key {
             guard let key = PackManifest.Key(rawValue: text.trimmingSpaces) else {
                 throw .unknownManifestKey(text)
             }

@@ -35,9 +35,9 @@ extension VoicebankCommand.Import {
     /// column or `--position`. Files and lines that do not pair up are warnings, or with
     /// `--strict-transcript` an error; with `--keep-going`, the transcript lines that do not pair with one file
     /// come back to be reported with the files that fail.
-    func importRequests() throws -> (requests: [ImportRequest], skippedLines: [VoicebankError]) {
+    func importRequests() throws -> (requests: [ImportRequest], skippedLines: [AuthoringError]) {
         guard let transcript else {
-            let requests = try ImportRequest.audioFiles(files).map { (file) throws(VoicebankError) in
+            let requests = try ImportRequest.audioFiles(files).map { (file) throws(AuthoringError) in
                 try ImportRequest.tagged(path: file.path, phrase: text, position: position, isFallback: fallback)
             }
             return (requests, [])
@@ -55,13 +55,13 @@ extension VoicebankCommand.Import {
                 problems.append("no line for \(summary(assignment.unlistedFiles))")
             }
             if !missing.isEmpty { problems.append("no file for \(summary(missing))") }
-            throw VoicebankError.transcript(
+            throw AuthoringError.transcript(
                 path: transcript, line: nil,
                 reason: problems.joined(separator: " and ")
                     + "; with --strict-transcript expected a line for every file and a file for every line")
         }
         guard !assignment.requests.isEmpty || !assignment.skippedLines.isEmpty else {
-            throw VoicebankError.transcript(
+            throw AuthoringError.transcript(
                 path: transcript, line: nil,
                 reason:
                     "it names none of the \(assignment.unlistedFiles.count) files given (\(summary(assignment.unlistedFiles))); "

@@ -41,12 +41,19 @@ extension VoicebankCommand {
         }
     }
 
-    /// What `voicebank` reports for `error`: the store's and authoring's messages with their remedies worded as
-    /// this tool's options, which the library does not name; anything else as `CommandLineMessage` shows it.
+    /// What `voicebank` reports for `error`: the store's, authoring's and sharing's messages with their remedies
+    /// worded as this tool's options, which the library does not name; anything else as `CommandLineMessage` shows it.
     static func shown(_ error: any Error) -> any Error {
-        guard let error = error as? VoicebankError, let message = worded(error) else {
-            return CommandLineMessage.shown(error)
+        let message: String?
+        switch error {
+        case let error as VoicebankError: message = worded(error)
+        case AuthoringError.store(let error), SharingError.store(let error): message = worded(error)
+        case let error as AuthoringError: message = worded(error)
+        case SharingError.emptyManifestValue(let key):
+            message = "invalid manifest \(key) \"\"; expected a value that is not empty (`--unset \(key)` removes one)"
+        default: message = nil
         }
+        guard let message else { return CommandLineMessage.shown(error) }
         return CommandLineMessage(description: message)
     }
 
@@ -63,6 +70,14 @@ extension VoicebankCommand {
         case .ambiguousVoice(let available, let path):
             return
                 "voice pack \(path) has several voices; expected --voice with one of: \(available.joined(separator: ", "))"
+        case .invalidSelectionWeight(let weight, let value):
+            return "invalid --\(weight)-weight \(value); expected \(SelectionWeights.accepted)"
+        default: return nil
+        }
+    }
+
+    private static func worded(_ error: AuthoringError) -> String? {
+        switch error {
         case .emptyPhrase(let file, let phrase):
             return
                 "the phrase \"\(phrase)\" of \(file) has no words once normalised; expected --text with a phrase that has letters, digits or CJK characters"
@@ -72,10 +87,6 @@ extension VoicebankCommand {
         case .lastFallback(let voice, let path):
             return
                 "that would remove the last fallback clip of voice \(voice) in \(path), and words no clip covers could not be spoken; import another with `voicebank import --fallback` first, or give --allow-no-fallback"
-        case .invalidSelectionWeight(let weight, let value):
-            return "invalid --\(weight)-weight \(value); expected \(SelectionWeights.accepted)"
-        case .emptyManifestValue(let key):
-            return "invalid manifest \(key) \"\"; expected a value that is not empty (`--unset \(key)` removes one)"
         default: return nil
         }
     }

@@ -1,7 +1,8 @@
+import JSONWriter
 import NIOCore
 
 #if canImport(FoundationEssentials)
-    // JSONDecoder and JSONEncoder without the rest of Foundation (ICU), which would slow every command's start.
+    // JSONDecoder without the rest of Foundation (ICU), which would slow every command's start.
     import FoundationEssentials
 #else
     import Foundation
@@ -78,16 +79,31 @@ public struct WyomingEvent: Sendable {
     /// The protocol version this server speaks: the `wyoming` package it was checked against.
     public static let protocolVersion = "1.10.2"
 
+    /// A header line's fields: the event's type and the protocol's version, and the lengths of what follows.
+    private struct Header: Encodable {
+        var type: String
+        var version = WyomingEvent.protocolVersion
+        var dataLength: Int?
+        var payloadLength: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case type, version
+            case dataLength = "data_length"
+            case payloadLength = "payload_length"
+        }
+    }
+
     /// The event as it goes on the wire: a header line, then the data block (when there is data), then the
-    /// payload. `type` is one of the protocol's own names, so it needs no JSON escaping.
+    /// payload.
     func encoded(dataBytes: [UInt8]?, allocator: ByteBufferAllocator) -> ByteBuffer {
-        var header = #"{"type":"\#(type)","version":"\#(Self.protocolVersion)""#
-        if let dataBytes { header += #","data_length":\#(dataBytes.count)"# }
-        if let payload, payload.readableBytes > 0 { header += #","payload_length":\#(payload.readableBytes)"# }
-        header += "}\n"
-        var buffer = allocator.buffer(
-            capacity: header.utf8.count + (dataBytes?.count ?? 0) + (payload?.readableBytes ?? 0))
-        buffer.writeString(header)
+        let payloadLength = payload.map(\.readableBytes) ?? 0
+        let header =
+            Self.json(
+                Header(type: type, dataLength: dataBytes?.count, payloadLength: payloadLength > 0 ? payloadLength : nil)
+            )
+            + [UInt8(ascii: "\n")]
+        var buffer = allocator.buffer(capacity: header.count + (dataBytes?.count ?? 0) + payloadLength)
+        buffer.writeBytes(header)
         if let dataBytes { buffer.writeBytes(dataBytes) }
         if var payload { buffer.writeBuffer(&payload) }
         return buffer
@@ -100,10 +116,9 @@ public struct WyomingEvent: Sendable {
     }
 
     static func json(_ value: some Encodable) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // A JSONValue, or a struct of strings and numbers: nothing that can fail to encode.
-        return Array(try! encoder.encode(value))
+        // A header, a JSONValue decoded from JSON or made of the server's strings and numbers, or a struct of
+        // strings and numbers: nothing that can fail to encode.
+        try! JSONWriter.bytes(value)
     }
 }
 

@@ -9,16 +9,7 @@ import Testing
 
     /// Converts `input` from 22050 Hz in blocks of `blockFrames` through one soxr stream.
     static func convert(_ input: [Float], to rate: Int, blockFrames: Int = 4_096) throws -> [Float] {
-        let resampler = try StreamingResampler(from: 22_050, to: rate, soxr: .high)
-        var output: [Float] = []
-        try input.withUnsafeBufferPointer { buffer in
-            for start in stride(from: 0, to: buffer.count, by: blockFrames) {
-                let block = UnsafeBufferPointer(rebasing: buffer[start..<min(start + blockFrames, buffer.count)])
-                try resampler.convert(block) { output += $0 }
-            }
-        }
-        try resampler.finish { output += $0 }
-        return output
+        try StreamingResampler(from: 22_050, to: rate, soxr: .high).convertAll(input, blockFrames: blockFrames)
     }
 
     /// A tenth of a second at each end, where the filter meets the signal's start and end.

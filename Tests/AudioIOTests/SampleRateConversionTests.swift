@@ -36,16 +36,7 @@ import Testing
 @Suite struct StreamingResamplerTests {
     /// Converts `input` in blocks of `blockFrames` through one resampler.
     func stream(_ input: [Float], blockFrames: Int, to rate: Int) throws -> [Float] {
-        let resampler = try StreamingResampler(from: 22_050, to: rate)
-        var output: [Float] = []
-        try input.withUnsafeBufferPointer { buffer in
-            for start in stride(from: 0, to: buffer.count, by: blockFrames) {
-                let block = UnsafeBufferPointer(rebasing: buffer[start..<min(start + blockFrames, buffer.count)])
-                try resampler.convert(block) { output += $0 }
-            }
-        }
-        try resampler.finish { output += $0 }
-        return output
+        try StreamingResampler(from: 22_050, to: rate).convertAll(input, blockFrames: blockFrames)
     }
 
     @Test(

@@ -249,12 +249,12 @@ enum DocsExtractor {
     }
 }
 
-/// A temporary folder holding what the docs' examples name, beside a copy of the default pack.
+/// A temporary folder holding what the docs' examples name, beside a copy of the tests' screen-reader pack.
 ///
-/// - `default.sqlite`: the default pack, copied (`$CONCAT_SYNTH_BANK`), so examples that import or configure
-///   cannot change the committed one.
+/// - `default.sqlite`: the screen-reader pack (`ScreenReaderPack`), copied (`$CONCAT_SYNTH_BANK`), so examples that
+///   import or configure cannot change it; it stands for the default pack, which the tests do not build.
 /// - `clips/*.aiff` (hello, good morning, nice to meet you, double tap to open) and `beep.aiff`: recordings named
-///   after their phrases and a fallback clip, from the default pack's sources; `take2.wav`, one more take.
+///   after their phrases and a fallback clip, from the screen-reader pack's sources; `take2.wav`, one more take.
 /// - `takes/` (`001.wav` … with `transcript.tsv`): numbered takes a transcript names.
 /// - `sounds/en/` (with `core-sounds-en.txt`): a few files of an Asterisk-style prompt set, 8 kHz 16-bit WAV.
 /// - `sounds/chime.wav`: a file `<audio src>` may play with `--allow-audio sounds`.
@@ -266,8 +266,8 @@ struct DocsFolder {
 
     init(repository: String) throws {
         let manager = FileManager.default
-        let sources = "\(repository)/voicebank/sources/en"
-        try manager.copyItem(atPath: "\(repository)/voicebank/default.sqlite", toPath: pack)
+        let sources = "\(ScreenReaderPack.englishSources)/en"
+        try manager.copyItem(atPath: ScreenReaderPack.path, toPath: pack)
         try manager.createDirectory(atPath: directory.file("clips"), withIntermediateDirectories: true)
         for name in ["hello", "good_morning", "nice_to_meet_you", "double_tap_to_open"] {
             try manager.copyItem(atPath: "\(sources)/\(name).aiff", toPath: directory.file("clips/\(name).aiff"))

@@ -11,7 +11,7 @@ import Voicebank
     var bank: String { directory.file("voice.sqlite") }
 
     init() throws {
-        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: bank)
+        try FileManager.default.copyItem(atPath: ScreenReaderPack.path, toPath: bank)
         for (voice, mode) in [("org.concatsynth.en", "voice"), ("org.concatsynth.ja", "spell")] {
             let configured = try Binary("voicebank").run([
                 "configure", "--bank", bank, "--voice", voice, "--fallback", mode,

@@ -16,16 +16,23 @@ import Testing
         text.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
     }
 
-    @Test("voices lists the default pack's voices, then each installed pack's, with the pack's name, version and path")
+    @Test(
+        "voices lists the default pack's voices, then each installed pack's, with the pack's name, version, path and attribution"
+    )
     func voices() throws {
-        let ann = try home.install(name: "ann", voice: "com.example.ann", voiceName: "Ann", version: "1.2.0")
+        let ann = try home.install(
+            name: "ann", voice: "com.example.ann", voiceName: "Ann", version: "1.2.0",
+            manifest: ["attribution=Ann Example, recorded for the tests"])
         let installed = "\(home.packFolder)/ann.sqlite"
 
         let table = try run(["voices"])
         #expect(table.status == 0 && table.standardError.isEmpty, "\(table.standardError)")
         let rows = lines(table.standardOutput)
         #expect(rows.map(\.first) == ["org.concatsynth.en", "org.concatsynth.ja", "com.example.ann"])
-        #expect(rows.last == ["com.example.ann", "Ann", "en-US", "ann", "1.2.0", installed])
+        #expect(
+            rows.last == [
+                "com.example.ann", "Ann", "en-US", "ann", "1.2.0", installed, "Ann Example, recorded for the tests",
+            ])
         #expect(rows.dropLast().allSatisfy { $0[3] == "default" })
 
         let json = try run(["voices", "--json"])
@@ -40,6 +47,7 @@ import Testing
         #expect(voices.last?["packVersion"] as? String == "1.2.0")
         #expect(voices.last?["packLicense"] as? String == "CC-BY-4.0")
         #expect(voices.last?["packPath"] as? String == installed)
+        #expect(voices.last?["packAttribution"] as? String == "Ann Example, recorded for the tests")
         #expect(voices.last?["primaryLanguages"] as? [String] == ["en-US"] && voices.last?["name"] as? String == "Ann")
 
         // --bank lists that pack alone.

@@ -235,7 +235,7 @@ enum SchemaObjectCase: String, CaseIterable, Sendable, CustomStringConvertible {
         #expect(FileManager.default.fileExists(atPath: output))
 
         let copy = pack.directory.file("default.sqlite")
-        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: copy)
+        try FileManager.default.copyItem(atPath: ScreenReaderPack.path, toPath: copy)
         let standard = try concatSynth.run(["render", "--bank", copy, "-o", "-", "hello"])
         #expect(standard.status == 0, "\(standard.standardError)")
         #expect(!standard.standardOutputBytes.isEmpty)

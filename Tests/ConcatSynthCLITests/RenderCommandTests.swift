@@ -22,7 +22,7 @@ enum VoiceOverFixture {
 @Suite struct RenderCommandTests {
     let concatSynth = Binary("concat-synth")
     let directory = TemporaryDirectory("concat-synth-cli")
-    let defaultPack = VoicePackLocation.defaultPackPath
+    let defaultPack = ScreenReaderPack.path
 
     @Test("the VoiceOver fixtures are all there")
     func fixtureFiles() {

@@ -75,7 +75,7 @@ import Voicebank
 
         let built = try shell("cd '\(app)' && swift build 2>&1")
         try #require(built.status == 0, "\(built.output)")
-        let pack = VoicePackLocation.defaultPackPath
+        let pack = ScreenReaderPack.path
         let rendered = try shell("cd '\(app)' && \"$(swift build --show-bin-path)/App\" '\(pack)'")
         try #require(rendered.status == 0, "\(rendered.output)")
         let expected = try Synthesizer(bank: pack).plan(SpeechRequest(.text("Hello"))).frameCount

@@ -225,7 +225,7 @@ import VoicebankAuthoring
     @Test("a voice whose language espeak-ng lacks: configure refuses, and such a pack falls back to its clip")
     func unknownLanguage() throws {
         let pack = try tonePack(.clip, language: "tlh")
-        #expect(throws: VoicebankError.fallbackLanguage(voice: Self.voice, language: "tlh")) {
+        #expect(throws: AuthoringError.fallbackLanguage(voice: Self.voice, language: "tlh")) {
             try pack.setFallbackMode(.voice, voice: Self.voice)
         }
         #expect(try pack.voices().map(\.fallbackMode) == [.clip])

@@ -1,11 +1,12 @@
 import ConcatSynth
 import SpeechCore
+import TestSupport
 import Testing
 
 /// Plain text renders in the sentences its punctuation gives, with the default pack's real clips: the same samples
 /// and markers as the sentences written as `<s>`, however the text reaches the engine.
 @Suite struct InferredSentenceRenderTests {
-    static let defaultPack = PackLocation.defaultPackPath
+    static let defaultPack = ScreenReaderPack.path
 
     /// The samples of `request` and its markers but for their places in the request.
     func render(_ request: SpeechRequest) throws -> (samples: [Float], markers: [String]) {

@@ -1,11 +1,12 @@
 import ConcatSynth
+import TestSupport
 import Testing
 
 /// The library's own example (docs/library.md), written with `import ConcatSynth` alone: the facade is all a
 /// program needs.
 @Suite struct LibraryExampleTests {
     /// The repository's default pack, found as the tools find it from a build folder.
-    static let defaultPack = PackLocation.defaultPackPath
+    static let defaultPack = ScreenReaderPack.path
 
     @Test("a request rendered by pull gives its audio, markers and notes")
     func speak() throws {

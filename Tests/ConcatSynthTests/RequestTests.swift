@@ -10,7 +10,7 @@ import Voicebank
 /// The typed request and the facade's errors: each content kind is what its caller means, with no SSML written.
 @Suite struct RequestTests {
     /// The repository's default pack, found as the tools find it from a build folder.
-    static let defaultPack = PackLocation.defaultPackPath
+    static let defaultPack = ScreenReaderPack.path
 
     func phrases(_ request: SpeechRequest) throws -> [String] {
         let plan = try Synthesizer(bank: Self.defaultPack).renderPlan(request)

@@ -6,7 +6,7 @@ import Voicebank
 
 /// The catalog of the default and the installed packs, made from given paths (`FoundByNameTests` runs the tools).
 @Suite struct VoiceCatalogTests {
-    let defaultPack = VoicePackLocation.defaultPackPath
+    let defaultPack = ScreenReaderPack.path
 
     @Test("a pack found twice, by a link or a second path, counts once")
     func sameFileOnce() throws {

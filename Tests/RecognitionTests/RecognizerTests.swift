@@ -2,15 +2,14 @@ import AudioIO
 import Foundation
 import Recognition
 import SpeechCore
+import TestSupport
 import Testing
 
 /// pocketsphinx through Debian's library, listening to speech made in the test by espeak-ng (through its library)
-/// and to the default pack's English sources (flite's slt voice).
+/// and to the tests' screen-reader clips (flite's slt voice, `ScreenReaderPack`).
 @Suite struct RecognizerTests {
     static let compass = ["east", "west", "north", "south", "good morning", "hello"]
-    static let sources =
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path + "/voicebank/sources/en"
+    static var sources: String { ScreenReaderPack.englishSources + "/en" }
 
     @Test("hears which phrase of a grammar espeak-ng said", arguments: compass)
     func grammar(phrase: String) throws {
@@ -78,7 +77,7 @@ import Testing
     }
 
     @Test(
-        "free-form: the default pack's recordings heard with the language model",
+        "free-form: the screen-reader clips heard with the language model",
         arguments: [
             ("nice_to_meet_you.aiff", "nice to meet you", 0.0), ("good_morning.aiff", "good morning", 0.0),
             ("new_message.aiff", "new message", 0.0),

@@ -11,7 +11,7 @@ import Voicebank
     @Test("an HTTP client asking for a damaged clip gets a 500 that names the clip and no --bank")
     func damagedClipOverHTTP() throws {
         let pack = directory.file("pack.sqlite")
-        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: pack)
+        try FileManager.default.copyItem(atPath: ScreenReaderPack.path, toPath: pack)
         try execute("UPDATE clip SET trim_start = -5 WHERE phrase = 'hello'", on: pack)
         let server = try WyomingTestServer(arguments: ["serve", "--bank", pack, "--http", "127.0.0.1:0"]) { line in
             line.hasPrefix("HTTP listening on ") ? String(line.dropFirst("HTTP listening on ".count)) : nil

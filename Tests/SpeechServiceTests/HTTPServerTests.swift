@@ -13,7 +13,7 @@ import Voicebank
     var pack: String { directory.file("pack.sqlite") }
 
     init() throws {
-        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: pack)
+        try FileManager.default.copyItem(atPath: ScreenReaderPack.path, toPath: pack)
     }
 
     func server(_ extra: [String] = []) throws -> WyomingTestServer {

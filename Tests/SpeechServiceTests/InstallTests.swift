@@ -93,7 +93,7 @@ import Testing
         // The default pack is an installed pack like any other, in rollback-journal mode (header bytes 18 and 19 are
         // 1, not WAL's 2), which other users can read without writing its folder.
         let packs = try PrivateSpeechDispatcher.run(home.file(".local/bin/voicebank"), ["packs"], environment)
-        #expect(packs.standardOutput.hasPrefix("default\t1.0.0\t"), "\(packs.standardOutput)")
+        #expect(packs.standardOutput.hasPrefix("default\t2.0.0\tCC-BY-SA-3.0\t"), "\(packs.standardOutput)")
         let header = try Data(
             contentsOf: URL(fileURLWithPath: home.file(".local/share/concat-synth/packs/default.sqlite")))
         #expect(header[18] == 1 && header[19] == 1)

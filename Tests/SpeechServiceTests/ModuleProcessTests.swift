@@ -2,6 +2,7 @@ import Foundation
 import SpeechService
 import TestSupport
 import Testing
+import Voicebank
 
 /// The module process over pipes, as speech-dispatcher drives it.
 @Suite struct ModuleProcessTests {
@@ -58,12 +59,13 @@ import Testing
         session.send("LIST VOICES\n")
         #expect(
             try session.next().lines == [
-                "Default English\ten-US\tnone", "Default Japanese\tja-JP\tnone", "Ann\ten-US\tnone",
+                "Allison\ten-US\tnone", "Default Japanese\tja-JP\tnone", "Ann\ten-US\tnone",
                 "OK VOICE LIST SENT",
             ])
+        // The default pack where a clone's module finds it (tools/test builds it), not the tests' own pack.
         for (settings, options) in [
             (["synthesis_voice=Ann"], ["--bank", ann, "--voice", "com.example.ann"]),
-            (["synthesis_voice=NULL", "language=en"], ["--bank", ModuleSession.defaultPack]),
+            (["synthesis_voice=NULL", "language=en"], ["--bank", VoicePackLocation.defaultPackPath]),
         ] {
             let request = "<speak>hello, good morning</speak>"
             try session.speak(request, settings: settings)

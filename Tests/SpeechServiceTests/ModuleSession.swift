@@ -44,7 +44,7 @@ final class ModuleSession {
         process.waitUntilExit()
     }
 
-    static var defaultPack: String { VoicePackLocation.defaultPackPath }
+    static var defaultPack: String { ScreenReaderPack.path }
 
     func send(_ text: String) {
         input.write(Data(text.utf8))

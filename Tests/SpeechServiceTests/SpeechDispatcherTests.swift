@@ -2,6 +2,7 @@ import Foundation
 import SpeechService
 import TestSupport
 import Testing
+import Voicebank
 
 /// A private speech-dispatcher for one test: the module installed with `tools/install --user` into a temporary
 /// home, the server's sound going to a file through an ALSA `file` PCM, the server started headless in that home.
@@ -52,7 +53,9 @@ final class PrivateSpeechDispatcher {
 
         // The module exactly as a user gets it, from the binaries this test run built.
         let binaries = URL(fileURLWithPath: Binary("sd_concat-synth").path).deletingLastPathComponent().path
-        let install = try Self.run("\(Self.repository)/tools/install", ["--user", "--binaries", binaries], environment)
+        // Installing checks and copies the default pack, Allison's prompts (about 180 MB): minutes on a loaded machine.
+        let install = try Self.run(
+            "\(Self.repository)/tools/install", ["--user", "--binaries", binaries], environment, timeoutSeconds: 600)
         guard install.status == 0 else {
             throw SessionError(description: "tools/install --user failed: \(install.standardError)")
         }
@@ -236,7 +239,10 @@ struct SpeechDispatcherTests {
         let directory = TemporaryDirectory("speechd-reference")
         // The server plays server audio at a fixed volume 85 of its -100…100 scale, multiplying each sample by
         // 0.925 as a float and truncating (src/server/output.c, src/audio/alsa.c): volume is the module's job.
-        let expected = try reference("<speak>hello</speak>", directory: directory).samples.map {
+        // The installed module speaks with the default pack it was installed with (tools/test builds it).
+        let expected = try reference(
+            "<speak>hello</speak>", options: ["--bank", VoicePackLocation.defaultPackPath], directory: directory
+        ).samples.map {
             Int16((Float($0) * Float(0.925)).rounded(.towardZero))
         }
         // The file PCM is written as the server plays; give its last period a moment to land.
@@ -280,7 +286,10 @@ struct SpeechDispatcherTests {
         #expect(lines.first == "begin")
         #expect(lines.last == "cancel")
         #expect(!lines.contains("end") && !lines.contains("index_marks after"))
-        let full = try reference(request, directory: TemporaryDirectory("speechd-reference")).samples.count
+        let full = try reference(
+            request, options: ["--bank", VoicePackLocation.defaultPackPath],
+            directory: TemporaryDirectory("speechd-reference")
+        ).samples.count
         #expect(server.capturedSamples().count < full)
         let next = try server.speakWithClient("<speak>hello</speak>")
         #expect(next == ["begin", "end"])

@@ -17,7 +17,7 @@ import Voicebank
     var pack: String { directory.file("pack.sqlite") }
 
     init() throws {
-        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: pack)
+        try FileManager.default.copyItem(atPath: ScreenReaderPack.path, toPath: pack)
     }
 
     @Test("Wyoming requests one after another all render on the pool's first synthesizer")

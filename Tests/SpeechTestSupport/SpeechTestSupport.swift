@@ -47,11 +47,22 @@ public final class MemoryClips: ClipAudioSource {
 
 /// Pulls a renderer to its end in blocks of `blockSize`, returning the samples and the block sizes.
 public func pullAll(_ renderer: Renderer, blockSize: Int) throws -> (samples: [Float], blocks: [Int]) {
+    try pullAll(blockSize: blockSize) { buffer in
+        let pulled = try renderer.render(into: buffer)
+        return (pulled.frameCount, pulled.isComplete)
+    }
+}
+
+/// Pulls to the end in blocks of `blockSize` through `render` (a renderer's `render(into:)`: the frames it wrote and
+/// whether the request is done), returning the samples and the block sizes.
+public func pullAll(
+    blockSize: Int, _ render: (UnsafeMutableBufferPointer<Float>) throws -> (frameCount: Int, isComplete: Bool)
+) rethrows -> (samples: [Float], blocks: [Int]) {
     var samples: [Float] = []
     var blocks: [Int] = []
     var buffer = [Float](repeating: .nan, count: blockSize)
     while true {
-        let pulled = try buffer.withUnsafeMutableBufferPointer { try renderer.render(into: $0) }
+        let pulled = try buffer.withUnsafeMutableBufferPointer { try render($0) }
         samples += buffer[..<pulled.frameCount]
         blocks.append(pulled.frameCount)
         if pulled.isComplete { return (samples, blocks) }

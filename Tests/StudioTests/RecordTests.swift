@@ -19,7 +19,7 @@ import Voicebank
     var alsaConfiguration: String { directory.file("asoundrc") }
 
     init() throws {
-        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: pack)
+        try FileManager.default.copyItem(atPath: ScreenReaderPack.path, toPath: pack)
         try StudioServerTests.texts.write(toFile: textsFile, atomically: true, encoding: .utf8)
         try Data().write(to: URL(fileURLWithPath: alsaConfiguration))
     }
@@ -144,7 +144,7 @@ import Voicebank
         let takes = Array(clips.dropFirst(before.count))
         #expect(takes.map(\.phrase) == Self.phrases)
         let reference = directory.file("reference.sqlite")
-        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: reference)
+        try FileManager.default.copyItem(atPath: ScreenReaderPack.path, toPath: reference)
         for (take, (wav, seconds)) in zip(takes, speech) {
             #expect(take.source.sampleRate == 48_000 && take.source.channelCount == 1)
             #expect(take.sourceName == take.phrase.replacingOccurrences(of: " ", with: "_") + ".wav")

@@ -32,7 +32,7 @@ import Voicebank
     /// the weather is fine`, `bob`, `the` and `carol`; and the arguments of a studio of them.
     func defaultPack(_ name: String) throws -> (pack: String, texts: String, arguments: [String]) {
         let pack = directory.file("\(name).sqlite")
-        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: pack)
+        try FileManager.default.copyItem(atPath: ScreenReaderPack.path, toPath: pack)
         let texts = directory.file("\(name).txt")
         try StudioServerTests.texts.write(toFile: texts, atomically: true, encoding: .utf8)
         return (pack, texts, ["--bank", pack, "--voice", Self.voice, "--texts", texts])
@@ -128,7 +128,12 @@ import Voicebank
             ])
         let firstLevel = try #require(answer["first_level"] as? String)
         let firstFloor = try #require(Self.noiseFloor(firstLevel), "\(firstLevel)")
-        #expect(abs(firstFloor - roomDecibels) < 2, "\(firstLevel), the room at \(roomDecibels) dBFS")
+        // The floor is the quietest block (2048 frames) the meter heard outside a take. A block of the room alone reads
+        // within a fraction of a dB of the room's level and one the tone reached reads tens of dB above it, so a floor
+        // under the room's level and 2 dB was measured in the room. Below, nothing bounds it: on a loaded machine
+        // Chromium's fake capture, driven by a timer, falls behind and skips, the gap reaches the page as silence, and
+        // a block partly silent reads quieter than the room (a third of it silent: 1.8 dB).
+        #expect(firstFloor < roomDecibels + 2, "\(firstLevel), the room at \(roomDecibels) dBFS")
         // P plays the take just recorded, then, back on its prompt with ↑, the take as the pack holds it; → goes on.
         // The take just recorded plays trimmed, as the pack then holds it.
         let played = try #require(answer["played"] as? String)
@@ -255,7 +260,7 @@ import Voicebank
     @Test("a take far quieter than the voice's other takes is said to be, before Enter, as voicebank verify would")
     func loudness() throws {
         let pack = directory.file("loudness.sqlite")
-        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: pack)
+        try FileManager.default.copyItem(atPath: ScreenReaderPack.path, toPath: pack)
         let prompts = directory.file("prompts.txt")
         try "hello there\n".write(toFile: prompts, atomically: true, encoding: .utf8)
         let speech = directory.file("hello.wav")

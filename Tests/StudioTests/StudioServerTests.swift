@@ -17,7 +17,7 @@ import Voicebank
     var textsFile: String { directory.file("texts.txt") }
 
     init() throws {
-        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: pack)
+        try FileManager.default.copyItem(atPath: ScreenReaderPack.path, toPath: pack)
         try Self.texts.write(toFile: textsFile, atomically: true, encoding: .utf8)
     }
 
@@ -224,7 +224,7 @@ import Voicebank
         #expect((change["coverage"] as? [String: Any])?["summary"] as? String == "covered: 7 of 14 tokens (50.0 %)")
 
         let imported = directory.file("imported.sqlite")
-        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: imported)
+        try FileManager.default.copyItem(atPath: ScreenReaderPack.path, toPath: imported)
         let result = try voicebank.run(["import", "--bank", imported, "--voice", Self.voice, "--text", "bob", take.wav])
         #expect(result.status == 0, "\(result.standardError)")
 
@@ -382,7 +382,7 @@ import Voicebank
     func piecesAreTheWholeTake() throws {
         let whole = try studio()
         let piecesPack = directory.file("pieces.sqlite")
-        try FileManager.default.copyItem(atPath: VoicePackLocation.defaultPackPath, toPath: piecesPack)
+        try FileManager.default.copyItem(atPath: ScreenReaderPack.path, toPath: piecesPack)
         let pieces = try studio(pack: piecesPack)
         let before = try clips(piecesPack)
         let take = try take()

@@ -110,6 +110,9 @@ public struct Binary: Sendable {
     ///
     /// `XDG_DATA_HOME` is an empty folder of the process's own unless `environment` names it (or removes it): the
     /// packs installed in the home of whoever runs the tests would otherwise be voices of every command.
+    /// `CONCAT_SYNTH_BANK` is the tests' screen-reader pack (`ScreenReaderPack`) unless `environment` names it (or
+    /// removes it, for the tests of the default pack's place): the default pack is built from recordings the tests do
+    /// not need.
     public func start(
         _ arguments: [String], environment: [String: String?] = [:], directory: String? = nil
     ) throws -> Process {
@@ -120,6 +123,9 @@ public struct Binary: Sendable {
         process.arguments = ["--default-signal=PIPE", path] + arguments
         var variables = ProcessInfo.processInfo.environment
         variables["XDG_DATA_HOME"] = try Self.emptyDataHome()
+        if !environment.keys.contains("CONCAT_SYNTH_BANK") {
+            variables["CONCAT_SYNTH_BANK"] = ScreenReaderPack.path
+        }
         for (name, value) in environment { variables[name] = value }
         process.environment = variables
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }

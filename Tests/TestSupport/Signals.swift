@@ -1,3 +1,4 @@
+import AudioFeatures
 import AudioIO
 import Foundation
 
@@ -33,8 +34,7 @@ public enum Signal {
     public static func amplitude(
         of frequency: Double, in samples: [Float], sampleRate: Int, margin: Int = 0
     ) -> Double {
-        let (a, b) = fit(frequency, samples, sampleRate: sampleRate, margin: margin)
-        return (a * a + b * b).squareRoot()
+        SineFit(frequency, to: samples[margin..<(samples.count - margin)], sampleRate: sampleRate).amplitude
     }
 
     /// `samples` less their least-squares fit of a sine of `frequency` Hz (fitted skipping `margin` frames at each
@@ -42,27 +42,8 @@ public enum Signal {
     public static func removing(
         _ frequency: Double, from samples: [Float], sampleRate: Int, margin: Int = 0
     ) -> [Float] {
-        let (a, b) = fit(frequency, samples, sampleRate: sampleRate, margin: margin)
-        return samples.indices.map { index in
-            let angle = 2 * .pi * frequency * Double(index) / Double(sampleRate)
-            return samples[index] - Float(a * sin(angle) + b * cos(angle))
-        }
-    }
-
-    /// The weights of the sine and cosine of `frequency` Hz that best fit `samples` (least squares).
-    private static func fit(_ frequency: Double, _ samples: [Float], sampleRate: Int, margin: Int) -> (Double, Double) {
-        var (ss, sc, cc, xs, xc) = (0.0, 0.0, 0.0, 0.0, 0.0)
-        for index in margin..<(samples.count - margin) {
-            let angle = 2 * .pi * frequency * Double(index) / Double(sampleRate)
-            let (sine, cosine, sample) = (sin(angle), cos(angle), Double(samples[index]))
-            ss += sine * sine
-            sc += sine * cosine
-            cc += cosine * cosine
-            xs += sample * sine
-            xc += sample * cosine
-        }
-        let determinant = ss * cc - sc * sc
-        return ((xs * cc - xc * sc) / determinant, (xc * ss - xs * sc) / determinant)
+        let fit = SineFit(frequency, to: samples[margin..<(samples.count - margin)], sampleRate: sampleRate)
+        return Array(fit.removed(from: samples[...]))
     }
 
     /// Interleaves channel arrays of equal length.

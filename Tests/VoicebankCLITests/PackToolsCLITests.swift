@@ -368,7 +368,7 @@ extension PackToolsCLITests {
 
     @Test("the default pack verifies clean")
     func defaultPack() throws {
-        let result = try voicebank.run(["verify", "--bank", VoicePackLocation.defaultPackPath])
+        let result = try voicebank.run(["verify", "--bank", ScreenReaderPack.path])
         #expect(result.status == 0, "\(result.standardOutput)")
     }
 }

@@ -8,25 +8,6 @@ import Voicebank
     import Darwin
 #endif
 
-/// What can go wrong aligning takes: the aligner cannot run, or the pack cannot be read or written.
-public enum AlignmentError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The aligner's interpreter or script is not there, or would not start.
-    case alignerUnavailable(reason: String)
-    /// The aligner stopped or answered what its protocol does not allow, part way through a take.
-    case alignerFailed(clipID: Int, reason: String)
-    case store(VoicebankError)
-
-    public var description: String {
-        switch self {
-        case .alignerUnavailable(let reason):
-            "cannot start the aligner: \(reason); expected tools/python-env to have made its environment (pocketsphinx 5.1.1) in the checkout the program was built in, or VOICEBANK_ALIGNER naming that checkout"
-        case .alignerFailed(let clipID, let reason):
-            "the aligner failed on clip #\(clipID): \(reason); expected tools/align-takes's answers (run `voicebank align` again once it is mended)"
-        case .store(let error): error.description
-        }
-    }
-}
-
 /// tools/align-takes, running: pocketsphinx 5's forced alignment in a long-lived Python process, asked one take at a
 /// time over pipes (a request line, answer lines). Owns the process, which it ends when released.
 final class Aligner {
@@ -56,7 +37,7 @@ final class Aligner {
     /// without it, the checkout this program was built in (found from its own path).
     ///
     /// - Throws: `.alignerUnavailable` when neither is there or the process does not start.
-    init() throws(AlignmentError) {
+    init() throws(AuthoringError) {
         let root = try Self.checkout()
         let python = root + "/.build/python-env/bin/python"
         let script = root + "/tools/align-takes"
@@ -111,7 +92,7 @@ final class Aligner {
     }
 
     /// Aligns a take's samples (mono at 22050 Hz) to its words (lower case, no spaces in a word).
-    func align(_ samples: [Float], words: [String], clipID: Int) throws(AlignmentError) -> Outcome {
+    func align(_ samples: [Float], words: [String], clipID: Int) throws(AuthoringError) -> Outcome {
         let converted: [Float]
         do throws(AudioIOError) {
             converted = try SampleRateConversion.convert(
@@ -163,7 +144,7 @@ final class Aligner {
 
     /// The checkout whose aligner runs: `VOICEBANK_ALIGNER`, else the nearest folder above this program's own file
     /// that holds tools/align-takes.
-    private static func checkout() throws(AlignmentError) -> String {
+    private static func checkout() throws(AuthoringError) -> String {
         if let named = getenv("VOICEBANK_ALIGNER") { return String(cString: named) }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)

@@ -45,7 +45,7 @@ extension VoicePack {
     ///   `.alignerFailed`, `.store`.
     public func alignTakes(
         voice identifier: String?, progress: (ImportProgress) -> Void = { _ in }
-    ) throws(AlignmentError) -> AlignmentReport {
+    ) throws(AuthoringError) -> AlignmentReport {
         var report = AlignmentReport()
         var pending: [(clip: Clip, words: [String])] = []
         do throws(VoicebankError) {

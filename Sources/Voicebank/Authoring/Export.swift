@@ -46,9 +46,9 @@ extension VoicePack {
     /// let report = try pack.export(to: "exported")   // exported/com.example.ann/transcript.tsv, …
     /// ```
     /// - Parameter voice: one voice's identifier; `nil` for every voice.
-    /// - Throws: `VoicebankError.fileSystem` when `folder` is a file or a folder that is not empty or cannot be
-    ///   written; `.audio` when a file cannot be written; `.unknownVoice`.
-    public func export(to folder: String, voice identifier: String? = nil) throws(VoicebankError) -> ExportReport {
+    /// - Throws: `AuthoringError.fileSystem` when `folder` is a file or a folder that is not empty or cannot be
+    ///   written; `.audio` when a file cannot be written; `.store` with `.unknownVoice`.
+    public func export(to folder: String, voice identifier: String? = nil) throws(AuthoringError) -> ExportReport {
         var target = folder
         while target.count > 1 && target.hasSuffix("/") { target.removeLast() }
         let exists = fileExists(target)
@@ -59,7 +59,12 @@ extension VoicePack {
             throw .fileSystem(
                 path: target, reason: "the folder is not empty; expected a new or empty folder to export into")
         }
-        let voices = identifier == nil ? try self.voices() : [try resolveVoice(identifier)]
+        let voices: [Voice]
+        do throws(VoicebankError) {
+            voices = identifier == nil ? try self.voices() : [try resolveVoice(identifier)]
+        } catch {
+            throw .store(error)
+        }
         // A PendingFolder also removes the hidden folder an export a signal or a crash ended left.
         let folder: PendingFolder
         do throws(FileError) { folder = try PendingFolder(path: target) } catch {
@@ -80,13 +85,22 @@ extension VoicePack {
 
     private func export(
         _ voice: Voice, into staging: String, finalFolder: String, warnings: inout [String]
-    ) throws(VoicebankError) -> ExportReport.ExportedVoice {
+    ) throws(AuthoringError) -> ExportReport.ExportedVoice {
         try Files.makeDirectory(staging + "/" + voice.identifier)
         var usedNames: Set<String> = []
         var files: [(clip: Clip, file: String)] = []
         var transcript = "file\ttext\trole\tposition\n"
-        for clip in try clips(voice: voice.identifier) {
-            let original = try originalPCM(clipID: clip.id)
+        let clips: [Clip]
+        do throws(VoicebankError) { clips = try self.clips(voice: voice.identifier) } catch { throw .store(error) }
+        for clip in clips {
+            let original: OriginalPCM
+            let converter: String
+            do throws(VoicebankError) {
+                original = try originalPCM(clipID: clip.id)
+                converter = try self.converter(clipID: clip.id)
+            } catch {
+                throw .store(error)
+            }
             let (format, fileExtension) = Self.exportFormat(clip, original: original)
             let name = Self.uniqueName(stem: Self.stem(of: clip.sourceName), extension: fileExtension, used: &usedNames)
             do throws(AudioIOError) {
@@ -113,7 +127,6 @@ extension VoicePack {
                     "clip #\(clip.id)'s phrase has tabs or line breaks, written as spaces in the transcript (its phrase key is the same)"
                 )
             }
-            let converter = try self.converter(clipID: clip.id)
             if converter != Converter.best.rawValue {
                 warnings.append(
                     "clip #\(clip.id) was converted with the \(converter) converter; import \(name) with it to get the same render-ready samples"

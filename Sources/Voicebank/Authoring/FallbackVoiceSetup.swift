@@ -19,10 +19,13 @@ extension VoicePack {
     /// ```swift
     /// try pack.setFallbackMode(.voice, voice: "com.example.ann")
     /// ```
-    /// - Throws: `VoicebankError.fallbackLanguage` when espeak-ng has no voice for the voice's language (nothing
-    ///   changes), `.audio` when espeak-ng cannot be loaded, `.pitchMeasurement`, `.unknownVoice`.
-    public func setFallbackMode(_ mode: FallbackMode, voice identifier: String) throws(VoicebankError) {
-        let voice = try resolveVoice(identifier, isChecked: false)
+    /// - Throws: `AuthoringError.fallbackLanguage` when espeak-ng has no voice for the voice's language (nothing
+    ///   changes), `.audio` when espeak-ng cannot be loaded; `.store` with `.measurement` or `.unknownVoice`.
+    public func setFallbackMode(_ mode: FallbackMode, voice identifier: String) throws(AuthoringError) {
+        let voice: Voice
+        do throws(VoicebankError) { voice = try resolveVoice(identifier, isChecked: false) } catch {
+            throw .store(error)
+        }
         if mode == .voice {
             let language = voice.primaryLanguages.first ?? ""
             let hasVoice: Bool
@@ -31,10 +34,14 @@ extension VoicePack {
             }
             guard hasVoice else { throw .fallbackLanguage(voice: voice.identifier, language: language) }
         }
-        try database.transaction { () throws(VoicebankError) in
-            try database.prepare("UPDATE voice SET fallback_mode = ? WHERE identifier = ?")
-                .bind(.text(mode.rawValue), .text(voice.identifier)).run()
-            try updateMeasurements(voice: voice.identifier)
+        do throws(VoicebankError) {
+            try database.transaction { () throws(VoicebankError) in
+                try database.prepare("UPDATE voice SET fallback_mode = ? WHERE identifier = ?")
+                    .bind(.text(mode.rawValue), .text(voice.identifier)).run()
+                try updateMeasurements(voice: voice.identifier)
+            }
+        } catch {
+            throw .store(error)
         }
     }
 
@@ -42,7 +49,7 @@ extension VoicePack {
     /// with the voice's other measurements brought up to date: what an import or a removal does unless told not to.
     /// A voice whose fallback mode is not `voice` has nothing to choose.
     ///
-    /// - Throws: `VoicebankError.audio` when espeak-ng cannot speak, `.pitchMeasurement`, `.unknownVoice`.
+    /// - Throws: `VoicebankError.measurement` when espeak-ng cannot speak or F0 cannot be measured, `.unknownVoice`.
     public func updateFallbackVoice(voice identifier: String) throws(VoicebankError) {
         try database.transaction { () throws(VoicebankError) in try updateMeasurements(voice: identifier) }
     }
@@ -106,7 +113,7 @@ extension VoicePack {
     /// measured alone, as a run is: a run that starts its request plays at this gain, a short one throughout, while a
     /// longer one is corrected by its own loudness as it goes (`LoudnessFollower`); any other run is measured itself.
     ///
-    /// - Throws: `VoicebankError.audio` when espeak-ng cannot speak the language or the loudness meter fails.
+    /// - Throws: `VoicebankError.measurement` when espeak-ng cannot speak the language or the loudness meter fails.
     static func spokenLoudness(
         language: String, texts: [String], settings: FallbackVoiceSettings, playedAt played: FallbackVoiceSettings
     ) throws(VoicebankError) -> Double? {
@@ -123,7 +130,7 @@ extension VoicePack {
                     loudness.append(own)
                 }
             } catch {
-                throw .audio(error)
+                throw .measurement(error.description)
             }
         }
         guard !loudness.isEmpty else { return nil }
@@ -175,7 +182,7 @@ extension VoicePack {
     /// The median F0 of a clip's samples, in Hz; `nil` when no part of it is voiced.
     static func medianF0(_ samples: [Float]) throws(VoicebankError) -> Double? {
         do throws(AudioFeaturesError) { return try PitchTracker.medianFrequency(of: samples) } catch {
-            throw .pitchMeasurement(error.description)
+            throw .measurement(error.description)
         }
     }
 
@@ -200,7 +207,7 @@ extension VoicePack {
     ///   for what it does not reach (within 1 semitone it is left alone).
     ///
     /// Without phrases or F0, espeak-ng's own settings stand for what cannot be measured.
-    /// - Throws: `VoicebankError.audio` when espeak-ng cannot speak the language, `.pitchMeasurement`.
+    /// - Throws: `VoicebankError.measurement` when espeak-ng cannot speak the language or F0 cannot be measured.
     static func chooseFallbackVoice(
         language: String, phrases: [(text: String, frameCount: Int)], medianF0Hz: Double?, clipF0s: [Double]
     ) throws(VoicebankError) -> FallbackVoiceSettings {
@@ -287,7 +294,7 @@ extension VoicePack {
                     pitchRange: settings.pitchRange, wordsPerMinute: settings.wordsPerMinute)
                 spoken.append(Array(samples[ClipConditioning.playedRange(samples, trimming: .standard)]))
             } catch {
-                throw .audio(error)
+                throw .measurement(error.description)
             }
         }
         return spoken

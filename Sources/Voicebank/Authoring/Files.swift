@@ -7,7 +7,7 @@ import Voicebank
     import Darwin
 #endif
 
-/// The few file-system operations the pack tools need, over the C library, each failure a `VoicebankError`
+/// The few file-system operations the pack tools need, over the C library, each failure a `AuthoringError`
 /// naming the path.
 enum Files {
     static func isDirectory(_ path: String) -> Bool {
@@ -16,7 +16,7 @@ enum Files {
     }
 
     /// The whole file as UTF-8 text (invalid bytes become U+FFFD).
-    static func readText(_ path: String) throws(VoicebankError) -> String {
+    static func readText(_ path: String) throws(AuthoringError) -> String {
         do {
             return String(decoding: try readFile(atPath: path), as: UTF8.self)
         } catch {
@@ -27,13 +27,13 @@ enum Files {
     /// The audio files under `path` (by extension), every level down, in a fixed order: names compared byte
     /// by byte, folder by folder. Hidden entries (a leading `.`, such as macOS `._` files) are left out, and
     /// symbolic links to folders are not followed, so a link loop cannot recur.
-    static func audioFiles(under path: String) throws(VoicebankError) -> [String] {
+    static func audioFiles(under path: String) throws(AuthoringError) -> [String] {
         var found: [String] = []
         try collect(path, into: &found)
         return found
     }
 
-    private static func collect(_ directory: String, into found: inout [String]) throws(VoicebankError) {
+    private static func collect(_ directory: String, into found: inout [String]) throws(AuthoringError) {
         guard let stream = opendir(directory) else { throw .fileSystem(path: directory, reason: errnoMessage()) }
         var names: [String] = []
         while let entry = readdir(stream) {
@@ -62,13 +62,13 @@ enum Files {
         return PreparedClip.fileExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
-    static func makeDirectory(_ path: String) throws(VoicebankError) {
+    static func makeDirectory(_ path: String) throws(AuthoringError) {
         guard mkdir(path, 0o755) == 0 else { throw .fileSystem(path: path, reason: errnoMessage()) }
     }
 
     /// Writes `text` to a file that appears at `path` whole or not at all, with the permissions `fopen` would give
     /// it (0666 less the umask).
-    static func writeText(_ text: String, to path: String) throws(VoicebankError) {
+    static func writeText(_ text: String, to path: String) throws(AuthoringError) {
         do throws(FileError) {
             try Array(text.utf8).withUnsafeBufferPointer { (bytes) throws(FileError) in
                 try writeFileWhole(atPath: path, UnsafeRawBufferPointer(bytes), mode: 0o666)

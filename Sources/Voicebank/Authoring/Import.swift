@@ -58,11 +58,11 @@ public struct ImportRequest: Equatable, Sendable {
     /// ```swift
     /// try ImportRequest.tagged(path: "clips/e.hello.wav")   // "hello", final
     /// ```
-    /// - Throws: `VoicebankError.position` when the prefix and `position` disagree, or a fallback clip's name has a
+    /// - Throws: `AuthoringError.position` when the prefix and `position` disagree, or a fallback clip's name has a
     ///   prefix.
     public static func tagged(
         path: String, phrase: String? = nil, position: TakePosition? = nil, isFallback: Bool = false
-    ) throws(VoicebankError) -> ImportRequest {
+    ) throws(AuthoringError) -> ImportRequest {
         guard let prefixed = positionPrefix(ofFileAt: path) else {
             return ImportRequest(path: path, phrase: phrase, isFallback: isFallback, position: position)
         }
@@ -104,7 +104,7 @@ public struct ImportReport: Sendable {
     }
     public struct Failed: Sendable {
         public var path: String
-        public var error: VoicebankError
+        public var error: AuthoringError
     }
 
     public var voice: Voice
@@ -139,18 +139,18 @@ extension VoicePack {
     ///     its clips (a second or two: espeak-ng speaks sample phrases in each variant and pitch). The studio, which
     ///     keeps takes one at a time, leaves it to `updateFallbackVoice(voice:)` before it listens and at its end.
     ///   - progress: called after each file.
-    /// - Throws: `VoicebankError` naming the file: `.audio` (unreadable, empty, …), `.emptyPhrase`; or a voice
-    ///   error (`.unknownVoice`, `.noVoice`, `.ambiguousVoice`).
+    /// - Throws: `AuthoringError` naming the file: `.audio` (unreadable, empty, …), `.emptyPhrase`; or `.store` with
+    ///   a voice error (`.unknownVoice`, `.noVoice`, `.ambiguousVoice`).
     public func importFiles(
         _ requests: [ImportRequest], into voice: String?, converter: Converter = .best, keepGoing: Bool = false,
         parallelism: Int = ProcessorCount.online, choosesFallbackVoice: Bool = true,
         progress: (ImportProgress) -> Void = { _ in }
-    ) throws(VoicebankError) -> ImportReport {
+    ) throws(AuthoringError) -> ImportReport {
         try store(
             requests.map(\.path), into: voice, keepGoing: keepGoing, parallelism: parallelism,
             choosesFallbackVoice: choosesFallbackVoice, progress: progress
         ) { index, conditioning in
-            Result { () throws(VoicebankError) in
+            Result { () throws(AuthoringError) in
                 let clip: PreparedClip
                 do throws(AudioIOError) {
                     clip = try PreparedClip(path: requests[index].path, converter: converter)
@@ -171,15 +171,15 @@ extension VoicePack {
     /// let clip = PreparedClip(floatSamples: take, sampleRate: 48_000, renderReady: converted)
     /// let report = try pack.importClip(clip, as: ImportRequest(path: "take", phrase: "York"), into: nil)
     /// ```
-    /// - Throws: `VoicebankError`: `.emptyPhrase`, `.audio` when the meter fails, or a voice error.
+    /// - Throws: `AuthoringError.emptyPhrase`; `.store` with `.measurement` when the meter fails, or a voice error.
     public func importClip(
         _ clip: PreparedClip, as request: ImportRequest, into voice: String?, choosesFallbackVoice: Bool = true
-    ) throws(VoicebankError) -> ImportReport {
+    ) throws(AuthoringError) -> ImportReport {
         try store(
             [request.path], into: voice, keepGoing: false, parallelism: 1, choosesFallbackVoice: choosesFallbackVoice,
             progress: { _ in }
         ) { _, conditioning in
-            Result { () throws(VoicebankError) in try Self.prepare(clip, as: request, cut: nil, conditioning) }
+            Result { () throws(AuthoringError) in try Self.prepare(clip, as: request, cut: nil, conditioning) }
         }
     }
 
@@ -201,7 +201,7 @@ extension VoicePack {
         _ path: String, labels: LabelTrack, position: TakePosition? = nil, into voice: String?,
         converter: Converter = .best, keepGoing: Bool = false, parallelism: Int = ProcessorCount.online,
         progress: (ImportProgress) -> Void = { _ in }
-    ) throws(VoicebankError) -> ImportReport {
+    ) throws(AuthoringError) -> ImportReport {
         let recording: Recording
         do throws(AudioIOError) { recording = try Recording(path: path) } catch { throw .audio(error) }
         let takes = try labels.takes(of: recording.source, at: path, position: position)
@@ -211,7 +211,7 @@ extension VoicePack {
             takes.map { "\(name) (\(labels.path) line \($0.lineNumber))" }, into: voice, keepGoing: keepGoing,
             parallelism: parallelism, progress: progress
         ) { index, conditioning in
-            Result { () throws(VoicebankError) in
+            Result { () throws(AuthoringError) in
                 let take = takes[index]
                 let clip: PreparedClip
                 do throws(AudioIOError) {
@@ -239,31 +239,40 @@ extension VoicePack {
     private func store(
         _ names: [String], into voice: String?, keepGoing: Bool, parallelism: Int, choosesFallbackVoice: Bool = true,
         progress: (ImportProgress) -> Void,
-        prepare: @escaping @Sendable (Int, Conditioning) -> Result<Prepared, VoicebankError>
-    ) throws(VoicebankError) -> ImportReport {
-        try database.transaction { () throws(VoicebankError) in
-            let target = try resolveVoice(voice)
-            guard let voiceID = try voiceRowID(target.identifier) else {
-                throw .unknownVoice(identifier: target.identifier, available: [], path: path)
+        prepare: @escaping @Sendable (Int, Conditioning) -> Result<Prepared, AuthoringError>
+    ) throws(AuthoringError) -> ImportReport {
+        try database.transaction { () throws(AuthoringError) in
+            let target: Voice
+            let voiceID: Int
+            let insert: Statement
+            let sameContent: Statement
+            do throws(VoicebankError) {
+                target = try resolveVoice(voice)
+                guard let id = try voiceRowID(target.identifier) else {
+                    throw .unknownVoice(identifier: target.identifier, available: [], path: path)
+                }
+                voiceID = id
+                let measured = Self.measuredColumns.joined(separator: ", ")
+                let measuredValues = Self.measuredColumns.map { _ in "?" }.joined(separator: ", ")
+                insert = try database.prepare(
+                    """
+                    INSERT INTO clip (voice_id, phrase, phrase_key, token_count, is_fallback, source_name,
+                        source_container, source_sample_format, source_sample_rate, source_channel_count,
+                        source_frame_count, original_encoding, original_pcm, content_hash, converter, trim_start,
+                        frame_count, pcm, loudness_lufs, true_peak_dbtp, is_loudness_measured, f0_hz, is_f0_measured,
+                        position, recording, cut_start, cut_end, \(measured), is_features_measured)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?,
+                        \(measuredValues), 1)
+                    """)
+                sameContent = try database.prepare(
+                    """
+                    SELECT id FROM clip WHERE voice_id = ?1 AND content_hash = ?2 AND phrase_key = ?3
+                        AND is_fallback = ?4 AND original_pcm = ?5 ORDER BY id LIMIT 1
+                    """)
+            } catch {
+                throw .store(error)
             }
             var report = ImportReport(voice: target)
-            let measured = Self.measuredColumns.joined(separator: ", ")
-            let measuredValues = Self.measuredColumns.map { _ in "?" }.joined(separator: ", ")
-            let insert = try database.prepare(
-                """
-                INSERT INTO clip (voice_id, phrase, phrase_key, token_count, is_fallback, source_name, source_container,
-                    source_sample_format, source_sample_rate, source_channel_count, source_frame_count, original_encoding,
-                    original_pcm, content_hash, converter, trim_start, frame_count, pcm, loudness_lufs, true_peak_dbtp,
-                    is_loudness_measured, f0_hz, is_f0_measured, position, recording, cut_start, cut_end, \(measured),
-                    is_features_measured)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?,
-                    \(measuredValues), 1)
-                """)
-            let sameContent = try database.prepare(
-                """
-                SELECT id FROM clip WHERE voice_id = ?1 AND content_hash = ?2 AND phrase_key = ?3
-                    AND is_fallback = ?4 AND original_pcm = ?5 ORDER BY id LIMIT 1
-                """)
             let conditioning = Conditioning(trimming: target.trimming, measuringTruePeak: target.loudness != nil)
             let pipeline = PreparationPipeline(count: names.count, workerCount: parallelism) { index in
                 prepare(index, conditioning)
@@ -284,33 +293,41 @@ extension VoicePack {
                     prepared.request, prepared.clip, prepared.played, prepared.loudness, prepared.contentHash
                 )
                 let key = Tokenizer.phraseKey(prepared.tokens)
-                try sameContent.bind(
-                    .integer(voiceID), .integer(hash), .text(key), .integer(request.isFallback ? 1 : 0),
-                    .blob(clip.original.bytes))
-                if try sameContent.step() {
-                    report.skipped.append(.init(path: name, existing: try self.clip(id: sameContent.int(0))))
-                    continue
+                do throws(VoicebankError) {
+                    try sameContent.bind(
+                        .integer(voiceID), .integer(hash), .text(key), .integer(request.isFallback ? 1 : 0),
+                        .blob(clip.original.bytes))
+                    if try sameContent.step() {
+                        report.skipped.append(.init(path: name, existing: try self.clip(id: sameContent.int(0))))
+                        continue
+                    }
+                    let values: [SQLValue?] = [
+                        .integer(voiceID), .text(request.phrase ?? ImportRequest.phrase(forFileAt: request.path)),
+                        .text(key), .integer(prepared.tokens.count), .integer(request.isFallback ? 1 : 0),
+                        .text(request.sourceName ?? Self.fileName(request.path)), .text(clip.source.container),
+                        .text(clip.source.sampleFormat), .integer(clip.source.sampleRate),
+                        .integer(clip.source.channelCount), .integer(clip.source.frameCount),
+                        .text(clip.original.encoding.rawValue), .blob(clip.original.bytes), .integer(hash),
+                        .text(clip.converter.rawValue), .integer(played.lowerBound), .integer(played.count),
+                        .floats(clip.renderReady), loudness.clipLUFS.map { .real($0) }, loudness.storedTruePeak,
+                        // The median F0 is a phrase clip's, for the fallback voice to match: a fallback clip has none.
+                        request.isFallback ? nil : prepared.measurement.medianF0Hz.map { .real($0) },
+                        .integer(request.isFallback ? 0 : 1), request.position.map { .text($0.rawValue) },
+                        prepared.cut.map { .integer(Int($0.recording)) }, prepared.cut.map { .integer($0.startFrame) },
+                        prepared.cut.map { .integer($0.endFrame) },
+                    ]
+                    try insert.bind(values + Self.measuredValues(prepared.measurement)).run()
+                    report.imported.append(try self.clip(id: database.lastInsertedRowID))
+                } catch {
+                    throw .store(error)
                 }
-                let values: [SQLValue?] = [
-                    .integer(voiceID), .text(request.phrase ?? ImportRequest.phrase(forFileAt: request.path)),
-                    .text(key), .integer(prepared.tokens.count), .integer(request.isFallback ? 1 : 0),
-                    .text(request.sourceName ?? Self.fileName(request.path)), .text(clip.source.container),
-                    .text(clip.source.sampleFormat), .integer(clip.source.sampleRate),
-                    .integer(clip.source.channelCount), .integer(clip.source.frameCount),
-                    .text(clip.original.encoding.rawValue), .blob(clip.original.bytes), .integer(hash),
-                    .text(clip.converter.rawValue), .integer(played.lowerBound), .integer(played.count),
-                    .floats(clip.renderReady), loudness.clipLUFS.map { .real($0) }, loudness.storedTruePeak,
-                    // The median F0 is a phrase clip's, for the fallback voice to match: a fallback clip has none.
-                    request.isFallback ? nil : prepared.measurement.medianF0Hz.map { .real($0) },
-                    .integer(request.isFallback ? 0 : 1), request.position.map { .text($0.rawValue) },
-                    prepared.cut.map { .integer(Int($0.recording)) }, prepared.cut.map { .integer($0.startFrame) },
-                    prepared.cut.map { .integer($0.endFrame) },
-                ]
-                try insert.bind(values + Self.measuredValues(prepared.measurement)).run()
-                report.imported.append(try self.clip(id: database.lastInsertedRowID))
             }
             if !report.imported.isEmpty {
-                try updateMeasurements(voice: target.identifier, isChoosingFallbackVoice: choosesFallbackVoice)
+                do throws(VoicebankError) {
+                    try updateMeasurements(voice: target.identifier, isChoosingFallbackVoice: choosesFallbackVoice)
+                } catch {
+                    throw .store(error)
+                }
             }
             return report
         }
@@ -336,7 +353,7 @@ extension VoicePack {
     /// Conditions and measures one clip read and converted: the part of an import that runs on every core.
     static func prepare(
         _ read: PreparedClip, as request: ImportRequest, cut: RecordingCut?, _ conditioning: Conditioning
-    ) throws(VoicebankError) -> Prepared {
+    ) throws(AuthoringError) -> Prepared {
         let phrase = request.phrase ?? ImportRequest.phrase(forFileAt: request.path)
         let tokens = Tokenizer.tokens(in: phrase)
         guard !tokens.isEmpty || request.isFallback else {
@@ -352,9 +369,11 @@ extension VoicePack {
         } catch {
             throw .audio(error)
         }
+        let measurement: TakeMeasurement
+        do throws(VoicebankError) { measurement = try measureTake(samples) } catch { throw .store(error) }
         return Prepared(
             request: request, cut: cut, clip: clip, tokens: tokens, played: played, loudness: loudness,
-            measurement: try measureTake(samples), contentHash: contentHash(clip.original.bytes))
+            measurement: measurement, contentHash: contentHash(clip.original.bytes))
     }
 
     static func fileName(_ path: String) -> String {

@@ -69,7 +69,7 @@ public struct MeasuredClip: Sendable {
 extension VoicePack {
     /// Voices, clip counts, durations, loudness spreads and takes by position: what a pack builder checks first.
     ///
-    /// - Throws: `VoicebankError.sqlite`, `.audio` when the loudness meter fails.
+    /// - Throws: `VoicebankError.sqlite`, `.measurement` when the loudness meter fails.
     public func summary() throws(VoicebankError) -> PackSummary {
         var voices: [PackSummary.VoiceSummary] = []
         for voice in try self.voices() {
@@ -105,7 +105,7 @@ extension VoicePack {
             do throws(AudioIOError) {
                 measured.append(MeasuredClip(clip: clip, loudness: try Loudness(samples)))
             } catch {
-                throw .audio(error)
+                throw .measurement(error.description)
             }
         }
         return measured
@@ -219,7 +219,7 @@ extension VoicePack {
                 do throws(AudioIOError) {
                     measured.append(MeasuredClip(clip: clip, loudness: try Loudness(samples)))
                 } catch {
-                    throw .audio(error)
+                    throw .measurement(error.description)
                 }
             }
             if !clips.contains(where: \.isFallback) {

@@ -40,17 +40,17 @@ public struct LabelTrack: Equatable, Sendable {
 
     /// Reads and parses the label track at `path`.
     ///
-    /// - Throws: `VoicebankError.fileSystem` when it cannot be read, `.labels` naming the line when it cannot be
+    /// - Throws: `AuthoringError.fileSystem` when it cannot be read, `.labels` naming the line when it cannot be
     ///   parsed.
-    public init(path: String) throws(VoicebankError) {
+    public init(path: String) throws(AuthoringError) {
         try self.init(parsing: try Files.readText(path), path: path)
     }
 
     /// Parses `content`; `path` names the track in errors.
     ///
-    /// - Throws: `VoicebankError.labels` naming the line: fewer than three fields, a time that is not a number of
+    /// - Throws: `AuthoringError.labels` naming the line: fewer than three fields, a time that is not a number of
     ///   seconds of 0 or more, an end not after its start (a point label), no text; or a track with no label.
-    public init(parsing content: String, path: String) throws(VoicebankError) {
+    public init(parsing content: String, path: String) throws(AuthoringError) {
         self.path = path
         var text = content
         if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
@@ -86,7 +86,7 @@ public struct LabelTrack: Equatable, Sendable {
         }
     }
 
-    private static func seconds(_ field: Substring, line: Int, path: String) throws(VoicebankError) -> Double {
+    private static func seconds(_ field: Substring, line: Int, path: String) throws(AuthoringError) -> Double {
         let text = String(field).trimmingSpaces
         // Double("nan"), Double("inf") and Double("0x1p3") parse; a time is digits and one point.
         let isDecimal = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
@@ -102,10 +102,10 @@ public struct LabelTrack: Equatable, Sendable {
     /// (so labels that meet at one time meet at one frame), its phrase and position read from its text.
     ///
     /// - Parameter position: the position of a label without a prefix.
-    /// - Throws: `VoicebankError.labels` naming the line of a label that ends past the recording or is shorter than
+    /// - Throws: `AuthoringError.labels` naming the line of a label that ends past the recording or is shorter than
     ///   a frame, whose phrase normalises to nothing, or whose prefix and `position` disagree.
     public func takes(of format: SourceFormat, at recording: String, position: TakePosition? = nil)
-        throws(VoicebankError) -> [Take]
+        throws(AuthoringError) -> [Take]
     {
         var takes: [Take] = []
         for label in labels {

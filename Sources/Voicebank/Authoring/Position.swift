@@ -10,14 +10,20 @@ extension VoicePack {
     /// ```swift
     /// let take = try pack.setPosition(.final, clipID: 181, sourceName: "e.york.wav")
     /// ```
-    /// - Throws: `VoicebankError.unknownClip`; `.fallbackPosition` for a fallback clip, which is never tagged.
-    public func setPosition(_ position: TakePosition?, clipID: Int, sourceName: String) throws(VoicebankError) -> Clip {
-        try database.transaction { () throws(VoicebankError) in
-            let clip = try clip(id: clipID)
+    /// - Throws: `AuthoringError.store` with `.unknownClip`; `.fallbackPosition` for a fallback clip, which is never
+    ///   tagged.
+    public func setPosition(_ position: TakePosition?, clipID: Int, sourceName: String) throws(AuthoringError) -> Clip {
+        try database.transaction { () throws(AuthoringError) in
+            let clip: Clip
+            do throws(VoicebankError) { clip = try self.clip(id: clipID) } catch { throw .store(error) }
             guard !clip.isFallback || position == nil else { throw .fallbackPosition(clipID: clipID, path: path) }
-            try database.prepare("UPDATE clip SET position = ?, source_name = ? WHERE id = ?")
-                .bind(position.map { .text($0.rawValue) }, .text(sourceName), .integer(clipID)).run()
-            return try self.clip(id: clipID)
+            do throws(VoicebankError) {
+                try database.prepare("UPDATE clip SET position = ?, source_name = ? WHERE id = ?")
+                    .bind(position.map { .text($0.rawValue) }, .text(sourceName), .integer(clipID)).run()
+                return try self.clip(id: clipID)
+            } catch {
+                throw .store(error)
+            }
         }
     }
 }

@@ -14,19 +14,29 @@ extension VoicePack {
     /// - Parameters:
     ///   - voice: the voice whose phrases are meant; `nil` for the pack's only voice. Ids are the pack's.
     ///   - choosesFallbackVoice: as for `importFiles`.
-    /// - Throws: `VoicebankError.unknownClip`, `.unknownPhrase` (nothing is removed then), `.lastFallback`, a
-    ///   voice error.
+    /// - Throws: `AuthoringError.unknownPhrase` (nothing is removed then), `.lastFallback`; `.store` with
+    ///   `.unknownClip` or a voice error.
     public func removeClips(
         ids: [Int] = [], phrases: [String] = [], voice: String? = nil, allowNoFallback: Bool = false,
         choosesFallbackVoice: Bool = true
-    ) throws(VoicebankError) -> [Clip] {
-        try database.transaction { () throws(VoicebankError) in
+    ) throws(AuthoringError) -> [Clip] {
+        try database.transaction { () throws(AuthoringError) in
             var removing: [Clip] = []
             var seen: Set<Int> = []
-            for id in ids where seen.insert(id).inserted { removing.append(try clip(id: id)) }
+            do throws(VoicebankError) {
+                for id in ids where seen.insert(id).inserted { removing.append(try clip(id: id)) }
+            } catch {
+                throw .store(error)
+            }
             if !phrases.isEmpty {
-                let target = try resolveVoice(voice)
-                let voiceClips = try clips(voice: target.identifier)
+                let target: Voice
+                let voiceClips: [Clip]
+                do throws(VoicebankError) {
+                    target = try resolveVoice(voice)
+                    voiceClips = try clips(voice: target.identifier)
+                } catch {
+                    throw .store(error)
+                }
                 for phrase in phrases {
                     let key = Tokenizer.phraseKey(phrase)
                     let takes = voiceClips.filter { $0.phraseKey == key || ($0.isFallback && $0.phrase == phrase) }
@@ -37,14 +47,24 @@ extension VoicePack {
                 }
             }
             let fallbackVoices = Set(removing.filter(\.isFallback).map(\.voice))
-            let delete = try database.prepare("DELETE FROM clip WHERE id = ?")
-            for clip in removing { try delete.bind(.integer(clip.id)).run() }
-            for voice in Set(removing.map(\.voice)).sorted() {
-                try updateMeasurements(voice: voice, isChoosingFallbackVoice: choosesFallbackVoice)
+            do throws(VoicebankError) {
+                let delete = try database.prepare("DELETE FROM clip WHERE id = ?")
+                for clip in removing { try delete.bind(.integer(clip.id)).run() }
+                for voice in Set(removing.map(\.voice)).sorted() {
+                    try updateMeasurements(voice: voice, isChoosingFallbackVoice: choosesFallbackVoice)
+                }
+            } catch {
+                throw .store(error)
             }
             if !allowNoFallback {
-                for voice in fallbackVoices.sorted() where try !clips(voice: voice).contains(where: \.isFallback) {
-                    throw .lastFallback(voice: voice, path: path)
+                for voice in fallbackVoices.sorted() {
+                    let hasFallback: Bool
+                    do throws(VoicebankError) {
+                        hasFallback = try clips(voice: voice).contains(where: \.isFallback)
+                    } catch {
+                        throw .store(error)
+                    }
+                    guard hasFallback else { throw .lastFallback(voice: voice, path: path) }
                 }
             }
             return removing.sorted { $0.id < $1.id }

@@ -13,34 +13,39 @@ extension VoicePack {
     /// first (`PackManifest.checked(_:for:)`), so one bad value changes nothing.
     ///
     /// - Returns: the manifest as it is now stored.
-    /// - Throws: `VoicebankError.invalidManifestValue`.
+    /// - Throws: `SharingError.invalidManifestValue`, `.emptyManifestValue`, `.store`.
     @discardableResult
     public func changeManifest(setting: [(PackManifest.Key, String)], removing: [PackManifest.Key] = [])
-        throws(VoicebankError) -> PackManifest
+        throws(SharingError) -> PackManifest
     {
         var checked: [(PackManifest.Key, String)] = []
         for (key, value) in setting { checked.append((key, try PackManifest.checked(value, for: key))) }
-        try database.transaction { () throws(VoicebankError) in
-            for key in removing {
-                try database.prepare("DELETE FROM manifest WHERE key = ?").bind(.text(key.rawValue)).run()
+        do throws(VoicebankError) {
+            try database.transaction { () throws(VoicebankError) in
+                for key in removing {
+                    try database.prepare("DELETE FROM manifest WHERE key = ?").bind(.text(key.rawValue)).run()
+                }
+                for (key, value) in checked {
+                    try database.prepare("INSERT OR REPLACE INTO manifest (key, value) VALUES (?, ?)")
+                        .bind(.text(key.rawValue), .text(value)).run()
+                }
             }
-            for (key, value) in checked {
-                try database.prepare("INSERT OR REPLACE INTO manifest (key, value) VALUES (?, ?)")
-                    .bind(.text(key.rawValue), .text(value)).run()
-            }
+            return try manifest()
+        } catch {
+            throw .store(error)
         }
-        return try manifest()
     }
 
     /// Writes a clean single-file copy of the pack to `output` for others to install: no WAL, vacuumed, in
     /// rollback-journal mode. It appears whole or not at all.
     ///
     /// - Parameter force: publish without a license or a consent statement (each is then a warning).
-    /// - Throws: `VoicebankError.notShareable` for a pack with no name or version (which install needs), or with no
-    ///   license or consent statement unless `force`; `.invalidManifestValue` for a stored value that does not
-    ///   parse; `.fileSystem` when `output` cannot be written.
-    public func publish(to output: String, force: Bool = false) throws(VoicebankError) -> SharedPack {
-        let manifest = try manifest()
+    /// - Throws: `SharingError.notShareable` for a pack with no name or version (which install needs), with no
+    ///   license or consent statement unless `force`, or with a stored value that does not parse; `.fileSystem` when
+    ///   `output` cannot be written; `.store`.
+    public func publish(to output: String, force: Bool = false) throws(SharingError) -> SharedPack {
+        let manifest: PackManifest
+        do throws(VoicebankError) { manifest = try self.manifest() } catch { throw .store(error) }
         try manifest.check(path: path)
         var warnings: [String] = []
         for (key, example) in [(PackManifest.Key.name, "my-voice"), (.version, "1.0.0")] where manifest[key] == nil {
@@ -71,7 +76,7 @@ extension VoicePack {
             try VoicePack.openForChanges(path: partial.temporaryPath).database.execute(
                 "PRAGMA journal_mode = DELETE")
         } catch {
-            throw Self.renamed(error, from: partial.temporaryPath, to: output)
+            throw .store(Self.renamed(error, from: partial.temporaryPath, to: output))
         }
         let (digest, byteCount) = try SHA256.file(partial.temporaryPath)
         guard rename(partial.temporaryPath, output) == 0 else {
@@ -87,6 +92,17 @@ extension VoicePack {
 
     /// `error` as it would read had the file at `temporary` been at `path`: a check of a private copy reports the file
     /// the person named.
+    static func renamed(_ error: SharingError, from temporary: String, to path: String) -> SharingError {
+        let swap = { (value: String) in value == temporary ? path : value }
+        switch error {
+        case .store(let error): return .store(renamed(error, from: temporary, to: path))
+        case .fileSystem(let p, let reason): return .fileSystem(path: swap(p), reason: reason)
+        case .notShareable(let p, let reason): return .notShareable(path: swap(p), reason: reason)
+        default: return error
+        }
+    }
+
+    /// The store's `error`, renamed as `renamed(_:from:to:)` does.
     static func renamed(_ error: VoicebankError, from temporary: String, to path: String) -> VoicebankError {
         let swap = { (value: String) in value == temporary ? path : value }
         switch error {
@@ -107,8 +123,6 @@ extension VoicePack {
         case .busy(let p): return .busy(path: swap(p))
         case .diskFull(let p): return .diskFull(path: swap(p))
         case .noVoice(let p): return .noVoice(path: swap(p))
-        case .fileSystem(let p, let reason): return .fileSystem(path: swap(p), reason: reason)
-        case .notShareable(let p, let reason): return .notShareable(path: swap(p), reason: reason)
         default: return error
         }
     }
@@ -148,11 +162,12 @@ public enum PackInstaller {
     /// with `force`; the replacement is one rename, so a reader sees the old pack or the new one.
     ///
     /// - Parameter sha256: the SHA-256 the file must have (64 hexadecimal digits), as `publish` printed it.
-    /// - Throws: `VoicebankError.notShareable` naming `file` and what is wrong; `.notAVoicePack`, `.newerSchema`,
-    ///   `.foreignSchemaObject`, `.damagedPack` and the other open errors, naming `file`.
+    /// - Throws: `SharingError.notShareable` naming `file` and what is wrong; `.store` with `.notAVoicePack`,
+    ///   `.newerSchema`, `.foreignSchemaObject`, `.damagedPack` and the other open errors, naming `file`;
+    ///   `.fileSystem`.
     public static func install(
         _ file: String, scope: InstalledPacks.Scope, sha256 expected: String? = nil, force: Bool = false
-    ) throws(VoicebankError) -> Installed {
+    ) throws(SharingError) -> Installed {
         try checkHeader(ofFileAt: file, reportedAs: file)
         let folder = InstalledPacks.folder(scope)
         try makeFolders(folder)
@@ -168,7 +183,7 @@ public enum PackInstaller {
         }
         let manifest: PackManifest
         let voices: [String]
-        do throws(VoicebankError) {
+        do throws(SharingError) {
             try checkHeader(ofFileAt: partial.temporaryPath, reportedAs: partial.temporaryPath)
             (manifest, voices) = try checkedCopy(partial.temporaryPath)
         } catch {
@@ -223,8 +238,8 @@ public enum PackInstaller {
     /// Removes the installed pack `name` from `scope`'s folder.
     ///
     /// - Returns: the path removed.
-    /// - Throws: `VoicebankError.notShareable` when no pack of that name is installed there.
-    public static func uninstall(_ name: String, scope: InstalledPacks.Scope) throws(VoicebankError) -> String {
+    /// - Throws: `SharingError.notShareable` when no pack of that name is installed there, `.fileSystem`.
+    public static func uninstall(_ name: String, scope: InstalledPacks.Scope) throws(SharingError) -> String {
         let installed = InstalledPacks.list([scope])
         guard let pack = installed.first(where: { $0.name == name }) else {
             let names = installed.map(\.name)
@@ -244,7 +259,7 @@ public enum PackInstaller {
 
     /// Refuses what is not a single SQLite file, naming what it looks like, and a header whose page count does not
     /// fit the file's size (a truncated download, or a crafted header).
-    static func checkHeader(ofFileAt path: String, reportedAs name: String) throws(VoicebankError) {
+    static func checkHeader(ofFileAt path: String, reportedAs name: String) throws(SharingError) {
         let header: [UInt8]
         let size: Int
         do throws(FileError) {
@@ -310,20 +325,28 @@ public enum PackInstaller {
     /// write.
     ///
     /// - Returns: its manifest and its voices' identifiers.
-    static func checkedCopy(_ path: String) throws(VoicebankError) -> (PackManifest, [String]) {
-        let pack = try VoicePack(path: path, access: .readWrite)
-        let problems = try pack.quickCheck()
-        guard problems == ["ok"] else {
-            throw .damagedPack(path: path, message: problems.prefix(3).joined(separator: "; "))
+    static func checkedCopy(_ path: String) throws(SharingError) -> (PackManifest, [String]) {
+        let pack: VoicePack
+        let oversized: (Int, String, Int, Int)?
+        do throws(VoicebankError) {
+            pack = try VoicePack(path: path, access: .readWrite)
+            let problems = try pack.quickCheck()
+            guard problems == ["ok"] else {
+                throw .damagedPack(path: path, message: problems.prefix(3).joined(separator: "; "))
+            }
+            oversized = try pack.oversizedClip()
+        } catch {
+            throw .store(error)
         }
-        if let (clipID, column, bytes, limit) = try pack.oversizedClip() {
+        if let (clipID, column, bytes, limit) = oversized {
             throw .notShareable(
                 path: path,
                 reason:
                     "clip #\(clipID) holds \(bytes) bytes of \(column) audio, more than the \(limit) bytes an installed pack may hold (\(limit / (22_050 * 4 * 60)) minutes of render-ready audio); it is damaged or crafted"
             )
         }
-        let manifest = try pack.manifest()
+        let manifest: PackManifest
+        do throws(VoicebankError) { manifest = try pack.manifest() } catch { throw .store(error) }
         try manifest.check(path: path)
         for (key, example) in [(PackManifest.Key.name, "my-voice"), (.version, "1.0.0")] where manifest[key] == nil {
             throw .notShareable(
@@ -332,15 +355,19 @@ public enum PackInstaller {
                     "its manifest has no \(key.rawValue), which an installed pack needs; expected a manifest with one, such as \(key.rawValue)=\(example), which its author sets"
             )
         }
-        let voices = try pack.voices()
-        guard !voices.isEmpty else { throw .noVoice(path: path) }
-        for voice in voices { _ = try pack.clipIndex(voice: voice.identifier) }
-        _ = try pack.database.transaction { () throws(VoicebankError) in try pack.measureTakeFeatures(voice: nil) }
-        try pack.database.execute("PRAGMA journal_mode = DELETE")
-        return (manifest, voices.map(\.identifier))
+        do throws(VoicebankError) {
+            let voices = try pack.voices()
+            guard !voices.isEmpty else { throw .noVoice(path: path) }
+            for voice in voices { _ = try pack.clipIndex(voice: voice.identifier) }
+            _ = try pack.database.transaction { () throws(VoicebankError) in try pack.measureTakeFeatures(voice: nil) }
+            try pack.database.execute("PRAGMA journal_mode = DELETE")
+            return (manifest, voices.map(\.identifier))
+        } catch {
+            throw .store(error)
+        }
     }
 
-    private static func makeFolders(_ folder: String) throws(VoicebankError) {
+    private static func makeFolders(_ folder: String) throws(SharingError) {
         var path = ""
         for component in folder.split(separator: "/") {
             path += "/" + component
@@ -351,7 +378,7 @@ public enum PackInstaller {
     }
 
     /// Copies `source` to a new file `destination`, returning the SHA-256 of what was copied and its size.
-    private static func copy(_ source: String, to destination: String) throws(VoicebankError) -> (String, Int) {
+    private static func copy(_ source: String, to destination: String) throws(SharingError) -> (String, Int) {
         let input: ReadableFile
         do throws(FileError) { input = try ReadableFile(path: source) } catch {
             throw .fileSystem(path: source, reason: error.reason)
@@ -382,8 +409,8 @@ public enum PackInstaller {
 
 extension PackManifest {
     /// `check()`, its error naming the pack at `path`.
-    func check(path: String) throws(VoicebankError) {
-        do throws(VoicebankError) { try check() } catch { throw .notShareable(path: path, reason: error.description) }
+    func check(path: String) throws(SharingError) {
+        do throws(SharingError) { try check() } catch { throw .notShareable(path: path, reason: error.description) }
     }
 }
 
@@ -431,7 +458,7 @@ struct SHA256 {
     }
 
     /// The SHA-256 of the file at `path`, and its size.
-    static func file(_ path: String) throws(VoicebankError) -> (String, Int) {
+    static func file(_ path: String) throws(SharingError) -> (String, Int) {
         do throws(FileError) {
             let file = try ReadableFile(path: path)
             var hash = SHA256()

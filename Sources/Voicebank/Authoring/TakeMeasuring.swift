@@ -30,7 +30,7 @@ extension VoicePack {
     /// let pack = try VoicePack.openForChanges(path: "my.sqlite")
     /// ```
     /// - Parameter access: `.readWrite`, or `.create` to make the pack if there is no file.
-    /// - Throws: as `VoicePack(path:access:)`; `.pitchMeasurement` when aubio cannot measure.
+    /// - Throws: as `VoicePack(path:access:)`; `.measurement` when aubio cannot measure.
     public static func openForChanges(path: String, access: Access = .readWrite) throws(VoicebankError) -> VoicePack {
         try VoicePack(path: path, access: access) { pack, _ throws(VoicebankError) in
             _ = try pack.measureTakeFeatures(voice: nil)
@@ -46,7 +46,7 @@ extension VoicePack {
     /// let report = try VoicePack.migrate(path: "old.sqlite")   // from 7 to 8, 180 clips measured
     /// ```
     /// - Parameter progress: called after each clip measured, with its number among those to measure.
-    /// - Throws: as `VoicePack(path:access:)`; `.pitchMeasurement`. Whatever it throws, the pack is as it was.
+    /// - Throws: as `VoicePack(path:access:)`; `.measurement`. Whatever it throws, the pack is as it was.
     public static func migrate(
         path: String, progress: (ImportProgress) -> Void = { _ in }
     ) throws(VoicebankError) -> MigrationReport {
@@ -76,7 +76,7 @@ extension VoicePack {
     /// Measures the take features of every clip of a voice (`nil`: of every voice) whose `is_features_measured` is
     /// 0, inside the caller's transaction, on `parallelism` threads; returns how many it measured.
     ///
-    /// - Throws: `.pitchMeasurement` when aubio cannot measure, `.sqlite`.
+    /// - Throws: `.measurement` when aubio cannot measure, `.sqlite`.
     package func measureTakeFeatures(
         voice identifier: String?, parallelism: Int = ProcessorCount.online,
         progress: (ImportProgress) -> Void = { _ in }
@@ -125,10 +125,10 @@ extension VoicePack {
 
     /// Measures the samples a take plays.
     ///
-    /// - Throws: `.pitchMeasurement` when aubio cannot make its objects.
+    /// - Throws: `.measurement` when aubio cannot make its objects.
     static func measureTake(_ samples: [Float]) throws(VoicebankError) -> TakeMeasurement {
         do throws(AudioFeaturesError) { return try TakeAnalyzer.measure(samples) } catch {
-            throw .pitchMeasurement(error.description)
+            throw .measurement(error.description)
         }
     }
 

@@ -57,16 +57,16 @@ public struct Transcript: Equatable, Sendable {
 
     /// Reads and parses the transcript at `path`.
     ///
-    /// - Throws: `VoicebankError.fileSystem` when it cannot be read, `.transcript` naming the line when it
+    /// - Throws: `AuthoringError.fileSystem` when it cannot be read, `.transcript` naming the line when it
     ///   cannot be parsed.
-    public init(path: String) throws(VoicebankError) {
+    public init(path: String) throws(AuthoringError) {
         try self.init(parsing: try Files.readText(path), path: path)
     }
 
     /// Parses `content`; `path` names the transcript in errors and picks the format by its extension.
     ///
-    /// - Throws: `VoicebankError.transcript` naming the line and what would be accepted.
-    public init(parsing content: String, path: String) throws(VoicebankError) {
+    /// - Throws: `AuthoringError.transcript` naming the line and what would be accepted.
+    public init(parsing content: String, path: String) throws(AuthoringError) {
         self.path = path
         var text = content
         if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
@@ -113,7 +113,7 @@ public struct Transcript: Equatable, Sendable {
         return first.contains("|") && !csvFields(first).map({ $0.lowercased() }).contains("file")
     }
 
-    private static func detectFormat(_ text: String, path: String) throws(VoicebankError) -> Format {
+    private static func detectFormat(_ text: String, path: String) throws(AuthoringError) -> Format {
         guard let first = firstContentLine(text) else {
             throw .transcript(path: path, line: nil, reason: "it has no lines; \(expectedFormats)")
         }
@@ -163,7 +163,7 @@ public struct Transcript: Equatable, Sendable {
 
     /// RFC 4180 records: fields separated by commas, a field in double quotes may hold commas, line breaks
     /// and `""` for a quote. Empty lines are skipped.
-    private static func csvRecords(_ text: String, path: String) throws(VoicebankError) -> [(
+    private static func csvRecords(_ text: String, path: String) throws(AuthoringError) -> [(
         number: Int, fields: [String]
     )] {
         var records: [(Int, [String])] = []
@@ -240,7 +240,7 @@ public struct Transcript: Equatable, Sendable {
     /// Lines of a CSV or TSV whose first record is the header naming `file`, `text` and perhaps `role`.
     private static func parseTable(
         _ records: [(number: Int, fields: [String])], format: Format, path: String
-    ) throws(VoicebankError) -> [Line] {
+    ) throws(AuthoringError) -> [Line] {
         let separator = format == .csv ? "," : "<TAB>"
         guard let header = records.first else {
             throw .transcript(
@@ -310,7 +310,7 @@ public struct Transcript: Equatable, Sendable {
         return lines
     }
 
-    private static func parsePipe(_ text: String, path: String) throws(VoicebankError) -> [Line] {
+    private static func parsePipe(_ text: String, path: String) throws(AuthoringError) -> [Line] {
         var lines: [Line] = []
         for (number, line) in splitLines(text) where !line.trimmingSpaces.isEmpty {
             let fields = line.split(separator: "|", omittingEmptySubsequences: false)
@@ -324,7 +324,7 @@ public struct Transcript: Equatable, Sendable {
         return lines
     }
 
-    private static func parseColon(_ text: String, path: String) throws(VoicebankError) -> [Line] {
+    private static func parseColon(_ text: String, path: String) throws(AuthoringError) -> [Line] {
         var lines: [Line] = []
         for (number, line) in splitLines(text) {
             let trimmed = line.trimmingSpaces
@@ -353,9 +353,9 @@ public struct Transcript: Equatable, Sendable {
         /// Lines that name no file given.
         public var missingFiles: [Line]
         /// Lines left out because they do not pair with one file (a name that still fits several files, a file
-        /// that several lines name, a clip line without text): each a `VoicebankError.transcript` naming its
+        /// that several lines name, a clip line without text): each a `AuthoringError.transcript` naming its
         /// line, in line order. Only with `keepGoing`; otherwise the first of them is thrown.
-        public var skippedLines: [VoicebankError]
+        public var skippedLines: [AuthoringError]
     }
 
     /// Pairs `files` with the lines that name them and makes the import requests, in the transcript's order
@@ -390,13 +390,13 @@ public struct Transcript: Equatable, Sendable {
     ///   - isFallback: every file is a fallback clip (`voicebank import --fallback`).
     ///   - keepGoing: report the lines that do not pair with one file instead of throwing the first.
     ///   - position: the position of each phrase clip whose line gives none.
-    /// - Throws: `VoicebankError.transcript` naming the line, unless `keepGoing`: when a line names several
+    /// - Throws: `AuthoringError.transcript` naming the line, unless `keepGoing`: when a line names several
     ///   files, a file is named by several lines, or an ordinary clip's line has no text. Even with `keepGoing`, when
     ///   a file paired with a line has a position prefix, or the line's position is not `position`.
     public func requests(
         for files: [ImportRequest.AudioFile], isFallback: Bool = false, keepGoing: Bool = false,
         position: TakePosition? = nil
-    ) throws(VoicebankError) -> Assignment {
+    ) throws(AuthoringError) -> Assignment {
         var lineByName: [String: Int] = [:]
         for (index, line) in lines.enumerated() { lineByName[Self.normalizedName(line.file)] = index }
         let folderCounts = lines.map { Self.normalizedName($0.file).split(separator: "/").count - 1 }
@@ -409,7 +409,7 @@ public struct Transcript: Equatable, Sendable {
             for line in naming where folderCounts[line] == most { candidates[line].append(fileIndex) }
         }
 
-        var problems: [(line: Int, error: VoicebankError)] = []
+        var problems: [(line: Int, error: AuthoringError)] = []
         func report(_ index: Int, _ reason: String) {
             problems.append((index, .transcript(path: path, line: lines[index].lineNumber, reason: reason)))
         }
@@ -490,7 +490,7 @@ public struct Transcript: Equatable, Sendable {
     /// - Throws: as `requests(for:isFallback:keepGoing:)` with `ImportRequest.AudioFile`s.
     public func requests(
         for paths: [String], isFallback: Bool = false, keepGoing: Bool = false, position: TakePosition? = nil
-    ) throws(VoicebankError) -> Assignment {
+    ) throws(AuthoringError) -> Assignment {
         try requests(
             for: paths.map { ImportRequest.AudioFile(path: $0, relativePath: $0) }, isFallback: isFallback,
             keepGoing: keepGoing, position: position)
@@ -555,8 +555,8 @@ extension ImportRequest {
     /// // sounds/en/digits/1.wav as digits/1.wav, …, extra.wav as extra.wav
     /// ```
     ///
-    /// - Throws: `VoicebankError.noAudioFiles` for a folder with none, `.fileSystem` for one that cannot be read.
-    public static func audioFiles(_ paths: [String]) throws(VoicebankError) -> [AudioFile] {
+    /// - Throws: `AuthoringError.noAudioFiles` for a folder with none, `.fileSystem` for one that cannot be read.
+    public static func audioFiles(_ paths: [String]) throws(AuthoringError) -> [AudioFile] {
         var files: [AudioFile] = []
         for path in paths {
             guard Files.isDirectory(path) else {

@@ -131,7 +131,7 @@ extension VoicePack {
         do throws(AudioIOError) {
             return try Loudness(samples, measuringTruePeak: measuringTruePeak)
         } catch {
-            throw .audio(error)
+            throw .measurement(error.description)
         }
     }
 

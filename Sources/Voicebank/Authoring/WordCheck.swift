@@ -130,18 +130,30 @@ extension VoicePack {
     /// Listens to every take of every voice whose language the recogniser hears (English): `voicebank verify
     /// --words`. Takes a word check cannot read (damaged: `verify` reports them) are left out.
     ///
-    /// - Throws: `VoicebankError.recognition` when the recogniser fails, `.sqlite`.
-    public func checkWords(recognizer: Recognizer) throws(VoicebankError) -> WordReport {
+    /// - Throws: `AuthoringError.recognition` when the recogniser fails; `.store` with `.sqlite`.
+    public func checkWords(recognizer: Recognizer) throws(AuthoringError) -> WordReport {
         var report = WordReport(takes: [], skippedVoices: [])
-        for voice in try voices() {
-            guard let checker = try wordChecker(voice: voice.identifier, recognizer: recognizer) else {
+        let voices: [Voice]
+        do throws(VoicebankError) { voices = try self.voices() } catch { throw .store(error) }
+        for voice in voices {
+            let checker: WordChecker?
+            let clips: [Clip]
+            do throws(VoicebankError) {
+                checker = try wordChecker(voice: voice.identifier, recognizer: recognizer)
+                clips = checker == nil ? [] : try self.clips(voice: voice.identifier)
+            } catch {
+                throw .store(error)
+            }
+            guard let checker else {
                 report.skippedVoices.append(voice)
                 continue
             }
-            for clip in try clips(voice: voice.identifier) where !clip.isFallback {
-                guard try layoutDamage(clipID: clip.id) == nil else { continue }
-                let samples = try playedSamples(clipID: clip.id)
-                guard samples.withUnsafeBufferPointer({ ClipDamage.samples($0) }) == nil else { continue }
+            for clip in clips where !clip.isFallback {
+                let samples: [Float]?
+                do throws(VoicebankError) { samples = try readableSamples(clipID: clip.id) } catch {
+                    throw .store(error)
+                }
+                guard let samples else { continue }
                 do throws(RecognitionError) {
                     report.takes.append(.init(clip: clip, check: try checker.check(samples, phrase: clip.phrase)))
                 } catch {
@@ -150,5 +162,13 @@ extension VoicePack {
             }
         }
         return report
+    }
+
+    /// The samples a take plays; `nil` for a damaged take, which `verify` reports.
+    private func readableSamples(clipID: Int) throws(VoicebankError) -> [Float]? {
+        guard try layoutDamage(clipID: clipID) == nil else { return nil }
+        let samples = try playedSamples(clipID: clipID)
+        guard samples.withUnsafeBufferPointer({ ClipDamage.samples($0) }) == nil else { return nil }
+        return samples
     }
 }

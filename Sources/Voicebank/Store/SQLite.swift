@@ -143,6 +143,20 @@ package final class Database {
         }
     }
 
+    /// Runs `body`, authoring's or sharing's work, in one transaction as `transaction(_:)` does; the transaction's own
+    /// failures reach the caller as `Failure.store`.
+    package func transaction<T, Failure: CarryingStoreErrors>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        do throws(VoicebankError) { try execute("BEGIN IMMEDIATE") } catch { throw .store(error) }
+        do throws(Failure) {
+            let result = try body()
+            do throws(VoicebankError) { try execute("COMMIT") } catch { throw Failure.store(error) }
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     func check(_ status: Int32, sql: String?) throws(VoicebankError) {
         guard status == SQLITE_OK || status == SQLITE_ROW || status == SQLITE_DONE else {
             throw error(status, sql: sql)

@@ -121,7 +121,7 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
 
     /// Checks the shape of a BCP 47 tag (language, then subtags of 1 to 8 letters or digits) and writes it in
     /// the customary case: language lower, script title, region upper (`zh-hant-tw` → `zh-Hant-TW`).
-    static func canonicalLanguageTag(_ tag: String) throws(VoicebankError) -> String {
+    package static func canonicalLanguageTag(_ tag: String) throws(VoicebankError) -> String {
         let subtags = tag.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
         let isAlpha = { (text: String) in text.utf8.allSatisfy { $0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A } }
         let isAlphanumeric = { (text: String) in

@@ -36,7 +36,7 @@ import VoicebankAuthoring
         try temporary.pack.database.execute("UPDATE clip SET \(edit)")
         let folder = temporary.directory.file("exported")
 
-        let error = try #require(throws: VoicebankError.self) { try temporary.pack.export(to: folder) }
+        let error = try #require(throws: AuthoringError.self) { try temporary.pack.export(to: folder) }
 
         guard case .audio(.unwritable) = error else {
             Issue.record("expected an unwritable audio file, got \(error)")

@@ -76,7 +76,7 @@ import VoicebankAuthoring
     func fallback() throws {
         let temporary = try TemporaryPack()
         let path = try Fixture.seedClip(at: temporary.directory.file("___.aiff"))
-        #expect(throws: VoicebankError.emptyPhrase(file: path, phrase: "")) {
+        #expect(throws: AuthoringError.emptyPhrase(file: path, phrase: "")) {
             try temporary.pack.importFiles([ImportRequest(path: path)], into: nil)
         }
 
@@ -97,7 +97,7 @@ import VoicebankAuthoring
         let requests = [good[0], good[1], bad, good[2]].map { ImportRequest(path: $0) }
 
         #expect { try temporary.pack.importFiles(requests, into: nil) } throws: { error in
-            guard case .audio(.unreadable(bad, _)) = error as? VoicebankError else { return false }
+            guard case .audio(.unreadable(bad, _)) = error as? AuthoringError else { return false }
             return "\(error)".contains("broken.wav")
         }
         #expect(try temporary.clipCount() == 0)
@@ -125,15 +125,16 @@ import VoicebankAuthoring
         try temporary.pack.addVoice(Voice(identifier: "com.example.ben", name: "Ben", primaryLanguages: ["en-GB"]))
 
         #expect(
-            throws: VoicebankError.ambiguousVoice(
-                available: ["com.example.ann", "com.example.ben"], path: temporary.pack.path)
+            throws: AuthoringError.store(
+                .ambiguousVoice(available: ["com.example.ann", "com.example.ben"], path: temporary.pack.path))
         ) {
             try temporary.pack.importFiles([ImportRequest(path: path)], into: nil)
         }
         #expect(
-            throws: VoicebankError.unknownVoice(
-                identifier: "com.example.cy", available: ["com.example.ann", "com.example.ben"],
-                path: temporary.pack.path)
+            throws: AuthoringError.store(
+                .unknownVoice(
+                    identifier: "com.example.cy", available: ["com.example.ann", "com.example.ben"],
+                    path: temporary.pack.path))
         ) {
             try temporary.pack.importFiles([ImportRequest(path: path)], into: "com.example.cy")
         }

@@ -55,14 +55,14 @@ import VoicebankAuthoring
 
     @Test("a prefix that --position contradicts, or on a fallback clip, is an error naming the file")
     func prefixConflicts() throws {
-        #expect(throws: VoicebankError.self) { try ImportRequest.tagged(path: "e.hello.wav", position: .medial) }
+        #expect(throws: AuthoringError.self) { try ImportRequest.tagged(path: "e.hello.wav", position: .medial) }
         let conflict =
-            "\(try #require(throws: VoicebankError.self) { try ImportRequest.tagged(path: "clips/e.hello.wav", position: .medial) })"
+            "\(try #require(throws: AuthoringError.self) { try ImportRequest.tagged(path: "clips/e.hello.wav", position: .medial) })"
         #expect(
             conflict
                 == "cannot import clips/e.hello.wav: its name tags it final (e.), but the position given tags it medial; expected one position (rename the file, or give no position)"
         )
-        let fallback = try #require(throws: VoicebankError.self) {
+        let fallback = try #require(throws: AuthoringError.self) {
             try ImportRequest.tagged(path: "q.beep.wav", isFallback: true)
         }
         #expect("\(fallback)".contains("a fallback clip has no position"))
@@ -89,7 +89,7 @@ import VoicebankAuthoring
             ("file,text,role,position\nbeep.wav,,fallback,final\n", 2, "a fallback clip has no position"),
         ])
     func badTranscriptPosition(content: String, line: Int, message: String) throws {
-        let error = try #require(throws: VoicebankError.self) { try Transcript(parsing: content, path: "t.csv") }
+        let error = try #require(throws: AuthoringError.self) { try Transcript(parsing: content, path: "t.csv") }
         #expect("\(error)".hasPrefix("transcript t.csv line \(line): \(message)"), "\(error)")
         #expect(!"\(error)".contains("\n"))
     }
@@ -99,14 +99,14 @@ import VoicebankAuthoring
         let transcript = try Transcript(
             parsing: "file\ttext\tposition\nhello\tHello\tfinal\ne.bye\tBye\t\n", path: "t.tsv")
 
-        let prefixed = try #require(throws: VoicebankError.self) {
+        let prefixed = try #require(throws: AuthoringError.self) {
             try transcript.requests(for: ["x/hello.wav", "x/e.bye.wav"], keepGoing: true)
         }
         #expect(
             "\(prefixed)"
                 == "transcript t.tsv line 3: the file x/e.bye.wav is tagged final by its name's prefix e., but with a transcript positions come from its position column; expected the file renamed without the prefix"
         )
-        let contradicted = try #require(throws: VoicebankError.self) {
+        let contradicted = try #require(throws: AuthoringError.self) {
             try transcript.requests(for: ["x/hello.wav"], position: .medial)
         }
         #expect(
@@ -179,7 +179,7 @@ import VoicebankAuthoring
         #expect(takes.map(\.phrase) == ["one", "two"])
         #expect(takes.map(\.position) == [nil, .final])
         #expect(try labels.takes(of: format, at: "session.wav", position: .final).map(\.position) == [.final, .final])
-        let conflict = try #require(throws: VoicebankError.self) {
+        let conflict = try #require(throws: AuthoringError.self) {
             try labels.takes(of: format, at: "session.wav", position: .medial)
         }
         #expect(
@@ -197,7 +197,7 @@ import VoicebankAuthoring
             ("\n\n", nil, "it has no labels"),
         ] as [(String, Int?, String)])
     func malformed(content: String, line: Int?, message: String) throws {
-        let error = try #require(throws: VoicebankError.self) { try LabelTrack(parsing: content, path: "l.txt") }
+        let error = try #require(throws: AuthoringError.self) { try LabelTrack(parsing: content, path: "l.txt") }
         guard case .labels("l.txt", line, let reason) = error, reason.contains(message) else {
             Issue.record("\(error)")
             return
@@ -238,7 +238,7 @@ import VoicebankAuthoring
         let path = try recording()
         let labels = try LabelTrack(parsing: "0.0\t0.5\tone\n1.0\t1.6\ttwo\n", path: "l.txt")
 
-        let error = try #require(throws: VoicebankError.self) {
+        let error = try #require(throws: AuthoringError.self) {
             try temporary.pack.importRecording(path, labels: labels, into: nil)
         }
 

@@ -40,10 +40,11 @@ import VoicebankAuthoring
             ])
     }
 
-    @Test("the default pack's transcripts read as TSV with one fallback line each", arguments: ["en.tsv", "ja.tsv"])
-    func defaultPackTranscripts(name: String) throws {
-        let sources = VoicePackLocation.defaultPackPath.replacingOccurrences(of: "default.sqlite", with: "sources/")
-        let transcript = try Transcript(path: sources + name)
+    @Test(
+        "the screen-reader transcripts read as TSV with one fallback line each",
+        arguments: ["Tests/Fixtures/screen-reader/en.tsv", "voicebank/sources/ja.tsv"])
+    func screenReaderTranscripts(name: String) throws {
+        let transcript = try Transcript(path: "\(ScreenReaderPack.repository)/\(name)")
         #expect(transcript.format == .tsv)
         #expect(transcript.lines.filter(\.isFallback).count == 1)
         #expect(transcript.lines.count > 40)
@@ -53,10 +54,10 @@ import VoicebankAuthoring
     func unreadable() throws {
         let directory = TemporaryDirectory()
         let missing = directory.file("missing.tsv")
-        #expect(throws: VoicebankError.fileSystem(path: missing, reason: "No such file or directory")) {
+        #expect(throws: AuthoringError.fileSystem(path: missing, reason: "No such file or directory")) {
             try Transcript(path: missing)
         }
-        #expect(throws: VoicebankError.fileSystem(path: directory.path, reason: "it is a folder, not a file")) {
+        #expect(throws: AuthoringError.fileSystem(path: directory.path, reason: "it is a folder, not a file")) {
             try Transcript(path: directory.path)
         }
     }
@@ -107,7 +108,7 @@ import VoicebankAuthoring
         ] as [(String, String, Int?, String)])
     func malformed(path: String, content: String, line: Int?, message: String) throws {
         #expect { try Transcript(parsing: content, path: path) } throws: { error in
-            guard case .transcript(path, line, let reason) = error as? VoicebankError else { return false }
+            guard case .transcript(path, line, let reason) = error as? AuthoringError else { return false }
             return reason.contains(message) && "\(error)".hasPrefix("transcript \(path)")
         }
     }
@@ -214,7 +215,7 @@ import VoicebankAuthoring
         let transcript = try Transcript(
             parsing: "digits/2: two\ngoodbye: Goodbye\ndigits/3: three\n", path: "core-sounds-en.txt")
         let files = found(["conf/goodbye.wav", "digits/2.wav", "digits/3.wav", "vm/goodbye.wav", "old/x/goodbye.wav"])
-        let expected = VoicebankError.transcript(
+        let expected = AuthoringError.transcript(
             path: "core-sounds-en.txt", line: 2,
             reason:
                 "\"goodbye\" names both /sounds/en/conf/goodbye.wav and /sounds/en/vm/goodbye.wav; expected a name with its folder, such as conf/goodbye.wav, that names one file"
@@ -269,7 +270,7 @@ import VoicebankAuthoring
                 ])
         #expect(files.map(\.relativePath) == ["a-z/one.aiff", "a.aif", "b/two.flac", "z.WAV", "single.wav"])
         #expect(files.map(\.depth) == [1, 0, 1, 0, 0])
-        #expect(throws: VoicebankError.noAudioFiles(folder: directory.file("empty"))) {
+        #expect(throws: AuthoringError.noAudioFiles(folder: directory.file("empty"))) {
             try ImportRequest.audioFiles([directory.file("empty")])
         }
     }

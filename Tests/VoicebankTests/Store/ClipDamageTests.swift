@@ -53,7 +53,7 @@ import VoicebankAuthoring
         let path = try Fixture.write(
             samples, to: temporary.directory.file("nan.wav"), format: .init(.wav, .float32), sampleRate: 24_000)
 
-        #expect(throws: VoicebankError.audio(.nonFiniteSample(path: path, frame: 1_234))) {
+        #expect(throws: AuthoringError.audio(.nonFiniteSample(path: path, frame: 1_234))) {
             try temporary.pack.importFiles([ImportRequest(path: path)], into: nil)
         }
         #expect(try temporary.clipCount() == 0)

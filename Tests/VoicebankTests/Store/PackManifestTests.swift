@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import VoicebankAuthoring
 
 @testable import Voicebank
 
@@ -61,7 +62,7 @@ import Testing
         #expect {
             try PackManifest.checked(text, for: .license)
         } throws: { error in
-            (error as? VoicebankError)?.description.contains("(\(reason)") == true
+            (error as? SharingError)?.description.contains("(\(reason)") == true
         }
     }
 
@@ -69,23 +70,23 @@ import Testing
     func otherKeys() throws {
         #expect(try PackManifest.checked(" my-voice_2.1 ", for: .name) == "my-voice_2.1")
         for name in ["My-voice", "-voice", ".voice", "voice/1", String(repeating: "a", count: 65), "vöice"] {
-            #expect(throws: VoicebankError.self) { try PackManifest.checked(name, for: .name) }
+            #expect(throws: SharingError.self) { try PackManifest.checked(name, for: .name) }
         }
         #expect(try PackManifest.checked("en-us, ja-jp,en-US", for: .languages) == "en-US,ja-JP")
         #expect(try PackManifest.checked("2024-02-29", for: .date) == "2024-02-29")
         for date in ["2023-02-29", "2026-13-01", "2026-1-01", "26-11-25", "2026-11-25T10:00"] {
-            #expect(throws: VoicebankError.self) { try PackManifest.checked(date, for: .date) }
+            #expect(throws: SharingError.self) { try PackManifest.checked(date, for: .date) }
         }
         #expect(try PackManifest.checked("https://example.org/a", for: .url) == "https://example.org/a")
         for url in ["example.org", "https://", "https://example.org/a b", "javascript:alert(1)"] {
-            #expect(throws: VoicebankError.self) { try PackManifest.checked(url, for: .url) }
+            #expect(throws: SharingError.self) { try PackManifest.checked(url, for: .url) }
         }
         #expect(try PackManifest.checked("First line\nsecond line", for: .consent) == "First line\nsecond line")
-        #expect(throws: VoicebankError.self) { try PackManifest.checked("Ann\nBob", for: .speaker) }
-        #expect(throws: VoicebankError.self) { try PackManifest.checked("Ann \u{1B}[31m", for: .author) }
-        #expect(throws: VoicebankError.self) { try PackManifest.checked("   ", for: .description) }
+        #expect(throws: SharingError.self) { try PackManifest.checked("Ann\nBob", for: .speaker) }
+        #expect(throws: SharingError.self) { try PackManifest.checked("Ann \u{1B}[31m", for: .author) }
+        #expect(throws: SharingError.self) { try PackManifest.checked("   ", for: .description) }
         let long = String(repeating: "a", count: PackManifest.maximumValueLength + 1)
-        #expect(throws: VoicebankError.self) { try PackManifest.checked(long, for: .description) }
+        #expect(throws: SharingError.self) { try PackManifest.checked(long, for: .description) }
     }
 
     @Test("installed packs are found in the XDG data folder, and only files named NAME.sqlite count")

@@ -74,11 +74,11 @@ import VoicebankAuthoring
     func failedMigration() throws {
         let path = try schema7Copy()
 
-        #expect(throws: VoicebankError.pitchMeasurement("injected")) {
+        #expect(throws: VoicebankError.measurement("injected")) {
             try VoicePack(path: path, access: .readWrite) { pack, from throws(VoicebankError) in
                 #expect(from == 7)
                 #expect(try pack.measureTakeFeatures(voice: nil) == 3)
-                throw .pitchMeasurement("injected")
+                throw .measurement("injected")
             }
         }
 
