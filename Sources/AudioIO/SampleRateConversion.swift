@@ -150,6 +150,24 @@ public final class StreamingResampler {
         }
     }
 
+    /// Makes the converter ready for a new stream, which it converts to the same samples as a new converter would;
+    /// what it held back of the last stream is dropped. soxr designs its filter again here, at about the cost of a
+    /// new converter, so `ResamplerPool` resets a converter when its stream ends rather than when the next begins.
+    ///
+    /// - Throws: `AudioIOError.conversionFailed` with the converter's message.
+    public func reset() throws(AudioIOError) {
+        inputFrameCount = 0
+        outputFrameCount = 0
+        switch state {
+        case .passThrough: break
+        case .libsamplerate(let state):
+            let status = src_reset(state)
+            guard status == 0 else { throw .conversionFailed(reason: String(cString: src_strerror(status))) }
+        case .soxr(let state):
+            if let error = soxr_clear(state) { throw .conversionFailed(reason: String(cString: error)) }
+        }
+    }
+
     private var ratio: Double { Double(targetRate) / Double(sourceRate) }
 
     private var isPassThrough: Bool {

@@ -15,16 +15,22 @@ public final class ConvertedPull {
     /// the output's converter).
     public static let quality = SoxrQuality.high
 
+    /// The converters of every chain in the process, each lent to one chain and kept for the next: a server's
+    /// requests at one rate then start on a converter already set up.
+    static let converters = ResamplerPool(quality: quality)
+
     /// - Throws: `ConcatSynthError.audio` for a rate soxr cannot convert to.
     public init(_ renderer: Renderer, sampleRate: Int, blockFrames: Int) throws(ConcatSynthError) {
         self.renderer = renderer
         do throws(AudioIOError) {
-            resampler = try StreamingResampler(from: RenderFormat.sampleRate, to: sampleRate, soxr: Self.quality)
+            resampler = try Self.converters.take(from: RenderFormat.sampleRate, to: sampleRate)
         } catch {
             throw .audio(error.description)
         }
         block = [Float](repeating: 0, count: blockFrames)
     }
+
+    deinit { Self.converters.giveBack(resampler) }
 
     /// Pulls a block (or up to `maximumFrames` of it), and more while the converter holds all back, and hands the
     /// converted frames to `consume` and each block's 22050 Hz frames to `rendered`; at the request's end, the

@@ -5,7 +5,9 @@ import Voicebank
 ///
 /// A `Synthesizer` is not safe to share between threads: its pack's SQLite connection is opened without a mutex,
 /// and its clip look-ups keep prepared statements and an open blob handle that every render moves. The pool opens
-/// another when every one it has is lent, so it grows to the number of requests in flight at once.
+/// another when every one it has is lent, so it grows to the number of requests in flight at once, and keeps them
+/// (up to `maximumIdleCount`) for the next requests: a server's clients each hold one while their answers stream, and
+/// opening a connection and its voices for each request beyond a few would cost more than a request itself.
 ///
 /// ```swift
 /// let pool = SynthesizerPool(bank: "my.sqlite")
@@ -17,10 +19,16 @@ public final class SynthesizerPool: Sendable {
     public let packPath: String
     private let pool: VoicePackPool<Synthesizer>
 
+    /// The most synthesizers kept between requests: as many as the requests a server on a small machine has in flight
+    /// at once, without keeping a burst's connections for good.
+    public static let maximumIdleCount = 64
+
     /// - Parameter bank: the pack's path; with none, `$CONCAT_SYNTH_BANK`, else the default pack.
     public init(bank: String? = nil) {
         packPath = PackLocation.resolve(bank)
-        pool = VoicePackPool(path: packPath) { pack in try Synthesizer(pack: pack) }
+        pool = VoicePackPool(path: packPath, maximumIdleCount: Self.maximumIdleCount) { pack in
+            try Synthesizer(pack: pack)
+        }
     }
 
     /// A synthesizer no other thread is using, until `giveBack`.

@@ -36,6 +36,8 @@ struct WyomingBench {
         var errors: [String]
         var seconds: Double
         var first_chunk_ms: [Double]
+
+        var requestsPerSecond: Double { Double(requests) / seconds }
     }
 
     func run() throws -> [TargetResult] {
@@ -73,13 +75,7 @@ struct WyomingBench {
     /// The server under 1, 10 and 50 clients, a table row each: the median time to first chunk at one client, and
     /// the requests per second of each row.
     func load() throws -> (oneClientFirstChunk: Double?, requestsPerSecond: [Double]) {
-        let python = try pythonEnvironment(work: work)
-        let driver = Locations.repository + "/Tests/SpeechServiceTests/Fixtures/wyoming_driver.py"
-        let server = try ServeProcess(
-            ["--bank", pack.path, "--uri", "tcp://127.0.0.1:0"], log: work.file("serve.log"),
-            readyPrefix: "listening on ")
-        // "listening on tcp://127.0.0.1:PORT with the voices of …"
-        let uri = String(server.address.prefix { $0 != " " })
+        let server = try Self.server(pack: pack, work: work)
         // Stopped when this item ends, not after the address's last use.
         defer { withExtendedLifetime(server) {} }
 
@@ -91,21 +87,36 @@ struct WyomingBench {
         var oneClientFirstChunk: Double?
         var requestsPerSecond: [Double] = []
         for clients in Self.clientCounts {
-            let perClient = max(1, requestCount / clients)
-            let output = try capture(
-                work: work,
-                python, [driver, "load", uri, "--clients", "\(clients)", "--requests", "\(perClient)", text])
-            let load = try JSONDecoder().decode(Load.self, from: Data(output.utf8))
+            let load = try self.load(server, clients: clients)
             let firstChunk = Samples(load.first_chunk_ms.map { $0 / 1_000 })
             if clients == 1 { oneClientFirstChunk = firstChunk.isEmpty ? nil : firstChunk.median }
-            requestsPerSecond.append(Double(load.requests) / load.seconds)
+            requestsPerSecond.append(load.requestsPerSecond)
             table.add([
                 "\(clients)", "\(load.requests)", "\(load.errors.count)", Unit.milliseconds.summary(firstChunk),
-                decimal(Double(load.requests) / load.seconds, places: 0),
+                decimal(load.requestsPerSecond, places: 0),
             ])
             if !load.errors.isEmpty { print("note: first error with \(clients) clients: \(load.errors[0])") }
         }
         return (oneClientFirstChunk, requestsPerSecond)
+    }
+
+    /// `concat-synth serve` on `pack`'s Wyoming port.
+    static func server(pack: BenchPack, work: WorkDirectory) throws -> ServeProcess {
+        try ServeProcess(
+            ["--bank", pack.path, "--uri", "tcp://127.0.0.1:0"], log: work.file("serve.log"),
+            readyPrefix: "listening on ")
+    }
+
+    /// `requestCount` requests from `clients` clients at once to `server`.
+    func load(_ server: ServeProcess, clients: Int) throws -> Load {
+        let python = try pythonEnvironment(work: work)
+        let driver = Locations.repository + "/Tests/SpeechServiceTests/Fixtures/wyoming_driver.py"
+        // "listening on tcp://127.0.0.1:PORT with the voices of …"
+        let uri = String(server.address.prefix { $0 != " " })
+        let perClient = max(1, requestCount / clients)
+        let output = try capture(
+            work: work, python, [driver, "load", uri, "--clients", "\(clients)", "--requests", "\(perClient)", text])
+        return try JSONDecoder().decode(Load.self, from: Data(output.utf8))
     }
 }
 

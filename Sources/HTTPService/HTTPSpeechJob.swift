@@ -72,7 +72,7 @@ final class HTTPSpeechJob: HTTPAnswerJob, @unchecked Sendable {
     /// The next block of raw `pcm`, and whether it is the last.
     private func pullBlock(allocator: ByteBufferAllocator) throws -> (ByteBuffer, isComplete: Bool) {
         let isFirst = self.chain == nil
-        let chain = try self.chain ?? start(sampleRate: AudioResponseFormat.pcmSampleRate)
+        let chain = try self.chain ?? start(sampleRate: order.sampleRate ?? AudioResponseFormat.pcmSampleRate)
         var bytes = allocator.buffer(capacity: Self.blockFrames * 3)
         // A first block of 10 ms, so the first bytes leave before 100 ms are rendered and converted.
         try chain.pull(maximumFrames: isFirst ? Self.blockFrames / 10 : .max) { frames in
@@ -104,7 +104,7 @@ final class HTTPSpeechJob: HTTPAnswerJob, @unchecked Sendable {
 
     /// Renders the request into the file at `path`; the chain ends with the call.
     private func render(into path: String, _ fileExtension: String, _ encoding: OutputEncoding?) throws {
-        let format = try RenderOutputFormat(path: path, sampleRate: nil, encoding: encoding)
+        let format = try RenderOutputFormat(path: path, sampleRate: order.sampleRate, encoding: encoding)
         let chain = try start(sampleRate: format.sampleRate)
         let writer = try AudioFileWriter(path: path, format: format.file, sampleRate: format.sampleRate)
         var frameCount = 0
@@ -163,7 +163,8 @@ final class HTTPSpeechJob: HTTPAnswerJob, @unchecked Sendable {
     func cancel() { cancellation.cancel() }
 
     func summary(byteCount: Int, milliseconds: Int64) -> String {
-        "voice \(order.voice.settings.identifier), \(order.format.name), \(byteCount) bytes in \(milliseconds) ms"
+        "voice \(order.voice.settings.identifier), \(order.format.name)"
+            + (order.sampleRate.map { " at \($0) Hz" } ?? "") + ", \(byteCount) bytes in \(milliseconds) ms"
             + (fallbackCount > 0 ? ", \(fallbackCount) fallback\(fallbackCount == 1 ? "" : "s")" : "")
     }
 

@@ -13,22 +13,30 @@ enum OpenAIAPI {
     /// The one model listed; `model` in a request is accepted whatever it says, as clients send their own default.
     static let modelName = "concat-synth"
 
-    /// The body of `POST /v1/audio/speech`: `{model, input, voice, response_format, speed}`; `instructions` and
-    /// OpenAI's other fields are ignored.
+    /// The body of `POST /v1/audio/speech`: `{model, input, voice, response_format, speed}`, and `sample_rate`, which
+    /// is this server's; `instructions` and OpenAI's other fields are ignored.
     struct SpeechBody: Decodable {
         var input: String?
         var voice: String?
         var responseFormat: String?
         var speed: Double?
+        var sampleRate: Int?
 
         enum CodingKeys: String, CodingKey {
             case input, voice, speed
             case responseFormat = "response_format"
+            case sampleRate = "sample_rate"
         }
     }
 
     /// The speeds OpenAI accepts.
     static let speeds: ClosedRange<Double> = 0.25...4
+
+    /// The rates `sample_rate` may ask for: from telephony's to a studio's, each converted as the answer is rendered.
+    static let sampleRates = 8_000...48_000
+
+    /// The formats `sample_rate` applies to: MP3 and Opus take only some rates, and keep their own.
+    static let sampleRateFormats = ["pcm", "wav", "flac"]
 
     /// Reads a speech request's JSON body.
     ///
@@ -55,6 +63,19 @@ enum OpenAIAPI {
         guard speeds.contains(speed) else {
             throw .invalid("speed \(speed) is outside what this endpoint takes; expected 0.25 to 4 (1 is normal)")
         }
+        if let sampleRate = fields.sampleRate {
+            guard sampleRates.contains(sampleRate) else {
+                throw .invalid(
+                    "sample_rate \(sampleRate) is outside what this endpoint takes; expected \(sampleRates.lowerBound) to \(sampleRates.upperBound) (Hz)"
+                )
+            }
+            let formatName = fields.responseFormat ?? "mp3"
+            guard sampleRateFormats.contains(formatName) else {
+                throw .invalid(
+                    "sample_rate is not taken with response_format \(formatName), which keeps its own rate; expected one of: \(sampleRateFormats.joined(separator: ", "))"
+                )
+            }
+        }
         let voice: SynthesizerPools.Voice
         if let name = fields.voice {
             guard let found = voices.voice(named: name) else { throw unknownVoice(name, voices) }
@@ -63,7 +84,8 @@ enum OpenAIAPI {
             voice = voices.voices[0]
         }
         return SpeechOrder(
-            input: input, isSSML: SpeechOrder.startsAsSSML(input), voice: voice, speed: speed, format: format)
+            input: input, isSSML: SpeechOrder.startsAsSSML(input), voice: voice, speed: speed, format: format,
+            sampleRate: fields.sampleRate)
     }
 
     static func unknownVoice(_ name: String, _ voices: SynthesizerPools) -> APIError {

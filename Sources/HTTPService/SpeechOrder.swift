@@ -12,6 +12,9 @@ struct SpeechOrder: Sendable {
     /// A multiple of the voice's normal speed; 1 plays the clips as recorded.
     var speed: Double
     var format: AudioResponseFormat
+    /// The rate the answer is converted to, or `nil` for the format's own: 24 kHz for `pcm`, the render's 22050 Hz for
+    /// a file.
+    var sampleRate: Int? = nil
 
     /// Whether an input is SSML by its start, as everywhere else: `<speak` after any white space.
     static func startsAsSSML(_ input: String) -> Bool { input.drop(while: \.isWhitespace).hasPrefix("<speak") }

@@ -28,7 +28,7 @@ import Testing
             "### 15. The studio", "### 15b. The studio's page", "### 16. Takes by place: F0 jumps at joins",
             "### 17. Everyday sentences heard by Whisper tiny.en", "### 17b. Everyday sentences heard by Whisper",
             "### 17c. Everyday sentences: what Whisper tiny.en heard",
-            "### 10b. The Wyoming server in the same run", "### 18. Output conversion from 22050 Hz",
+            "### 18. Output conversion from 22050 Hz",
             "### 18b. \"Good morning, double tap to open.\" rendered and converted in process",
             "### 19. Soak: one serve process", "### 19b. Soak: the server process",
             "### Targets (issues 6, 10, 11, 14, 21, 22, 23, 25, 34 and 36)",

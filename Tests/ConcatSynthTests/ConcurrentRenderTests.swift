@@ -95,6 +95,17 @@ import VoicebankAuthoring
         #expect((1...threadCount).contains(pool.openedCount))
     }
 
+    @Test("the synthesizers of many requests in flight at once are all kept for the next, none opened again")
+    func keepsManyInFlight() throws {
+        let pool = SynthesizerPool(bank: try makePack())
+        let inFlight = 3 * ProcessorCount.online + 2
+        for _ in 0..<2 {
+            let lent = try (0..<inFlight).map { _ in try pool.take() }
+            for synthesizer in lent { pool.giveBack(synthesizer) }
+        }
+        #expect(pool.openedCount == inFlight)
+    }
+
     @Test("a synthesizer given back while a renderer of it is alive is not lent again; once none is, it is")
     func givenBackWhileRendering() throws {
         let pool = SynthesizerPool(bank: try makePack())

@@ -44,6 +44,22 @@ import Testing
         }
     }
 
+    @Test(
+        "a render through a converter another render gave back mid-stream is the first render, byte for byte",
+        arguments: [16_000, 24_000, 48_000])
+    func reusedConverter(rate: Int) throws {
+        let first = try Self.pull(at: rate)
+        // A chain dropped after one pull gives its converter back mid-stream, as a request whose client went.
+        do {
+            let synthesizer = try Synthesizer(bank: RequestTests.defaultPack)
+            let chain = try ConvertedPull(
+                try synthesizer.renderer(for: Self.request), sampleRate: rate, blockFrames: 1_024)
+            try chain.pull(maximumFrames: 300) { _ in }
+        }
+        let again = try Self.pull(at: rate)
+        #expect(again.converted.map(\.bitPattern) == first.converted.map(\.bitPattern))
+    }
+
     @Test("the first converted frames come out before the request is rendered", arguments: [8_000, 24_000, 48_000])
     func streams(rate: Int) throws {
         let pulled = try Self.pull(at: rate, maximumFrames: 300)

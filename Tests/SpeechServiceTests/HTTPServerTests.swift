@@ -52,6 +52,44 @@ import Voicebank
         #expect(received == (try rendered(Self.text, name: name, options)))
     }
 
+    @Test(
+        "sample_rate (the openai client's extra_body) gives render's bytes at that rate, in pcm, wav and flac",
+        arguments: [
+            ("pcm", "a.raw", 16_000, ["--encoding", "s16"]), ("pcm", "b.raw", 48_000, ["--encoding", "s16"]),
+            ("pcm", "c.raw", 8_000, ["--encoding", "s16"]), ("wav", "a.wav", 16_000, []),
+            ("flac", "a.flac", 48_000, []),
+        ])
+    func sampleRate(format: String, name: String, rate: Int, options: [String]) throws {
+        let server = try server()
+        let output = directory.file("received")
+        _ = try driver(["openai", server.uri + "/v1", output, Self.text, "org.concatsynth.en", format, "1", "\(rate)"])
+        let received = try Data(contentsOf: URL(fileURLWithPath: output))
+        #expect(received.count > 1_000)
+        #expect(received == (try rendered(Self.text, name: name, ["--sample-rate", "\(rate)"] + options)))
+        try server.waitForLog(", \(format) at \(rate) Hz, ")
+    }
+
+    @Test(
+        "a sample_rate outside 8000 to 48000 Hz, or with mp3 or opus, is a 400 naming what is taken",
+        arguments: [
+            ("pcm", 7_999, "sample_rate 7999 is outside what this endpoint takes; expected 8000 to 48000 (Hz)"),
+            ("wav", 96_000, "expected 8000 to 48000 (Hz)"),
+            (
+                "mp3", 16_000,
+                "sample_rate is not taken with response_format mp3, which keeps its own rate; expected one of: pcm, wav, flac"
+            ),
+        ])
+    func sampleRateErrors(format: String, rate: Int, message: String) throws {
+        let server = try server()
+        let answer = try driver([
+            "openai-error", server.uri + "/v1", "Hello", "org.concatsynth.en", format, "1", "\(rate)",
+        ])
+        #expect(answer["status"] as? Int == 400)
+        let error = try #require(
+            (answer["body"] as? [String: Any]) ?? (answer["body"] as? [String: [String: Any]])?["error"])
+        #expect((error["message"] as? String)?.contains(message) == true, "\(error)")
+    }
+
     @Test("with_streaming_response gets pcm in chunks as it is rendered; speed and SSML are the render's")
     func streaming() throws {
         let server = try server()

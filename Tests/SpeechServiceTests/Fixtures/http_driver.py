@@ -1,9 +1,12 @@
 """Drives `concat-synth serve --http` with the real clients apps use: the `openai` package and `speak2mary` (the
 MaryTTS client of Home Assistant's integration), from tools/python-env. Prints one JSON object.
 
-    http_driver.py openai BASE_URL OUT TEXT VOICE FORMAT SPEED   client.audio.speech.create, the bytes to OUT
+    http_driver.py openai BASE_URL OUT TEXT VOICE FORMAT SPEED [RATE]
+                                                                 client.audio.speech.create, the bytes to OUT; RATE
+                                                                 the server's sample_rate, sent as extra_body
     http_driver.py stream BASE_URL OUT TEXT VOICE FORMAT         with_streaming_response, chunk by chunk to OUT
-    http_driver.py openai-error BASE_URL TEXT VOICE FORMAT SPEED the status and message of an API error
+    http_driver.py openai-error BASE_URL TEXT VOICE FORMAT SPEED [RATE]
+                                                                 the status and message of an API error
     http_driver.py mary HOST PORT OUT TEXT LOCALE VOICE CODEC    speak2mary's MaryTTS(...).speak, the bytes to OUT
     http_driver.py load BASE_URL CLIENTS REQUESTS TEXT           CLIENTS threads of REQUESTS requests each
     http_driver.py slow HOST PORT                                a request's head a byte at a time, until answered
@@ -19,11 +22,15 @@ MaryTTS client of Home Assistant's integration), from tools/python-env. Prints o
                                                                  tools/bench's soak: CLIENTS threads of mixed
                                                                  requests and faults for SECONDS, the first answer of
                                                                  each good request kept in OUT to check against render
-    http_driver.py bench HOST PORT CLIENTS REQUESTS TEXT         tools/bench: pcm requests on kept-alive connections
-                                                                 (http.client, whose own cost is least), each
-                                                                 one's time to its answer's first byte
+    http_driver.py bench HOST PORT CLIENTS REQUESTS TEXT [RATE]  tools/bench: pcm requests (at RATE) on kept-alive
+                                                                 connections, each one's time to its answer's first
+                                                                 byte; the clients are asyncio tasks on one thread
+                                                                 reading HTTP/1.1 as it comes, as the Wyoming
+                                                                 driver's load is, so that both servers are measured
+                                                                 with clients of one kind
 """
 
+import asyncio
 import http.client
 import json
 import select
@@ -45,11 +52,17 @@ def client(base_url, key="unused"):
     return openai.OpenAI(base_url=base_url, api_key=key, max_retries=0, timeout=60)
 
 
+def sample_rate(rate):
+    """The server's own `sample_rate` field, sent as the openai package sends fields it does not know."""
+    return {"extra_body": {"sample_rate": int(rate[0])}} if rate else {}
+
+
 def main(command, *arguments):
     if command == "openai":
-        base_url, out, text, voice, response_format, speed = arguments
+        base_url, out, text, voice, response_format, speed, *rate = arguments
         audio = client(base_url).audio.speech.create(
-            model="tts-1", input=text, voice=voice, response_format=response_format, speed=float(speed))
+            model="tts-1", input=text, voice=voice, response_format=response_format, speed=float(speed),
+            **sample_rate(rate))
         audio.write_to_file(out)
         return {"content_type": audio.response.headers.get("content-type")}
     if command == "stream":
@@ -69,10 +82,11 @@ def main(command, *arguments):
         return {"chunks": chunks, "transfer_encoding": headers.get("transfer-encoding"),
                 "first_chunk_seconds": first}
     if command == "openai-error":
-        base_url, text, voice, response_format, speed = arguments
+        base_url, text, voice, response_format, speed, *rate = arguments
         try:
             client(base_url).audio.speech.create(
-                model="tts-1", input=text, voice=voice, response_format=response_format, speed=float(speed))
+                model="tts-1", input=text, voice=voice, response_format=response_format, speed=float(speed),
+                **sample_rate(rate))
         except openai.APIStatusError as error:
             return {"status": error.status_code, "body": error.body}
         return {"status": 200}
@@ -200,41 +214,62 @@ def main(command, *arguments):
     if command == "soak":
         return soak(*arguments)
     if command == "bench":
-        host, port, clients, requests, text = arguments
-        body = json.dumps({"model": "tts-1", "input": text, "response_format": "pcm"})   # the first voice
-        first_byte_ms, errors = [], []
-        lock = threading.Lock()
-
-        def work():
-            connection = http.client.HTTPConnection(host, int(port), timeout=60)
-            for _ in range(int(requests)):
-                try:
-                    started = time.perf_counter()
-                    connection.request("POST", "/v1/audio/speech", body, {"Content-Type": "application/json"})
-                    response = connection.getresponse()
-                    response.read(1)
-                    first = time.perf_counter() - started
-                    response.read()
-                    with lock:
-                        if response.status == 200:
-                            first_byte_ms.append(first * 1000)
-                        else:
-                            errors.append(str(response.status))
-                except Exception as error:  # every failure counts, whatever its kind
-                    with lock:
-                        errors.append(repr(error))
-                    connection.close()
-                    connection = http.client.HTTPConnection(host, int(port), timeout=60)
-
-        threads = [threading.Thread(target=work) for _ in range(int(clients))]
-        started = time.monotonic()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        return {"requests": int(clients) * int(requests), "errors": errors[:5], "error_count": len(errors),
-                "seconds": time.monotonic() - started, "first_byte_ms": first_byte_ms}
+        host, port, clients, requests, text, *rate = arguments
+        fields = {"model": "tts-1", "input": text, "response_format": "pcm"}   # the first voice
+        body = json.dumps(fields | ({"sample_rate": int(rate[0])} if rate else {})).encode()
+        return asyncio.run(bench(host, int(port), int(clients), int(requests), body))
     raise SystemExit("unknown command " + command)
+
+
+async def bench(host, port, clients, requests, body):
+    """`clients` kept-alive connections sending `requests` pcm requests each, one after another."""
+    request = (f"POST /v1/audio/speech HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+               f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+    first_byte_ms, errors = [], []
+
+    async def answer(reader, started):
+        """Reads one answer; its status and the seconds to its first body byte."""
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").lower()
+        status = int(head.split(" ", 2)[1])
+        if "transfer-encoding: chunked" not in head:
+            length = int(head.split("content-length:", 1)[1].split("\r\n", 1)[0])
+            await reader.readexactly(length)
+            return status, None
+        first = None
+        while True:
+            size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+            if first is None and size > 0:
+                first = time.perf_counter() - started
+            await reader.readexactly(size + 2)
+            if size == 0:
+                return status, first
+
+    async def client():
+        connection = None
+        for _ in range(requests):
+            try:
+                if connection is None:
+                    connection = await asyncio.open_connection(host, port)
+                reader, writer = connection
+                started = time.perf_counter()
+                writer.write(request)
+                status, first = await asyncio.wait_for(answer(reader, started), 60)
+                if status == 200:
+                    first_byte_ms.append(first * 1000)
+                else:
+                    errors.append(str(status))
+            except Exception as error:  # every failure counts, whatever its kind
+                errors.append(repr(error))
+                if connection is not None:
+                    connection[1].close()
+                connection = None
+        if connection is not None:
+            connection[1].close()
+
+    started = time.monotonic()
+    await asyncio.gather(*(client() for _ in range(clients)))
+    return {"requests": clients * requests, "errors": errors[:5], "error_count": len(errors),
+            "seconds": time.monotonic() - started, "first_byte_ms": first_byte_ms}
 
 
 SOAK_TEXTS = ["Hello, nice to meet you.", "Good morning. Double tap to open.", "The front door is open.",
