@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// Pitch marks: one frame in each pitch period of a take's voiced stretches, at the period's largest waveform peak,

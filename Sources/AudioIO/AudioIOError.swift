@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What can go wrong reading, converting or writing audio; each case names the input.
 public enum AudioIOError: Error, Equatable, Sendable, CustomStringConvertible {
     /// libsndfile could not open the file; `reason` is its own message (`sf_strerror`).

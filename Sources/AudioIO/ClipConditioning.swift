@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// How much silence to cut from a clip's ends: samples under `thresholdDecibels` (dBFS, by absolute peak),

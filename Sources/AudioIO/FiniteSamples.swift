@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Finds samples that are not numbers (NaN, ±infinity): no recording holds one, and a player or sox reads one as
 /// full-scale noise.
 public enum FiniteSamples {

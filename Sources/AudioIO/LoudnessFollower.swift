@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// Plays a run of speech that arrives in pieces at a loudness, its peaks limited: a gain chosen before the run is

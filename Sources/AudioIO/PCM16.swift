@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if arch(x86_64)
     import _Builtin_intrinsics.intel
 #endif

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How a clip's original samples are stored: the narrowest native type that holds the source losslessly.
 public enum SampleEncoding: String, Sendable, CaseIterable {
     /// 16-bit signed integers, little-endian; 8-bit, 16-bit, µ-law, A-law and ADPCM sources.

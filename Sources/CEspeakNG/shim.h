@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 #include <dlfcn.h>
 #include <espeak-ng/speak_lib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import JSONWriter
 
 /// Prints `value` as the tools' `--json` output: pretty-printed, keys sorted, slashes unescaped.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Words that fell back while a request rendered: `--strict`'s record when no first pass checked the request, for a
 /// caller that can still take its output back.
 public final class FallbackLog {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Voicebank
 
 /// Where a voice pack is found when a caller names none: the rule every tool and service shares.

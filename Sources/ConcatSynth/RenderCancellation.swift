@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Synchronization
 
 /// The stop flag of a render that another thread may cancel before its renderer exists, as a server's client may go

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SSML
 
 /// Plain text read a piece at a time from any reader (a file, a socket), for `SpeechRequest.Content.textStream`:

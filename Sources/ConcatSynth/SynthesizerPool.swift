@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Voicebank
 
 /// Synthesizers of one pack for many threads at once, such as a server's requests: each lent to one request at a

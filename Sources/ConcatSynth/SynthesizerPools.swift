@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Voicebank
 
 /// A `SynthesizerPool` for each pack of a `VoiceCatalog`, and the voices they speak: how a server speaks every voice

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ConcatSynth
 
 /// A voice pack the benchmark made, and how many clips it holds.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Peak RSS of a child process, measured by a fresh `concat-synth-bench --peak-rss-of` helper.
 enum PeakRSS {
     static let helperFlag = "--peak-rss-of"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechService
 
 /// A speech-dispatcher output module driven over its protocol the way the server drives it: started with its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A Markdown table printed as it is filled, so a long run shows its progress.
 struct Table {
     let title: String

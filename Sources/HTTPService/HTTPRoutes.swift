@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import NIOHTTP1
 
 /// A site's routes as a table: each a method, a path pattern and the handler that answers it. The table finds the

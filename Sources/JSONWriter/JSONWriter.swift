@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(FoundationEssentials)
     // JSONEncoder without the rest of Foundation (ICU), which would slow every command's start.
     import FoundationEssentials

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Where a server listens: a TCP host and port, or a Unix socket. The Wyoming server takes both forms
 /// (`tcp://HOST:PORT`, `unix:///PATH`, as the `wyoming` package writes them); the HTTP servers take `HOST:PORT`.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// The voice's fallback clip, once for each run of words no phrase covers (`FallbackMode.clip`), its takes in

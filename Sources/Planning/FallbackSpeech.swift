@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// The words spoken by the voice's fallback voice (espeak-ng, through `FallbackSpeaker`), each run whole as one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// The last stage: makes each spoken segment with its voice's joins and its run's volume, speed and pitch, and

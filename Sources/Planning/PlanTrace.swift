@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The stages of planning, in the order a request's values pass through them (`PlanStream.stages`).
 public enum PlanStage: String, Sendable, CaseIterable, CustomStringConvertible {
     /// Pulls the events and turns each but text into what it places (`EventReading`, EventReading.swift).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The warnings of one request's plan, from the SSML reader and every stage, each said once.
 ///
 /// Holds the warnings said and not yet taken, and every different warning said so far, for the whole request: at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What can go wrong planning a request; each case names the input.
 public enum PlanningError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Words no clip covers, in a voice without a fallback clip.

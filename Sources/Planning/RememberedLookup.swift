@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// A voice's phrase look-ups, each asked of the pack once and remembered: for the rest of a plan, and for the plans

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// Which take plays where no sentence's path chooses it: by rotation where the planner rotates, else the first. For

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import AudioIO
 
 /// What can go wrong listening to audio with pocketsphinx; each case names what failed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The word errors of a hypothesis against a reference: the fewest substitutions, deletions and insertions (word-level
 /// edit distance) that turn the reference into what was heard. Summed over sentences (`+`), the rate is a corpus's
 /// word error rate: all errors over all reference words.

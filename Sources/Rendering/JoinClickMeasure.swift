@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// How hard a render's joins step: the largest jump between two samples at a join, against the largest jump

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// Reads the values of the attributes the reader knows; each returns `nil` for a value the attribute cannot

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Turns the scanner's tokens into events, element by element, following SPEC.md's SSML table.
 ///
 /// Text that no `<s>` holds is cut into inferred sentences (`SentenceInference`), each with the events and pause of an

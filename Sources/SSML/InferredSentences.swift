@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// The sentences of text that no `<s>` holds, inferred from its punctuation as SSML 1.1 (3.1.8.1) asks: each is

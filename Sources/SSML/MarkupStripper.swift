@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The lenient reading of a malformed request: its text with the markup dropped, as one run.
 ///
 /// Tags (`<` then a name, `/` or `!`, up to the next `>`), comments and processing instructions are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// Plain text read a piece at a time, a long file or a pipe, so that it is spoken as it is read and memory does not

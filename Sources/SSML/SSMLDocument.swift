@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What a request says, as a flat list of events in speaking order, plus the warnings met on the way.
 public struct SSMLDocument: Equatable, Sendable, CustomStringConvertible {
     public var events: [SSMLEvent]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Why a request could not be read; every case carries the offending input and its line and column.
 ///
 /// Lines and columns are 1-based; a column counts Unicode scalars from the start of its line (a leading

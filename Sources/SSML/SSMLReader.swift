@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// Reads a request (SSML 1.1, SSML 1.0's relative values, or plain text) into a flat list of events.

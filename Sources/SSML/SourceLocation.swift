@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Where a byte of the request sits: 1-based line and column, and its UTF-16 offset in the request as given.
 struct SourcePosition: Equatable, Sendable {
     var line: Int

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A piece of an XML document, as the scanner hands it to the event builder.
 enum XMLToken {
     case startTag(StartTag)

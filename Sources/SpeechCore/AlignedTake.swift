@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A take of a voice with its words and phones as the aligner found them: what the units fallback cuts words and
 /// phone-pairs from.
 public struct AlignedTake: Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Synchronization
 
 /// A flag another thread may raise to stop a render: between two pulls, and inside the synthesis of a long fallback

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// One take of a phrase: a clip the renderer can play, and what selection knows of it.
 public struct ClipTake: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var clipID: Int

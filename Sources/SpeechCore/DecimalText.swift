@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// `value` with exactly `places` decimals, rounded half away from zero, as every message, report and log line writes
 /// a measure: `decimal(12.3456, places: 2)` is `12.35`, `decimal(-1.25, places: 1)` is `-1.3`. A value that rounds
 /// to zero has no sign (`decimal(-0.04, places: 1)` is `0.0`); one that is not finite is written as Swift writes it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How a voice speaks the words no clip covers.
 public enum FallbackMode: String, Equatable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// The voice's fallback clip, once for each run of words no clip covers.

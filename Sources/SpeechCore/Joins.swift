@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How a voice's clips meet in a render, in frames at 22050 Hz.
 public struct Joins: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// Each clip fades in and out over this many frames (where it does not crossfade), so no join steps.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What the matcher needs to know of a voice: the phrase keys in order, and the takes of a phrase key.
 ///
 /// `ClipIndex` answers from the voice pack's index; tests answer from a dictionary.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A point or span in the audio and the text it speaks, like Apple's `AVSpeechSynthesisMarker`.
 public struct Marker: Equatable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How much a voice's take selection weighs a take's place against the smoothness of its joins: a voice setting
 /// (`voicebank configure --position-weight …`).
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The rule lives here, in SpeechCore, because it is the one module below both of its readers: SSML, which infers the
 // sentences of text that has no `<s>` and depends on SpeechCore alone, and WyomingService, which cuts streamed text
 // into sentences. It needs no C, no I/O and no tokenizer: Unicode's own properties tell letters, case and digits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Render-ready samples that arrive while they play: the fallback voice's speech of a run, handed over as espeak-ng
 /// makes it, so that its first frames play before the run is spoken whole.
 ///

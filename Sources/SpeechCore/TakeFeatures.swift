@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The place in a sentence a take was recorded for: the railway announcer's start, middle and end inflections, and
 /// a question's tune.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What speaking needs to know of a voice: who it is, its languages, its normal rate and how its clips join.
 ///
 /// The voice pack stores more (trimming, loudness); the planner and renderer need only this.

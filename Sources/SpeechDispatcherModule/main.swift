@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // sd_concat-synth: speech-dispatcher's output module "concat-synth". The server starts it as
 // `sd_concat-synth CONFIGFILE` and speaks the module protocol on its standard input and output.
 import SpeechService

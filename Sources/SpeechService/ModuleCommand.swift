@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What a message to speak is, as the command that brought it says.
 public enum MessageKind: String, Equatable, Sendable {
     /// `SPEAK`: SSML (speech-dispatcher wraps plain text in `<speak>` and adds `__spd_` marks).

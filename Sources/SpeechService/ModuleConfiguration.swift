@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import AudioIO
 
 /// The module's configuration file, `concat-synth.conf`, which speech-dispatcher passes as the module's first

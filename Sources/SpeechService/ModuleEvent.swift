@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What the module tells the server on its own while a message plays, as the bytes it writes.
 ///
 /// ```swift

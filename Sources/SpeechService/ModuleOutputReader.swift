@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import AudioIO
 
 /// One complete reply or event from a module's standard output: its code, its text lines, and the PCM of a

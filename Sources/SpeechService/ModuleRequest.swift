@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ConcatSynth
 
 /// One message for the engine: what to speak, as the engine's request content, and the values it is spoken with.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// The settings speech-dispatcher sends with `SET` before every message, as the module last received them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What the speech-dispatcher module could not do, with the input that caused it.
 public enum SpeechServiceError: Error, Equatable, CustomStringConvertible {
     /// The voice pack the configuration names (or the default pack) could not be opened.

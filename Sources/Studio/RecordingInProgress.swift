@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Synchronization
 
 /// The take the page is sending in pieces while it is recorded, until it is kept, discarded or replaced: one at a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The page's files, embedded in the binary (`PackageResources`), each served at its path with its type.
 enum StudioFiles {
     struct File: Sendable {

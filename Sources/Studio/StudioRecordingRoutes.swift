@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import HTTPService
 
 /// The routes of a take sent in pieces while it is recorded: start it, add a piece, end it, drop it.

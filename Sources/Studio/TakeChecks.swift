@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// How a recording becomes a take, and what is said of it before it is kept: the same on the page (which reads these

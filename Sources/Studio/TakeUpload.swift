@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Voicebank
 
 /// A take as the page sends it: the body holds raw 32-bit float little-endian mono samples, and headers declare their

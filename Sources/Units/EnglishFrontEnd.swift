@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// English words to ARPAbet phones with stress, from espeak-ng's phonemes: the front end of English voices.
 ///
 /// espeak-ng knows far more words than CMU's dictionary and speaks every word it is given, so no word goes without

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A phone in the aligner's phone set (CMU's ARPAbet, as pocketsphinx's en-US model names them: `AA`, `HH`, `NG`),
 /// with its lexical stress where it is a vowel.
 public struct Phone: Equatable, Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Words to phones for one language: the phonetic front end the units fallback and coverage share.
 ///
 /// The words come as the planner hands them on (numbers, dates and say-as already spoken as words, lower case).

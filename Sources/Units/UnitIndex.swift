@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// What a voice's aligned takes offer the units fallback, built once from their alignments (`UnitLookup`): where each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// What the units fallback speaks with for one voice: its aligned takes (read once into a `UnitIndex`), their audio,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How the units fallback weighs what it compares when it chooses phone-pair units: one place for the costs'
 /// weights, each with its default (docs/speaking.md explains them).
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A date of the Gregorian calendar, possibly partial (a month and day without a year, a year alone).
 public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
     /// 1 to 9999, as written: `24` is the year 24, never guessed to be 2024.

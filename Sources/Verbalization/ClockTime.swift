@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A time of day on the 24-hour clock, with seconds when they were written.
 public struct ClockTime: Sendable, Hashable, CustomStringConvertible {
     /// 0 to 23, or 24 for the end of the day (`24:00`, only with zero minutes and seconds).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A written decimal number kept as its digits, never as floating point, so `3.10` is read "three point one zero".
 public struct DecimalNumber: Sendable, Hashable, CustomStringConvertible {
     /// Whether the number is below zero; a zero is never negative (`-0` reads "zero").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// English: lower-case words, one word per element ("twenty", "one"), no hyphens and no "and" in numbers.
 ///
 /// - Numbers: 101 "one hundred one"; -5 "minus five"; 3.14 "three point one four"; up to "trillion".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Language-independent reading of written input: full-width forms, digit runs, telephone numbers, ordinals.
 enum InputText {
     /// The text with full-width ASCII made ASCII (`１２` → `12`), typographic minus signs and dashes made `-`,

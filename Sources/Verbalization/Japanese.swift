@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Japanese: written forms in kanji, each element a unit a pack records whole because its reading changes
 /// where the parts meet (三百 さんびゃく, 八千 はっせん, 二十日 はつか, 十分 じゅっぷん).
 ///

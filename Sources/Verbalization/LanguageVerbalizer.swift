@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// How a piece of text is read as words, after SSML `say-as interpret-as=` (the planner maps SSML's kinds onto these:
 /// `number` is `cardinal`; `characters` and `spell-out` are not read as words but spelled).
 public enum Interpretation: String, Sendable, CaseIterable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Why a text could not be turned into words; each case carries the input as written.
 public enum VerbalizationError: Error, Equatable, CustomStringConvertible {
     /// No verbalizer is registered for the language tag.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Turns numbers, dates, times, telephone numbers and digit strings into the words of a voice's language.
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// Cuts streamed text into sentences as they complete, so each can be spoken before the rest arrives.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import NetworkServer
 
 /// What goes wrong serving Wyoming clients; each case names the input and what would be accepted.

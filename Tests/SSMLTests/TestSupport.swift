@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SSML
 
 /// Reads `request` with the default reader (22050 Hz).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Runs curl with `arguments` (`-sS` and a status line added) and returns the answer's status and body.

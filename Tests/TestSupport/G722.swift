@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// G.722 at 64 kbit/s, as Asterisk's `.g722` prompts hold it, for tests that need such files.

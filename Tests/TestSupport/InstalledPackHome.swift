@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A data folder (`XDG_DATA_HOME`) in which the real `voicebank install` installs packs made for a test, so that the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A file system a test mounts for itself (a small tmpfs, a read-only view of a folder) and unmounts when released.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A test's Python side: a driver script of the source tree, run with tools/python-env's interpreter (the real

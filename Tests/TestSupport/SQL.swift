@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CSQLite
 
 /// Runs SQL on a database file through SQLite's C API, as another program would.

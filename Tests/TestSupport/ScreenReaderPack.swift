@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// The pack the tests speak with: `org.concatsynth.en`, about a hundred screen-reader phrases, the number words and

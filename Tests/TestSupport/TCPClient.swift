@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A plain connection to a server on the loopback interface or a Unix socket, for what no client does on purpose.

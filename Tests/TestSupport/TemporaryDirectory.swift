@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// A fresh directory under the system's temporary folder, removed when the value is released.

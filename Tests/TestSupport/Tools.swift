@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// The installed program `name` that a test runs, from the Debian package `package` (tools/install-dependencies

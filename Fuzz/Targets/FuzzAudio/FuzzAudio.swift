@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target `audio`: audio import from bytes, read through libsndfile's virtual I/O as if from a file.
 //
 // Input: byte 0 picks the sample-rate converter; the rest is the file. Whatever libsndfile accepts is kept

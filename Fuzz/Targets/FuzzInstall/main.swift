@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target `install`: the bytes of a pack file given to `voicebank install`.
 //
 // Input: the whole file. It is written to a file of its own and installed into a folder of this process's (as

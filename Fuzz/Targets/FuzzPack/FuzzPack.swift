@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target `pack`: a voice pack whose bytes are mutated, opened read-only and rendering a fixed request.
 //
 // Input: the whole pack file. It is written to a file of its own (SQLite reads files, not memory) and opened as

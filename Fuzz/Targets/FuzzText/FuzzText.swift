@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target `text`: SSML and plain text through reading, planning and rendering.
 //
 // Input: byte 0 picks the mode (bit 0 lenient, bit 1 plain text read as a stream rather than SSML), byte 1 the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target `transcript`: transcript files parsed and paired with audio files.
 //
 // Input: byte 0 picks the file name (and so the format by extension, or detection) and how the lines are paired

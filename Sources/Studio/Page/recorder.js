@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The studio's capture, on the audio thread: the microphone's samples as they come, unconverted, averaged to mono
 // (as an import averages channels), posted to the page in blocks of about 40 ms with the frame number of their first
 // sample on the audio context's clock, so that the page can cut a take at the frames where its keys were pressed.

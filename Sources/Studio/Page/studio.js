@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The studio's page. The server is the source of truth: the prompts, their kept takes and the coverage come from
 // /api/state, and each change comes back from the server; the page holds only the take just recorded, until it is
 // kept or discarded. While a take is recorded, its pieces go to the studio, which converts them as they come (a

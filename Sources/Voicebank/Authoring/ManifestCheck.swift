@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Voicebank
 
 // A manifest's values as sharing checks them: when they are set (`voicebank manifest`), and when a pack is published

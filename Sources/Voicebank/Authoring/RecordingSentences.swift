@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Sentences to record for phone-pairs: everyday English the project wrote for this (screen-reader messages,
 /// weather, errands, travel, home), with words picked so that a greedy cover of their phone-pairs reaches most of the
 /// pairs of everyday English in few prompts (see docs/voice-packs.md for how few). Part of this project, under its

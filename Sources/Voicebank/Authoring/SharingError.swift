@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Voicebank
 
 /// What can go wrong sharing a pack: its manifest's values, publishing it and installing or uninstalling it. Each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What a pack says of itself when it is shared: its name and version, who recorded it and under which license,
 /// and the speaker's consent. Stored in the pack's `manifest` table, one row a key; every key may be missing.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The voice pack's tables, versioned with `PRAGMA user_version`; migration N takes a pack from version N-1 to N.
 package enum Schema {
     /// Marks the SQLite file as a concat-synth voice pack (`PRAGMA application_id`, ASCII "csvb").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A take's words and phones with their times, as the aligner found them, or why it could not (schema 10's
 /// `alignment`, `aligned_word` and `aligned_phone`).
 public struct TakeAlignment: Equatable, Sendable {

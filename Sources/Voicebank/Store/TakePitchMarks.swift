@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A take's pitch marks (schema 11's `pitch_marks`): one frame a pitch period of its voiced stretches, in frames of the
 // clip's whole conversion at 22050 Hz, where its units are cut and joined.
 extension VoicePack {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Synchronization
 
 /// Read-only connections to one voice pack for many threads at once, such as a server's renders: each use borrows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
 /// What can go wrong with a voice pack itself: opening it, its schema and migrations, its clips and its voices; each

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Drives `concat-synth serve --http` with the real clients apps use: the `openai` package and `speak2mary` (the
 MaryTTS client of Home Assistant's integration), from tools/python-env. Prints one JSON object.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Drives a Wyoming text-to-speech server with the real client, the `wyoming` package from PyPI.
 
 Used by Tests/SpeechServiceTests and tools/bench. Prints one JSON object on standard output.

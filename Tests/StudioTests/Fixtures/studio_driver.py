@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Drives the studio's page in Debian's headless Chromium through Selenium, as a person at the keyboard would, with
 Chromium's fake microphone playing a WAV file. Run by StudioBrowserTests with tools/python-env's interpreter; prints
 one JSON object on standard output.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Runs `voicebank record` on a pseudo-terminal and presses its keys as a person would. Run by RecordTests with
 tools/python-env's interpreter; prints one JSON object on standard output.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the page says: the status line (the page's one aria-live region), the warning under the meter, and what
 // went wrong when an action fails.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The studio's API: each call with the token and this page's number, and a take as the API takes it.
 
 import { studio, token } from './state.js';

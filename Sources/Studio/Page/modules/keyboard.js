@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The keys and the buttons: each an action of the page, run through `run` so that a failure is said.
 
 import { element, studio } from './state.js';

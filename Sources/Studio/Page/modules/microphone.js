@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The microphone and the meter: its blocks of samples, their levels drawn on the canvas, the room's noise.
 
 import { element, studio } from './state.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The page that records: the studio takes changes only from the page opened last; an older page may only read,
 // until Use here.
 

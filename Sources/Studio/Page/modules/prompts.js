@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The script: the state the studio sends, the prompt on show and the list of prompts, moving between them.
 
 import { current, element, studio } from './state.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Recording a take: R starts it, Space stops it, and its pieces go to the studio while it is recorded, which
 // converts them as they come (a recording): at the stop only the last piece is left to send.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the page holds: this page's number, the prompts as the studio last sent them, where it is in the script,
 // and the take being recorded or waiting to be kept. Everything else is the studio's, read again after each change.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The takes of the prompt on show: keeping the take just recorded, playing, discarding and placing kept takes, and
 // what listening to a kept take heard.
 

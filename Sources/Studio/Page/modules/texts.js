@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Texts pasted into the page, whose missing words become prompts, and sentences rendered to listen to.
 
 import { element, studio } from './state.js';
