@@ -153,6 +153,37 @@ import Testing
         #expect(try rows("SELECT label FROM aligned_word ORDER BY clip_id", on: bank) == [["north"], ["south"]])
     }
 
+    @Test("the aligner aligns a take the same whichever take it aligned before it")
+    func alignerHoldsNothingBetweenTakes() throws {
+        // Two takes in rooms of their own, as recordings are: what pocketsphinx's front end learnt of one room's noise
+        // must not reach the next take, or a pack's alignment would depend on which aligner of a pool took which take.
+        var requests: [String] = []
+        for (word, noise) in [("north", ["whitenoise", "vol", "0.3"]), ("south", ["brownnoise", "vol", "0.01"])] {
+            let spoken = directory.file("\(word).wav")
+            let espeak = try Binary(path: "/usr/bin/espeak-ng").run(["-v", "en-us", "-w", spoken, word])
+            try #require(espeak.status == 0, "\(espeak.standardError)")
+            let room = directory.file("\(word)-room.wav")
+            try sox(["-n", "-r", "22050", "-c", "1", "-b", "16", room, "synth", "1"] + noise)
+            let raw = directory.file("\(word).raw")
+            try sox(["-m", spoken, room, "-r", "16000", "-b", "16", "-e", "signed", "-t", "raw", raw])
+            requests.append("\(raw)\t\(word)\n")
+        }
+        var answers: [[String]] = []
+        for order in [requests, requests.reversed()] {
+            let aligned = try Binary(path: PythonDriver.python.get()).run(
+                ["\(PythonDriver.root)/tools/align-takes"], input: Data(order.joined().utf8))
+            try #require(aligned.status == 0, "\(aligned.standardError)")
+            answers.append(aligned.standardOutput.split(separator: "\n").map(String.init))
+        }
+        // Each take's answer, north's first: the lines from its "aligned" line to its ".".
+        func byTake(_ lines: [String], northFirst: Bool) -> [[String]] {
+            let takes = lines.split(separator: ".").map(Array.init)
+            return northFirst ? takes : takes.reversed()
+        }
+        #expect(answers[0].first?.hasPrefix("aligned ") == true, "\(answers[0])")
+        #expect(byTake(answers[0], northFirst: true) == byTake(answers[1], northFirst: false))
+    }
+
     @Test("voicebank align aligns a pack's takes that have none, and run again changes nothing")
     func idempotent() throws {
         try createVoice()
