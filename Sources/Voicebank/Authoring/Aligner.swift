@@ -77,7 +77,7 @@ final class Aligner {
         self.output = output
         var template = Array("/tmp/voicebank-align-XXXXXX".utf8CString)
         let descriptor = mkstemp(&template)
-        scratch = String(cString: template)
+        scratch = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if descriptor >= 0 { close(descriptor) }
         fputs("version\n", input)
         fflush(input)
@@ -154,12 +154,13 @@ final class Aligner {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { throw .alignerUnavailable(reason: "this program's path is unknown") }
-        var folder = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let program = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var folder = program
         while let slash = folder.lastIndex(of: "/"), slash != folder.startIndex {
             folder = String(folder[..<slash])
             if access(folder + "/tools/align-takes", R_OK) == 0 { return folder }
         }
-        throw .alignerUnavailable(reason: "no checkout with tools/align-takes above \(String(cString: buffer))")
+        throw .alignerUnavailable(reason: "no checkout with tools/align-takes above \(program)")
     }
 
     private static func line(_ file: UnsafeMutablePointer<FILE>) -> String? {
