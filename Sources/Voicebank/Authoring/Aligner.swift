@@ -15,7 +15,7 @@ final class Aligner {
     /// What one take's alignment came to.
     enum Outcome: Equatable {
         /// Words and phones with their times in the aligner's 10 ms frames, and the score.
-        case aligned(score: Double, words: [TakeAlignment.Segment], phones: [TakeAlignment.Segment])
+        case aligned(score: Double, words: [AlignedTake.Segment], phones: [AlignedTake.Segment])
         /// The audio does not match the words: stored as a failed take.
         case failed(String)
         /// The take cannot be aligned at all (too short, a word without phones): warned about, nothing stored.
@@ -127,8 +127,8 @@ final class Aligner {
         guard let score = Double(rest) else {
             throw .alignerFailed(clipID: clipID, reason: "unexpected score \"\(rest)\"")
         }
-        var alignedWords: [TakeAlignment.Segment] = []
-        var phones: [TakeAlignment.Segment] = []
+        var alignedWords: [AlignedTake.Segment] = []
+        var phones: [AlignedTake.Segment] = []
         while let line = Self.line(output), line != "." {
             let fields = line.split(separator: " ")
             let numbers = fields.dropFirst(2).compactMap { Int($0) }
@@ -136,7 +136,7 @@ final class Aligner {
                 throw .alignerFailed(clipID: clipID, reason: "unexpected line \"\(line)\"")
             }
             let segment = { (word: Int) in
-                TakeAlignment.Segment(label: String(fields[1]), frames: numbers[0]..<numbers[1], word: word)
+                AlignedTake.Segment(label: String(fields[1]), frames: numbers[0]..<numbers[1], word: word)
             }
             switch (fields[0], numbers.count) {
             case ("word", 2): alignedWords.append(segment(alignedWords.count))

@@ -1,22 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import SpeechCore
+
 /// A take's words and phones with their times, as the aligner found them, or why it could not (schema 10's
 /// `alignment`, `aligned_word` and `aligned_phone`).
 public struct TakeAlignment: Equatable, Sendable {
-    /// A word or phone: its label and its frames in the take's whole conversion at 22050 Hz (the clip's `pcm`, not
-    /// only what it plays, so that re-trimming keeps it).
-    public struct Segment: Equatable, Sendable {
-        public var label: String
-        public var frames: Range<Int>
-        /// For a phone, the index of its word in `words`; for a word, its own index.
-        public var word: Int
-
-        public init(label: String, frames: Range<Int>, word: Int) {
-            self.label = label
-            self.frames = frames
-            self.word = word
-        }
-    }
-
     /// What aligned the take: its name and version (`pocketsphinx 5.1.1`).
     public var aligner: String
     /// The mean acoustic log-probability per frame of its phones (higher is better); `nil` for a failed take.
@@ -24,11 +11,15 @@ public struct TakeAlignment: Equatable, Sendable {
     /// Why the take could not be aligned (its transcript does not match its audio, …); `nil` when it was. A failed
     /// take has no words or phones, and gives no units.
     public var failure: String?
-    public var words: [Segment]
+    /// Words and phones with their frames in the take's whole conversion at 22050 Hz (the clip's `pcm`, not only
+    /// what it plays, so that re-trimming keeps them).
+    public var words: [AlignedTake.Segment]
     /// Phones in CMU's ARPAbet, without stress.
-    public var phones: [Segment]
+    public var phones: [AlignedTake.Segment]
 
-    public init(aligner: String, score: Double?, failure: String?, words: [Segment], phones: [Segment]) {
+    public init(
+        aligner: String, score: Double?, failure: String?, words: [AlignedTake.Segment], phones: [AlignedTake.Segment]
+    ) {
         self.aligner = aligner
         self.score = score
         self.failure = failure
@@ -80,8 +71,8 @@ extension VoicePack {
     }
 
     /// A segment from a row of label, start, end and word index; a start past its end (a hand edit) reads as empty.
-    private static func segment(_ row: Statement) -> TakeAlignment.Segment {
+    private static func segment(_ row: Statement) -> AlignedTake.Segment {
         let start = row.int(1)
-        return TakeAlignment.Segment(label: row.text(0), frames: start..<max(start, row.int(2)), word: row.int(3))
+        return AlignedTake.Segment(label: row.text(0), frames: start..<max(start, row.int(2)), word: row.int(3))
     }
 }
