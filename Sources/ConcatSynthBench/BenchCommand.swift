@@ -26,8 +26,11 @@ struct BenchCommand: ParsableCommand {
             the Wyoming server's load. Item 16 renders weather and time announcements from a pack espeak-ng speaks \
             each word of three ways (tools/announcer-sentences.tsv): F0 jumps at joins and word error rates of `best` \
             takes, `rotate` and continuation takes alone. Item 17 renders the everyday sentences with a pack's English \
-            voice (--pack, --fallback) beside espeak-ng and flite speaking them whole, heard by Whisper tiny.en \
-            (tools/whisper-judge in tools/python-env's environment). Item 18 measures the output's conversion to other \
+            voice (--pack, --fallback; as configured and in `voice` mode by default) beside espeak-ng and flite \
+            speaking them whole, heard by Whisper tiny.en (tools/whisper-judge in tools/python-env's environment). \
+            Item 22 measures how much the words a voice builds from units sound like its speaker against its espeak-ng \
+            fallback's (F0, and a speaker encoder's d-vectors by tools/speaker-judge); item 23 times the import of \
+            --import-prompts of its prompts, aligned and not. Item 18 measures the output's conversion to other \
             rates (passband, aliasing and imaging, SNR of a sine and of speech, speed) and a render's cost at each \
             rate. Item 19 soaks one serve process (HTTP and Wyoming) in mixed traffic and faults from 20 clients for \
             --soak-minutes (10 by default), and checks its answers, its log and its memory, descriptors and threads. \
@@ -58,15 +61,20 @@ struct BenchCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The pack whose English voice item 17 renders the everyday sentences with; the default pack by default.",
+            "The pack whose English voice items 17, 22 and 23 measure; the default pack by default.",
             valueName: "path"))
     var pack: String?
 
     @Option(
         help: ArgumentHelp(
-            "Item 17: render the voice in this fallback mode (\(FallbackMode.allCases.map(\.rawValue).joined(separator: ", "))), from a copy of the pack; repeat it for a column a mode. The pack as configured by default.",
+            "Item 17: render the voice in this fallback mode (\(FallbackMode.allCases.map(\.rawValue).joined(separator: ", "))), from a copy of the pack; repeat it for a column a mode. By default the pack as configured and, unless that is `voice`, a copy in `voice` mode.",
             valueName: "mode"))
     var fallback: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "How many of the English voice's prompts item 23 imports (a few with --smoke).", valueName: "n"))
+    var importPrompts = 120
 
     @Option(
         help: ArgumentHelp(
@@ -81,7 +89,7 @@ struct BenchCommand: ParsableCommand {
     var only: [Int] = []
 
     /// The items, in the order they run.
-    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]
+    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 22, 23]
 
     /// `--espeak-first-audio FILE RUNS VOICE RATE PITCH RANGE TEXT` times espeak-ng's own first audio for item 12
     /// (`EspeakFirstAudio`).
@@ -126,6 +134,7 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         if runs < 1 { throw ValidationError("--runs must be at least 1.") }
+        if importPrompts < 1 { throw ValidationError("--import-prompts \(importPrompts): expected at least 1.") }
         if !(soakMinutes > 0) { throw ValidationError("--soak-minutes \(soakMinutes): expected more than 0 minutes.") }
         if let item = only.first(where: { !Self.items.contains($0) }) {
             throw ValidationError(
@@ -295,8 +304,23 @@ struct BenchCommand: ParsableCommand {
             ).run()
         }
 
+        if items.contains(22) {
+            let sentences =
+                try EverydaySentence.all() + EverydaySentence.all(from: TakesQualityBench.sentenceFile)
+            results += try VoiceSamenessBench(
+                sentences: smoke ? Array(sentences.prefix(2)) : sentences, pack: pack, clipStride: smoke ? 50 : 1,
+                work: work
+            ).run()
+        }
+
+        if items.contains(23) {
+            results += try AlignedImportBench(
+                promptCount: smoke ? 3 : importPrompts, pack: pack, runs: 1, work: work
+            ).run()
+        }
+
         var targets = Table(
-            "Targets (issues 6, 10, 11, 14, 21, 22, 23, 25, 34 and 36)", columns: ["target", "measured", "verdict"])
+            "Targets (issues 6, 10, 11, 14, 21, 22, 23, 25, 34, 35 and 36)", columns: ["target", "measured", "verdict"])
         targets.printHeader()
         for result in results { targets.add([result.target, result.measured, result.verdict]) }
     }

@@ -97,14 +97,17 @@ struct WhisperJudge {
 }
 
 /// Item 17: the everyday sentences of `tools/everyday-sentences.tsv` rendered with a pack's English voice (the default
-/// pack unless `--pack` names another), as the pack is configured or in each fallback mode asked for (`--fallback`,
-/// each from a copy of the pack), beside espeak-ng and flite each speaking the same sentences whole, and heard by
-/// Whisper tiny.en (`WhisperJudge`); the word error rate of each against the sentence's words.
+/// pack unless `--pack` names another), as the pack is configured and, when that is not `voice`, in `voice` mode from
+/// a copy of the pack (the espeak-ng fallback on the same voice, what `units` is measured against), or in each
+/// fallback mode asked for (`--fallback`, each from a copy), beside espeak-ng and flite each speaking the same
+/// sentences whole, and heard by Whisper tiny.en (`WhisperJudge`); the word error rate of each against the sentence's
+/// words.
 struct EverydayJudgeBench {
     var sentences: [EverydaySentence]
     /// The pack whose English voice speaks; `nil` for the default pack.
     var pack: String?
-    /// Fallback modes (`clip`, `spell`, `voice`) to render the voice in, a column each; none: the pack as it is.
+    /// Fallback modes (`clip`, `spell`, `voice`, `units`) to render the voice in, a column each; none: the pack as it
+    /// is and a copy in `voice` mode.
     var modes: [String]
     var work: WorkDirectory
 
@@ -126,14 +129,16 @@ struct EverydayJudgeBench {
         let voice = try Self.englishVoice(in: source)
         let label = pack == nil ? "the default pack" : "`\(source.split(separator: "/").last ?? "")`"
         var systems: [System] = []
+        var copiedModes = modes
         if modes.isEmpty {
             let synthesizer = try Synthesizer(bank: source, voice: voice.identifier)
             systems.append(
                 System(
                     name: "this voice (`\(voice.fallbackMode)`)",
-                    files: try render(with: synthesizer, named: "voice")))
+                    files: try render(with: synthesizer, named: "configured")))
+            if voice.fallbackMode != .voice { copiedModes = [FallbackMode.voice.rawValue] }
         }
-        for mode in modes {
+        for mode in copiedModes {
             var system = System(name: "this voice, `\(mode)`")
             do {
                 let copy = try packCopy(
@@ -225,22 +230,28 @@ struct EverydayJudgeBench {
             }
         }
 
+        let ours = systems[0]
+        // The espeak-ng fallback on the same voice, when the first column speaks with units.
+        let sameVoice = systems.dropFirst().first { $0.name == "this voice, `voice`" }
+        let isUnits = modes.isEmpty ? voice.fallbackMode == .units : modes.first == FallbackMode.units.rawValue
+        let sameVoiceTarget =
+            isUnits && sameVoice != nil ? " `voice` mode (the espeak-ng fallback on the same voice) and" : ""
         print(
             """
 
-            Targets: the voice (its first column) no worse than espeak-ng whole (now), no worse than flite whole \
-            (the goal, with sub-word units).
+            Targets: the voice (its first column) no worse than\(sameVoiceTarget) espeak-ng whole; no worse than \
+            flite whole (the goal).
             """)
-        let ours = systems[0]
-        let anchors = [
-            (systems[systems.count - 2], "espeak-ng", "now"),
-            (systems[systems.count - 1], "flite", "goal, with sub-word units"),
+        var anchors = [
+            (systems[systems.count - 2], "espeak-ng whole's"),
+            (systems[systems.count - 1], "flite whole's (the goal)"),
         ]
-        return anchors.map { anchor, name, when in
+        if isUnits, let sameVoice { anchors.insert((sameVoice, "the espeak-ng fallback's on the same voice"), at: 0) }
+        return anchors.map { anchor, name in
             var target = TargetResult(
                 target:
-                    "everyday sentences heard by Whisper tiny.en: the English voice's word error rate no worse than "
-                    + "\(name) whole's (\(when))",
+                    "everyday sentences heard by Whisper tiny.en: the English voice's word error rate"
+                    + "\(isUnits ? " with `units`" : "") no worse than \(name)",
                 measured: "n/a")
             if isMeasured(ours), isMeasured(anchor) {
                 target.measured = "\(Self.percent(ours.errors)) against \(Self.percent(anchor.errors))"
@@ -260,7 +271,7 @@ struct EverydayJudgeBench {
         }
     }
 
-    private static func write(_ samples: [Float], to path: String) throws {
+    static func write(_ samples: [Float], to path: String) throws {
         let writer = try AudioFileWriter(
             path: path, format: AudioFileFormat(.wav, .float32), sampleRate: RenderFormat.sampleRate)
         try writer.write(samples)

@@ -32,7 +32,9 @@ import Testing
             "### 18. Output conversion from 22050 Hz",
             "### 18b. \"Good morning, double tap to open.\" rendered and converted in process",
             "### 19. Soak: one serve process", "### 19b. Soak: the server process",
-            "### Targets (issues 6, 10, 11, 14, 21, 22, 23, 25, 34 and 36)",
+            "### 22. Sameness of voice: F0", "### 22b. Sameness of voice: cosine similarity",
+            "### 23. Import of 3 of the English voice's prompts",
+            "### Targets (issues 6, 10, 11, 14, 21, 22, 23, 25, 34, 35 and 36)",
         ] {
             #expect(output.contains(title), "no table \(title)")
         }
@@ -45,7 +47,7 @@ import Testing
                 rows.filter { $0.hasPrefix("| \(request) |") }.count >= 2, "items 1 and 2 have a row for \(request)")
         }
         let targets = rows.filter { $0.hasSuffix("| met |") || $0.hasSuffix("| NOT met |") || $0.hasSuffix("| n/a |") }
-        #expect(targets.count == 31, "thirty-one targets with a verdict:\n\(output)")
+        #expect(targets.count == 35, "thirty-five targets with a verdict:\n\(output)")
         let soak = targets.filter { $0.hasPrefix("| Soak: ") }
         // Seconds of traffic tell whether the requests were served, not whether the process stays flat.
         #expect(soak.count == 4 && soak.prefix(3).allSatisfy { $0.hasSuffix("| met |") }, "\(soak)")
@@ -79,13 +81,29 @@ import Testing
                 cells.count == 7 && !cells[1].hasPrefix("n/a") && !cells[3].hasPrefix("0 of")
                     && !cells[5].hasPrefix("n/a") && !cells[6].hasPrefix("n/a"), "\(row)")
         }
-        // Item 17's judge heard the default voice and espeak-ng speak its two sentences (flite is an anchor that may be
-        // missing), and its first target reads the voice's rate against espeak-ng's.
-        for speaking in ["this voice (`", "espeak-ng whole |"] {
+        // Item 17's judge heard the default voice as configured (`units`), a copy of it in `voice` mode and espeak-ng
+        // speak its two sentences (flite is an anchor that may be missing), and its first target reads `units`'s rate
+        // against `voice`'s.
+        for speaking in ["this voice (`units`) |", "this voice, `voice` |", "espeak-ng whole |"] {
             let row = try #require(rows.first { $0.hasPrefix("| \(speaking)") }, "item 17 has a row for \(speaking)")
             #expect(row.contains(" | 10 | ") && !row.contains("n/a"), "\(row)")
         }
-        #expect(rows.contains { $0.hasPrefix("| everyday sentences heard by Whisper") && $0.contains(" % against ") })
+        let unitsTarget = try #require(
+            rows.first {
+                $0.hasPrefix(
+                    "| everyday sentences heard by Whisper tiny.en: the English voice's word error rate with `units` "
+                        + "no worse than the espeak-ng fallback's"
+                )
+            })
+        #expect(unitsTarget.contains(" % against "), "\(unitsTarget)")
+        // Item 22 measured F0 in the voice's clips and in espeak-ng's words in `voice` mode; item 23 imported its
+        // prompts both ways and aligned them.
+        for speech in ["the voice's clips", "words espeak-ng speaks (`voice` mode)"] {
+            let row = try #require(rows.first { $0.hasPrefix("| \(speech) |") }, "item 22 has a row for \(speech)")
+            #expect(!row.contains("n/a"), "\(row)")
+        }
+        let alignedImport = try #require(rows.first { $0.hasPrefix("| aligned (the default) |") })
+        #expect(alignedImport.hasSuffix("| 3 of 3 (0 failed) |"), "\(alignedImport)")
         // An anchor that is not installed is n/a, never a failure; the figures of our own tools are always there.
         let inProcess = try #require(rows.first { $0.hasPrefix("| six-word sentence |") && !$0.contains("x |") })
         #expect(!inProcess.contains("n/a"))
