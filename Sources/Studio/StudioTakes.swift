@@ -28,7 +28,7 @@ final class StudioTakes: Sendable {
 
     init(
         pack: StudioPack, prompts: StudioPrompts, recordings: RecordingInProgress, fallbackVoice: FallbackVoiceUpdates,
-        folder: TemporaryFolder
+        folder: TemporaryFolder, isAligning: Bool
     ) {
         self.pack = pack
         self.prompts = prompts
@@ -36,7 +36,7 @@ final class StudioTakes: Sendable {
         self.fallbackVoice = fallbackVoice
         self.folder = folder
         listener = TakeListener(voice: pack.voice.identifier, languages: pack.voice.primaryLanguages)
-        aligning = TakeAligning(pack: pack)
+        aligning = TakeAligning(pack: pack, isAligning: isAligning)
     }
 
     private var voice: Voice { pack.voice }

@@ -18,7 +18,7 @@ struct TakeAlignmentState: Encodable, Sendable, Equatable {
         case unusable
         /// The aligner could not run, or the take could not be read or stored (`message` says why).
         case unavailable
-        /// The voice's language has no aligner.
+        /// The voice's language has no aligner, or the studio was told not to align (`message` says which).
         case skipped
     }
 
@@ -35,13 +35,16 @@ struct TakeAlignmentState: Encodable, Sendable, Equatable {
 final class TakeAligning: Sendable {
     /// The voice's language has an aligner (English).
     let alignsLanguage: Bool
+    /// It was not told not to align (`--no-align`, `VOICEBANK_ALIGN=0`).
+    let isAligning: Bool
     private let pack: StudioPack
     private let aligner = TakeAligner()
     private let worker = WorkerThread()
     private let states = Mutex<[Int: TakeAlignmentState]>([:])
 
-    init(pack: StudioPack) {
+    init(pack: StudioPack, isAligning: Bool) {
         self.pack = pack
+        self.isAligning = isAligning
         alignsLanguage = pack.voice.isEnglish
     }
 
@@ -54,10 +57,12 @@ final class TakeAligning: Sendable {
     ///
     /// - Parameter name: the take as sentences name it: `take 2 of “York.”`.
     func align(take id: Int, name: String, done: @escaping @Sendable (TakeAlignmentState) -> Void) {
-        guard alignsLanguage else {
+        guard alignsLanguage, isAligning else {
             let state = TakeAlignmentState(
                 status: .skipped,
-                message: "Not aligned: the aligner knows English only, and voice \(pack.voice.identifier) is not.")
+                message: alignsLanguage
+                    ? "Not aligned: the studio was told not to align; `voicebank align` aligns it later."
+                    : "Not aligned: the aligner knows English only, and voice \(pack.voice.identifier) is not.")
             states.withLock { $0[id] = state }
             done(state)
             return

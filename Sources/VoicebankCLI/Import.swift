@@ -92,12 +92,6 @@ extension VoicebankCommand {
             ))
         var align: Bool?
 
-        /// Whether to align: `--align` or `--no-align`, else not when `VOICEBANK_ALIGN` is `0` (how tests and scripts
-        /// that do not need alignment skip its cost), else yes.
-        private var isAligning: Bool {
-            align ?? (getenv("VOICEBANK_ALIGN").map { String(cString: $0) } != "0")
-        }
-
         func validate() throws {
             try validateTranscriptOptions()
             if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
@@ -141,7 +135,7 @@ extension VoicebankCommand {
                 "\(report.imported.count) imported (\(decimal(seconds, places: 2)) s), \(report.skipped.count) skipped, "
                     + "\(failedCount) failed, into voice \(report.voice.identifier) of \(pack.path)")
             // A voice whose language has no aligner is not spoken of: it has nothing to align.
-            if isAligning && !report.imported.isEmpty && report.voice.isEnglish {
+            if isAligning(align) && !report.imported.isEmpty && report.voice.isEnglish {
                 align(pack, voice: report.voice.identifier)
             }
             if failedCount > 0 { throw ExitCode.failure }
