@@ -12,8 +12,7 @@ extension VoicebankCommand {
             discussion: """
                 An English voice (en, en-…) starts in the units fallback: the words no clip covers are cut from its \
                 takes, aligned as they are imported, and spoken by espeak-ng, matched to its clips, while it has no \
-                aligned takes. A voice of another language starts with its fallback clip.
-
+                aligned takes. A voice of another language starts with its fallback clip. \
                 Example: voicebank create --bank my.sqlite --voice com.example.ann --name Ann --language en-US
                 """)
 
