@@ -20,6 +20,8 @@ public struct SynthesizerPools: Sendable {
         public let settings: VoiceSettings
         /// The pack the voice is in.
         public let pack: VoiceCatalog.Pack
+        /// Whom to credit for the voice (`VoiceCatalog.Entry.attribution`).
+        public let attribution: String?
         /// The synthesizers of the voice's pack, which every voice of that pack shares.
         public let pool: SynthesizerPool
     }
@@ -57,7 +59,7 @@ public struct SynthesizerPools: Sendable {
                 )
                 continue
             }
-            voices.append(Voice(settings: entry.voice, pack: entry.pack, pool: pool))
+            voices.append(Voice(settings: entry.voice, pack: entry.pack, attribution: entry.attribution, pool: pool))
         }
         if voices.isEmpty {
             throw firstError ?? .noVoice(path: catalog.packs[0].path)

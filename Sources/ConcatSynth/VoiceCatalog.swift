@@ -30,7 +30,8 @@ public struct VoiceCatalog: Sendable {
         public var name: String?
         /// The manifest's version, a semantic version: `1.2.0`.
         public var version: String?
-        /// Whom to credit for the voice.
+        /// Whom to credit for its voices, or for those of them its manifest's `attribution-voices` names
+        /// (`Entry.attribution` is each voice's).
         public var attribution: String?
         /// The pack's web page.
         public var url: String?
@@ -44,6 +45,9 @@ public struct VoiceCatalog: Sendable {
         public var voice: VoiceSettings
         /// The pack the voice is in.
         public var pack: Pack
+        /// Whom to credit for this voice: the pack's attribution, unless the manifest says it concerns other voices of
+        /// the pack only (`attribution-voices`).
+        public var attribution: String?
     }
 
     /// The packs that could be opened, at least one: the default pack first, then the user's installed packs, then
@@ -88,7 +92,7 @@ public struct VoiceCatalog: Sendable {
     /// The catalog of `defaultPack` and the `installed` packs, as `init()` makes it from where the tools find them.
     package init(defaultPack: String, installed: [String]) throws(ConcatSynthError) {
         var files: Set<String> = []
-        var read: [(Pack, [VoiceSettings])] = []
+        var read: [(Pack, [(VoiceSettings, attribution: String?)])] = []
         var warnings: [String] = []
         var firstError: ConcatSynthError?
         // tools/install puts the default pack among the system's installed packs; `--user` makes that folder the
@@ -114,9 +118,9 @@ public struct VoiceCatalog: Sendable {
         self.init(read: read, warnings: warnings)
     }
 
-    private init(read: [(pack: Pack, voices: [VoiceSettings])], warnings: [String]) {
+    private init(read: [(pack: Pack, voices: [(VoiceSettings, attribution: String?)])], warnings: [String]) {
         packs = read.map(\.pack)
-        voices = read.flatMap { pack, voices in voices.map { Entry(voice: $0, pack: pack) } }
+        voices = read.flatMap { pack, voices in voices.map { Entry(voice: $0, pack: pack, attribution: $1) } }
         self.warnings = warnings
     }
 
@@ -137,7 +141,9 @@ public struct VoiceCatalog: Sendable {
     }
 
     /// The pack at `path`, opened read-only just long enough to read its manifest and its voices.
-    private static func read(_ path: String) throws(ConcatSynthError) -> (pack: Pack, voices: [VoiceSettings]) {
+    private static func read(_ path: String) throws(ConcatSynthError) -> (
+        pack: Pack, voices: [(VoiceSettings, attribution: String?)]
+    ) {
         let opened = try PackLocation.openForReading(path)
         do throws(VoicebankError) {
             let manifest = try opened.manifest()
@@ -147,7 +153,9 @@ public struct VoiceCatalog: Sendable {
                 path: path, name: manifest.name.flatMap { PackManifest.isPackName($0) ? $0 : nil },
                 version: manifest.version?.description, attribution: manifest[.attribution], url: manifest[.url],
                 license: manifest[.license])
-            return (pack, try opened.voices().map(\.settings))
+            return (
+                pack, try opened.voices().map { ($0.settings, manifest.attribution(ofVoice: $0.identifier)) }
+            )
         } catch {
             throw ConcatSynthError(store: error)
         }

@@ -34,7 +34,7 @@ extension ConcatSynthCommand {
                 print(
                     "\(voice.identifier)\t\(voice.name)\t\(voice.supportedLanguages.joined(separator: ","))\t"
                         + "\(pack.name ?? "(no name)")\t\(pack.version ?? "(no version)")\t\(pack.path)\t"
-                        + (pack.attribution ?? "(no attribution)"))
+                        + (entry.attribution ?? "(no attribution)"))
             }
         }
     }
@@ -55,7 +55,8 @@ struct VoiceJSON: Encodable {
     /// The pack's license, an SPDX expression; absent where it has none.
     var packLicense: String?
     var packPath: String
-    /// Who is to be credited for the pack's recordings, as its manifest says; absent where it has none.
+    /// Who is to be credited for the voice's recordings, as its pack's manifest says; absent where it says nobody
+    /// for this voice.
     var packAttribution: String?
     /// How words no clip covers are spoken: `clip`, `spell` or `voice`.
     var fallback: String
@@ -72,6 +73,6 @@ struct VoiceJSON: Encodable {
         packVersion = entry.pack.version
         packLicense = entry.pack.license
         packPath = entry.pack.path
-        packAttribution = entry.pack.attribution
+        packAttribution = entry.attribution
     }
 }

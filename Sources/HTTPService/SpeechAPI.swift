@@ -111,7 +111,7 @@ enum OpenAIAPI {
         var data = [Model()]
     }
 
-    /// `GET /v1/audio/voices`: each voice with its languages and its pack's name, version and attribution.
+    /// `GET /v1/audio/voices`: each voice with its languages, its pack's name and version, and its attribution.
     struct VoiceList: Encodable {
         struct Voice: Encodable {
             var id: String
@@ -127,7 +127,7 @@ enum OpenAIAPI {
             voices = pools.voices.map {
                 Voice(
                     id: $0.settings.identifier, name: $0.settings.name, languages: $0.settings.supportedLanguages,
-                    pack: $0.pack.name, packVersion: $0.pack.version, attribution: $0.pack.attribution)
+                    pack: $0.pack.name, packVersion: $0.pack.version, attribution: $0.attribution)
             }
         }
     }

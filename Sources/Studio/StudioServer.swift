@@ -24,6 +24,8 @@ public struct StudioOptions: Sendable {
     /// With `script` `.phonePairs`: files of sentences (one a line) to choose from after the texts' own, instead of
     /// `RecordingSentences.english`.
     public var sentenceFiles: [String] = []
+    /// Whether each English take kept is aligned to its words and phones, behind the keep.
+    public var isAligning = true
     /// Where it listens: loopback and any free port unless told otherwise.
     public var host = "127.0.0.1"
     public var port = 0

@@ -35,9 +35,10 @@ final class StudioSession: Sendable {
     /// - Parameters:
     ///   - pack: opened for writing; the session's from now on.
     ///   - voice: the voice of the pack whose takes the prompts get.
+    ///   - isAligning: whether each English take kept is aligned.
     init(
         pack: sending VoicePack, voice: Voice, script: PromptScript, texts: [StudioPrompts.Text],
-        folder: TemporaryFolder
+        folder: TemporaryFolder, isAligning: Bool
     ) {
         self.pack = StudioPack(pack, voice: voice)
         self.folder = folder
@@ -45,7 +46,8 @@ final class StudioSession: Sendable {
         recordings = RecordingInProgress()
         fallbackVoice = FallbackVoiceUpdates(pack: self.pack, recordings: recordings)
         takes = StudioTakes(
-            pack: self.pack, prompts: prompts, recordings: recordings, fallbackVoice: fallbackVoice, folder: folder)
+            pack: self.pack, prompts: prompts, recordings: recordings, fallbackVoice: fallbackVoice, folder: folder,
+            isAligning: isAligning)
     }
 
     /// Opens the pack for writing, reads the texts and makes the script: what the studio's page and
@@ -110,7 +112,8 @@ final class StudioSession: Sendable {
         }
         let folder: TemporaryFolder
         do throws(HTTPServiceError) { folder = try TemporaryFolder(label: "studio") } catch { throw .server(error) }
-        return StudioSession(pack: pack, voice: voice, script: script, texts: texts, folder: folder)
+        return StudioSession(
+            pack: pack, voice: voice, script: script, texts: texts, folder: folder, isAligning: options.isAligning)
     }
 
     /// The sentences that cover the phone-pairs the voice has no take of: the texts' own first, then the sentence

@@ -24,6 +24,7 @@ import Voicebank
 /// | `POST /api/takes/ID/position?position=P` | tags a kept take with another position, or `none` |
 /// | `GET /api/takes/ID/audio` | a take as it plays: trimmed, 22050 Hz, f32le |
 /// | `GET /api/takes/ID/hearing` | what listening to a kept take found, once the listener got to it |
+/// | `GET /api/takes/ID/alignment` | what aligning a kept take to its words and phones came to, once it is done |
 /// | `POST /api/texts` | adds a pasted text (`text/plain`): its coverage is shown, its missing words are prompts |
 /// | `POST /api/listen` | renders a sentence (`text/plain`) with the pack as it stands |
 /// | `GET /renders/ID.wav`, `/renders/ID.svg` | a render's audio and picture, for the page's audio and image |
@@ -66,6 +67,7 @@ final class StudioSite: HTTPSite {
             Route(.POST, "/api/takes/:id/position", StudioSite.reposition),
             Route(.GET, "/api/takes/:id/audio", StudioSite.takeAudio),
             Route(.GET, "/api/takes/:id/hearing", StudioSite.hearing),
+            Route(.GET, "/api/takes/:id/alignment", StudioSite.alignment),
             Route(.POST, "/api/texts", StudioSite.addText),
             Route(.POST, "/api/listen", StudioSite.listen),
             Route(.GET, "/renders/:name", StudioSite.render),

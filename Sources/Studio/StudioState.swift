@@ -25,14 +25,17 @@ struct StudioState: Encodable, Sendable {
         var sampleRate: Int
         /// What listening to it found, for a take this studio kept.
         var hearing: TakeHearing?
+        /// What aligning it to its words and phones came to, for a take this studio kept.
+        var alignment: TakeAlignmentState?
 
-        init(_ clip: Clip, hearing: TakeHearing? = nil) {
+        init(_ clip: Clip, hearing: TakeHearing? = nil, alignment: TakeAlignmentState? = nil) {
             id = clip.id
             position = clip.position
             seconds = clip.durationSeconds
             recordedSeconds = Double(clip.source.frameCount) / Double(clip.source.sampleRate)
             sampleRate = clip.source.sampleRate
             self.hearing = hearing
+            self.alignment = alignment
         }
     }
     struct PromptState: Encodable, Sendable {

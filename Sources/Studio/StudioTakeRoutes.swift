@@ -4,7 +4,7 @@ import SpeechCore
 import Voicebank
 
 /// The routes of takes: keep one (sent whole, or a recording that has ended), check its loudness before keeping it,
-/// discard one, tag it with another position, play it, and what listening to it found.
+/// discard one, tag it with another position, play it, and what listening to it and aligning it found.
 extension StudioSite {
     func keep(_ request: HTTPRequest) throws(APIError) -> HTTPAnswer {
         guard let promptID = request.queryParameters["prompt"] else {
@@ -30,9 +30,11 @@ extension StudioSite {
                     "listened to take #\(take.id) \"\(take.phrase)\" in \(hearing.milliseconds ?? 0) ms: \(hearing.status.rawValue)\(hearing.heard.map { ", heard \"\($0.joined(separator: " "))\"" } ?? "")"
                 )
             }
+            session.takes.aligning.align(take: take.id, name: "take \(number) of “\(prompt.readText)”") { state in
+                log("aligned take #\(take.id) \"\(take.phrase)\": \(state.status.rawValue)")
+            }
             let change = StudioChange(
-                take: .init(take, hearing: session.takes.listener.hearing(take: take.id)), prompts: prompts,
-                coverage: try session.prompts.coverage())
+                take: session.takes.state(of: take), prompts: prompts, coverage: try session.prompts.coverage())
             return StudioAnswer(
                 status: .created, body: encodeJSON(change),
                 summary:
@@ -79,7 +81,7 @@ extension StudioSite {
         return change(request) { [session, id = request.parameters["id"] ?? ""] () throws(StudioError) in
             let take = try session.takes.reposition(takeID: id, position: chosen)
             let change = StudioChange(
-                take: .init(take, hearing: session.takes.listener.hearing(take: take.id)),
+                take: session.takes.state(of: take),
                 prompts: try session.takes.promptStates(phraseKey: take.phraseKey),
                 coverage: try session.prompts.coverage())
             return StudioAnswer(
@@ -95,6 +97,15 @@ extension StudioSite {
             throw apiError(for: StudioError.unknownTake(id: id))
         }
         return .body(.ok, encodeJSON(hearing), contentType: "application/json", headers: Self.headers)
+    }
+
+    /// Not a job, as `hearing` is not.
+    func alignment(_ request: HTTPRequest) throws(APIError) -> HTTPAnswer {
+        let id = request.parameters["id"] ?? ""
+        guard let number = Int(id), let state = session.takes.aligning.state(take: number) else {
+            throw apiError(for: StudioError.unknownTake(id: id))
+        }
+        return .body(.ok, encodeJSON(state), contentType: "application/json", headers: Self.headers)
     }
 
     func takeAudio(_ request: HTTPRequest) -> HTTPAnswer {

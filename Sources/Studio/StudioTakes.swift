@@ -12,7 +12,8 @@ import VoicebankAuthoring
 #endif
 
 /// The takes of the script's prompts: each a clip of the voice with a prompt's phrase key, kept (imported as
-/// `voicebank import` would), discarded, tagged with another position, measured before it is kept, listened to after.
+/// `voicebank import` would), discarded, tagged with another position, measured before it is kept, listened to and
+/// aligned after.
 final class StudioTakes: Sendable {
     private let pack: StudioPack
     private let prompts: StudioPrompts
@@ -22,10 +23,12 @@ final class StudioTakes: Sendable {
     private let folder: TemporaryFolder
     /// Listens to each take kept, behind keep.
     let listener: TakeListener
+    /// Aligns each take kept to its words and phones, behind keep.
+    let aligning: TakeAligning
 
     init(
         pack: StudioPack, prompts: StudioPrompts, recordings: RecordingInProgress, fallbackVoice: FallbackVoiceUpdates,
-        folder: TemporaryFolder
+        folder: TemporaryFolder, isAligning: Bool
     ) {
         self.pack = pack
         self.prompts = prompts
@@ -33,6 +36,7 @@ final class StudioTakes: Sendable {
         self.fallbackVoice = fallbackVoice
         self.folder = folder
         listener = TakeListener(voice: pack.voice.identifier, languages: pack.voice.primaryLanguages)
+        aligning = TakeAligning(pack: pack, isAligning: isAligning)
     }
 
     private var voice: Voice { pack.voice }
@@ -47,10 +51,15 @@ final class StudioTakes: Sendable {
         var takes: [String: [StudioState.Take]] = [:]
         for clip in clips where !clip.isFallback {
             for prompt in promptsByPhraseKey[clip.phraseKey] ?? [] {
-                takes[prompt.id, default: []].append(StudioState.Take(clip, hearing: listener.hearing(take: clip.id)))
+                takes[prompt.id, default: []].append(state(of: clip))
             }
         }
         return takes
+    }
+
+    /// A take as the page reads it, with what listening to it and aligning it found.
+    func state(of take: Clip) -> StudioState.Take {
+        StudioState.Take(take, hearing: listener.hearing(take: take.id), alignment: aligning.state(take: take.id))
     }
 
     /// The state of each prompt of a phrase after a change, in the script's order.

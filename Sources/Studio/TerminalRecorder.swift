@@ -291,6 +291,12 @@ public final class TerminalRecorder {
         let number = index + 1
         if index + 1 < prompts.count { index += 1 }
         say("\(kept) \(describePrompt())")
+        // Behind keep, as listening is: the line comes when the aligner is done. Nothing is said of alignment where
+        // it is not done (a language with no aligner, or told not to align), as import says nothing of it.
+        session.takes.aligning.align(take: take.id, name: name) { [output] state in
+            guard state.status != .skipped, let message = state.message else { return }
+            output(.line(message))
+        }
         // Behind keep: the line comes when the recogniser is done, whatever is being done then. A voice it does not
         // hear is said once.
         if !session.takes.listener.hearsLanguage {

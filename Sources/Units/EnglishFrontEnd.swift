@@ -2,8 +2,8 @@
 /// English words to ARPAbet phones with stress, from espeak-ng's phonemes: the front end of English voices.
 ///
 /// espeak-ng knows far more words than CMU's dictionary and speaks every word it is given, so no word goes without
-/// phones; its phonemes are mapped to the aligner's (`mapping`), as tools/align-takes maps them for the words CMU's
-/// dictionary lacks. A run is phonemized whole, so that a word is pronounced in its context (`the` before a vowel);
+/// phones; its phonemes are mapped to the aligner's (`mapping`, the one table of that mapping: voicebank hands the
+/// aligner these phones for the words CMU's dictionary lacks). A run is phonemized whole, so that a word is pronounced in its context (`the` before a vowel);
 /// where espeak-ng writes two words as one (`of the`), each word is phonemized on its own instead.
 ///
 /// ```swift
@@ -57,8 +57,8 @@ public final class EnglishFrontEnd: PhoneticFrontEnd {
     /// espeak-ng's marks that are no phone: pauses, a linking mark, a syllable's end.
     static let skipped: Set<String> = [";", "_", "_:", "_!", "_;", "_|", "|", "||", "-", "?"]
 
-    /// espeak-ng's English phoneme mnemonics and the ARPAbet phones they stand for: tools/align-takes's table (for
-    /// the aligner's words missing from CMU's dictionary), with the mnemonics espeak-ng 1.51's en-US also writes for
+    /// espeak-ng's English phoneme mnemonics and the ARPAbet phones they stand for: those espeak-ng 1.51's en-US
+    /// writes for the words the aligner's dictionary lacks (such as Allison's prompts' `digium`, `pbx`, `1234`), and for
     /// the words of the project's texts and docs (`O2`, `@-`, `t2`, `o`).
     public static let mapping: [String: String] = [
         "aI@": "AY ER", "aI3": "AY ER", "aU@": "AW ER", "i@3": "IY ER", "A@": "AA R", "A:": "AA", "aa": "AE",

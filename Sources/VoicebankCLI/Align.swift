@@ -6,6 +6,12 @@ import SpeechCore
 import Voicebank
 import VoicebankAuthoring
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension VoicebankCommand {
     struct Align: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -39,6 +45,12 @@ extension VoicebankCommand {
             printAlignment(report, of: pack)
         }
     }
+}
+
+/// Whether to align the takes a command adds (`import`, the studio's keep): `--align` or `--no-align`, else not when
+/// `VOICEBANK_ALIGN` is `0` (how tests and scripts that do not need alignment skip its cost), else yes.
+func isAligning(_ flag: Bool?) -> Bool {
+    flag ?? (getenv("VOICEBANK_ALIGN").map { String(cString: $0) } != "0")
 }
 
 /// The lines `voicebank align` and `voicebank import` print of an alignment run: a warning on standard error for each

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import CommandLineSupport
+import SpeechCore
 import Voicebank
 import VoicebankAuthoring
 
@@ -9,6 +10,9 @@ extension VoicebankCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a voice to a pack, making the pack file if it does not exist.",
             discussion: """
+                An English voice (en, en-…) starts in the units fallback: the words no clip covers are cut from its \
+                takes, aligned as they are imported, and spoken by espeak-ng, matched to its clips, while it has no \
+                aligned takes. A voice of another language starts with its fallback clip. \
                 Example: voicebank create --bank my.sqlite --voice com.example.ann --name Ann --language en-US
                 """)
 
@@ -35,14 +39,22 @@ extension VoicebankCommand {
                 "The SSML rate the clips play at as recorded: a multiple or a percentage.", valueName: "rate"))
         var normalRate = RateArgument(argument: "100%")!
 
+        @Option(
+            help: ArgumentHelp(
+                "How words no clip covers are spoken, as `voicebank configure --fallback` sets it: units for an English voice (cut from its aligned takes, espeak-ng for a word they cannot build), clip for the others.",
+                valueName: "mode"))
+        var fallback: FallbackMode?
+
         func validate() throws {
             if languages.isEmpty { throw ValidationError("Missing --language TAG (a BCP 47 tag such as en-US).") }
         }
 
         func run() throws {
-            let voice = try Voice(
+            var voice = try Voice(
                 identifier: voice, name: name, primaryLanguages: languages, supportedLanguages: supportedLanguages,
                 normalRate: normalRate.multiple)
+            voice.fallbackMode = fallback ?? voice.newVoiceFallbackMode
+            try VoicePack.checkFallbackMode(voice.fallbackMode, of: voice)
             let pack = try bank.open(.create)
             try pack.addVoice(voice)
             print("added voice \(voice) to \(pack.path)")

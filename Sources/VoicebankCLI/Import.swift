@@ -92,12 +92,6 @@ extension VoicebankCommand {
             ))
         var align: Bool?
 
-        /// Whether to align: `--align` or `--no-align`, else not when `VOICEBANK_ALIGN` is `0` (how tests and scripts
-        /// that do not need alignment skip its cost), else yes.
-        private var isAligning: Bool {
-            align ?? (getenv("VOICEBANK_ALIGN").map { String(cString: $0) } != "0")
-        }
-
         func validate() throws {
             try validateTranscriptOptions()
             if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
@@ -140,24 +134,22 @@ extension VoicebankCommand {
             print(
                 "\(report.imported.count) imported (\(decimal(seconds, places: 2)) s), \(report.skipped.count) skipped, "
                     + "\(failedCount) failed, into voice \(report.voice.identifier) of \(pack.path)")
-            if isAligning && !report.imported.isEmpty && report.voice.primaryLanguages.contains(where: Self.isEnglish) {
+            // A voice whose language has no aligner is not spoken of: it has nothing to align.
+            if isAligning(align) && !report.imported.isEmpty && report.voice.isEnglish {
                 align(pack, voice: report.voice.identifier)
             }
             if failedCount > 0 { throw ExitCode.failure }
         }
 
-        private static func isEnglish(_ language: String) -> Bool {
-            language.lowercased() == "en" || language.lowercased().hasPrefix("en-")
-        }
-
         /// Aligns the voice's takes that have no alignment (those just imported); the import stands whether or not
-        /// they can be aligned now, and `voicebank align` aligns them later.
+        /// they can be aligned now, and `voicebank align` aligns them later. An import that left nothing to align (a
+        /// fallback clip) says nothing of it.
         private func align(_ pack: VoicePack, voice: String) {
             var display = ProgressDisplay(isTerminal: FileDescriptor.standardError.isTerminal)
             do {
                 let report = try pack.alignTakes(voice: voice) { display.show($0) }
                 display.finish()
-                printAlignment(report, of: pack, summaryToStandardError: true)
+                if !report.aligner.isEmpty { printAlignment(report, of: pack, summaryToStandardError: true) }
             } catch {
                 display.finish()
                 var standardError = StandardError()

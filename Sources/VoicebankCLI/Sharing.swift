@@ -12,7 +12,8 @@ extension VoicebankCommand {
                 Keys: name (also the installed file's name: lowercase letters, digits, '.', '_', '-'), version \
                 (semantic: 1.0.0), description, languages (BCP 47 tags, comma-separated), author, speaker, consent \
                 (the speaker's consent statement), license (an SPDX expression: CC-BY-4.0, MIT OR Apache-2.0, \
-                LicenseRef-…), attribution, url, date (YYYY-MM-DD), sample (a sentence the voice speaks well). \
+                LicenseRef-…), attribution, attribution-voices (the voices it concerns, comma-separated; all when \
+                absent), url, date (YYYY-MM-DD), sample (a sentence the voice speaks well). \
                 Every value is checked before any is stored. \
                 Example: voicebank manifest --bank my.sqlite --set name=my-voice --set version=1.0.0 \
                 --set license=CC-BY-4.0
@@ -222,7 +223,7 @@ struct ManifestJSON: Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         for key in PackManifest.Key.allCases {
             guard let value = values[key] else { continue }
-            if key == .languages {
+            if key == .languages || key == .attributionVoices {
                 try container.encode(value.split(separator: ",").map(String.init), forKey: CodingKeys(key))
             } else {
                 try container.encode(value, forKey: CodingKeys(key))

@@ -125,6 +125,13 @@ struct ScriptOptions: ParsableArguments {
             valueName: "file"), completion: .file())
     var sentenceFiles: [String] = []
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "Align each English take kept to its words and phones, behind the keep, as import does (the default unless VOICEBANK_ALIGN=0)."
+        ))
+    var align: Bool?
+
     func validate() throws {
         if !sentenceFiles.isEmpty && script != .phonePairs {
             throw ValidationError("--sentences needs --script phone-pairs.")
@@ -142,6 +149,7 @@ struct ScriptOptions: ParsableArguments {
         options.wordLists = wordLists
         options.script = script
         options.sentenceFiles = sentenceFiles
+        options.isAligning = isAligning(align)
         return options
     }
 }

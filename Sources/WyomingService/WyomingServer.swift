@@ -102,7 +102,7 @@ final class WyomingService: Sendable {
         info = WyomingEvent(type: "info", data: Self.info(pools))
     }
 
-    /// Each voice with its pack's attribution (the manifest's, else the voice's name) and version, as piper's
+    /// Each voice with its attribution (the pack manifest's for it, else the voice's name) and version, as piper's
     /// server gives its voice files' (Wyoming's `version` is a string).
     private static func info(_ pools: SynthesizerPools) -> JSONValue {
         let voiceList: [JSONValue] = pools.voices.map { voice in
@@ -111,7 +111,7 @@ final class WyomingService: Sendable {
                 "name": .string(settings.identifier),
                 "description": .string(settings.name),
                 "attribution": .object([
-                    "name": .string(voice.pack.attribution ?? settings.name), "url": .string(voice.pack.url ?? ""),
+                    "name": .string(voice.attribution ?? settings.name), "url": .string(voice.pack.url ?? ""),
                 ]),
                 "installed": .bool(true),
                 "version": voice.pack.version.map(JSONValue.string) ?? .null,

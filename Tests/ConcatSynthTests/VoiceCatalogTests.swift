@@ -55,4 +55,23 @@ import Voicebank
             try VoiceCatalog(defaultPack: missing, installed: [])
         }
     }
+
+    @Test("attribution-voices: the voices it names carry the attribution, in the catalog and the servers' pools")
+    func attributionOfVoices() throws {
+        let directory = TemporaryDirectory("catalog-attribution")
+        let copy = directory.file("pack.sqlite")
+        try FileManager.default.copyItem(atPath: defaultPack, toPath: copy)
+        let attribution = "concat-synth's tests, made by tools/build-test-pack"
+        // A manifest without the key, as every one made before it: every voice.
+        #expect(try VoiceCatalog(bank: copy).voices.map(\.attribution) == [attribution, attribution])
+
+        try execute(
+            "INSERT INTO manifest (key, value) VALUES ('attribution-voices', 'org.concatsynth.en')", on: copy)
+        let catalog = try VoiceCatalog(bank: copy)
+        #expect(catalog.voices.map(\.voice.identifier) == ["org.concatsynth.en", "org.concatsynth.ja"])
+        #expect(catalog.voices.map(\.attribution) == [attribution, nil])
+        #expect(catalog.packs.first?.attribution == attribution)
+        // What Wyoming's info and the HTTP voice list read.
+        #expect(try SynthesizerPools(catalog).voices.map(\.attribution) == [attribution, nil])
+    }
 }

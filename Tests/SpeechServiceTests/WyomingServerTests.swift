@@ -172,6 +172,8 @@ import Voicebank
             listed.first?["attribution"] as? [String: String] == [
                 "name": "Allison Smith, recorded for the Asterisk project", "url": "",
             ])
+        // Its Japanese voice is not hers (the manifest's attribution-voices): it is credited by its own name.
+        #expect(listed[1]["attribution"] as? [String: String] == ["name": "Default Japanese", "url": ""])
 
         // Each voice is spoken from its own pack.
         for (voice, bank, text) in [

@@ -34,12 +34,16 @@ import Voicebank
         var port: String { String(base.split(separator: ":").last!) }
     }
 
-    func studio(_ arguments: [String] = [], pack: String? = nil) throws -> Studio {
+    func studio(
+        _ arguments: [String] = [], pack: String? = nil, environment: [String: String?] = [:]
+    ) throws -> Studio {
         let arguments =
             ["studio", "--bank", pack ?? self.pack, "--voice", Self.voice]
             + (arguments.contains("--prompts") ? [] : ["--texts", textsFile]) + arguments
         return Studio(
-            server: try ServerProcess(voicebank, arguments, isAddressOnStandardOutput: true) {
+            server: try ServerProcess(
+                voicebank, arguments, environment: environment, isAddressOnStandardOutput: true
+            ) {
                 $0.hasPrefix("http://") ? String($0) : nil
             })
     }
@@ -258,6 +262,57 @@ import Voicebank
         #expect(try clips().contains(other))
     }
 
+    /// `GET /api/takes/ID/WHAT` once it is no longer pending (the listener's or the aligner's answer).
+    func settled(_ studio: Studio, take id: Int, _ what: String) throws -> [String: Any] {
+        var answer: [String: Any] = [:]
+        for _ in 0..<1_200 {
+            answer = try json(try api(studio, ["\(studio.base)/api/takes/\(id)/\(what)"]).body)
+            if answer["status"] as? String != "pending" { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return answer
+    }
+
+    @Test("a kept English take is aligned behind the keep and says so; one alignment refuses stays in the pack")
+    func keptTakesAreAligned() throws {
+        let promptFile = directory.file("prompts.txt")
+        try "bob\nyork\n".write(toFile: promptFile, atomically: true, encoding: .utf8)
+        // "bob" as a person would say it (espeak-ng's program), sent as the page sends a take: f32le at 48 kHz.
+        let spoken = directory.file("bob.wav")
+        let raw = directory.file("bob.raw")
+        let espeak = try Binary(path: "/usr/bin/espeak-ng").run(["-v", "en-us", "-w", spoken, "bob"])
+        try #require(espeak.status == 0, "\(espeak.standardError)")
+        let sox = try Binary(path: "/usr/bin/sox").run([
+            spoken, "-r", "48000", "-e", "floating-point", "-b", "32", "-t", "raw", raw, "pad", "0.3", "0.3",
+        ])
+        try #require(sox.status == 0, "\(sox.standardError)")
+        let studio = try studio(["--prompts", promptFile], environment: ["VOICEBANK_ALIGN": nil])
+        let kept = try send(studio, prompt: "1", raw: raw)
+        #expect(kept.status == 201, "\(kept.body)")
+        let take = try #require(try json(kept.body)["take"] as? [String: Any])
+        let id = try #require(take["id"] as? Int)
+        #expect(take["alignment"] != nil, "the keep's answer has the take's alignment, pending or done: \(take)")
+
+        let alignment = try settled(studio, take: id, "alignment")
+        #expect(alignment["status"] as? String == "aligned", "\(alignment)")
+        #expect((alignment["message"] as? String)?.hasPrefix("Aligned take 1 of “bob”") == true, "\(alignment)")
+        #expect(try rows("SELECT label FROM aligned_word WHERE clip_id = \(id)", on: pack) == [["bob"]])
+        #expect(try rows("SELECT count(*) > 0 FROM aligned_phone WHERE clip_id = \(id)", on: pack) == [["1"]])
+        let state = try json(try api(studio, ["\(studio.base)/api/state"]).body)
+        let prompts = try #require(state["prompts"] as? [[String: Any]])
+        let listed = try #require((prompts.first?["takes"] as? [[String: Any]])?.first)
+        #expect((listed["alignment"] as? [String: Any])?["status"] as? String == "aligned", "\(listed)")
+
+        // A tone says no word: alignment fails or finds it unusable, and the take is kept all the same.
+        let tone = try send(studio, prompt: "2", raw: try self.take(frequency: 300).raw)
+        #expect(tone.status == 201, "\(tone.body)")
+        let toneID = try #require((try json(tone.body)["take"] as? [String: Any])?["id"] as? Int)
+        let refused = try settled(studio, take: toneID, "alignment")
+        #expect(["failed", "unusable"].contains(refused["status"] as? String), "\(refused)")
+        #expect(try clips().contains { $0.id == toneID })
+        #expect(try api(studio, ["\(studio.base)/api/takes/999999/alignment"]).status == 404)
+    }
+
     @Test(
         "a take kept for a position is tagged with it, the prompt's or the page's; then listened to, behind the answer"
     )
@@ -419,6 +474,8 @@ import Voicebank
         var wholeTake = try #require(wholeChange["take"] as? [String: Any])
         keptTake["hearing"] = nil
         wholeTake["hearing"] = nil
+        keptTake["alignment"] = nil
+        wholeTake["alignment"] = nil
         #expect(keptTake as NSDictionary == wholeTake as NSDictionary)
         #expect((keptChange["coverage"] as? NSDictionary) == (wholeChange["coverage"] as? NSDictionary))
 

@@ -252,4 +252,21 @@ import Testing
         let text = try voicebank.run(["list", "--bank", bank, "--phones"])
         #expect(text.standardOutput.hasSuffix("\tnot aligned\n"), "\(text.standardOutput)")
     }
+
+    @Test("a word the English front end cannot phonemize, nor the aligner's dictionary has, gets a warning naming it")
+    func wordWithoutPhones() throws {
+        try createVoice()
+        // espeak-ng reads Cyrillic with a vowel (E:) the front end's table has no ARPAbet for: it guesses nothing.
+        let take = try spokenApart(["privet"], as: "privet")
+
+        let imported = try voicebank.run(["import", "--align", "--bank", bank, "--text", "привет", take.path])
+
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let warnings = imported.standardError.split(separator: "\n").filter { $0.hasPrefix("warning:") }
+        #expect(
+            warnings == [
+                "warning: clip #1 \"привет\": cannot be aligned: the word 'привет' has no phones in CMU's dictionary or from espeak-ng; nothing stored"
+            ], "\(imported.standardError)")
+        #expect(try listed().first?["alignment"] is NSNull)
+    }
 }

@@ -455,7 +455,9 @@ extension PackToolsCLITests {
         let result = try voicebank.run(["remove-voice", "--bank", bank, "--voice", "com.example.ann"])
 
         #expect(result.status == 0)
-        #expect(result.standardOutput == "removed voice com.example.ann \"Ann\" en-US and its 4 clips from \(bank)\n")
+        #expect(
+            result.standardOutput
+                == "removed voice com.example.ann \"Ann\" en-US, fallback units and its 4 clips from \(bank)\n")
         #expect(try pack.voices().map(\.identifier) == ["com.example.ben"])
         #expect(try pack.clips().map(\.id) == [5])
         #expect(try pack.integrityCheck() == ["ok"])

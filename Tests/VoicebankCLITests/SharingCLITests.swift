@@ -60,6 +60,44 @@ import Testing
 
     // MARK: manifest
 
+    @Test("attribution-voices: the voices it names are credited, the others not; a voice not in the pack is refused")
+    func attributionVoices() throws {
+        try makePack(at: bank)
+        try run(
+            voicebank,
+            ["create", "--bank", bank, "--voice", "com.example.hana", "--name", "Hana", "--language", "ja-JP"])
+        let credited = { () throws -> [String?] in
+            let listed = try run(concatSynth, ["voices", "--bank", bank, "--json"]).standardOutput
+            let voices = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
+            return voices.map { $0["packAttribution"] as? String }
+        }
+        // A manifest without the key, as every one made before it: the attribution credits every voice.
+        #expect(try credited() == ["Ann's voice", "Ann's voice"])
+        try run(voicebank, ["manifest", "--bank", bank, "--set", "attribution-voices=com.example.ann"])
+        #expect(try credited() == ["Ann's voice", nil])
+        let table = try run(concatSynth, ["voices", "--bank", bank]).standardOutput.split(separator: "\n")
+        #expect(
+            table.last?.hasPrefix("com.example.hana\t") == true && table.last?.hasSuffix("\t(no attribution)") == true)
+        #expect(try run(voicebank, ["publish", "--bank", bank, "-o", directory.file("ann.sqlite")]).status == 0)
+
+        let refused = try voicebank.run(
+            ["manifest", "--bank", bank, "--set", "attribution-voices=com.example.bob"], environment: environment)
+        #expect(refused.status == 1)
+        #expect(
+            refused.standardError
+                == "Error: invalid manifest attribution-voices \"com.example.bob\"; expected voices of the pack (com.example.ann, com.example.hana), which com.example.bob is not\n",
+            "\(refused.standardError)")
+        // Changed behind voicebank's back: publish refuses it.
+        try execute("UPDATE manifest SET value = 'com.example.bob' WHERE key = 'attribution-voices'", on: bank)
+        let published = try voicebank.run(
+            ["publish", "--bank", bank, "-o", directory.file("bob.sqlite")], environment: environment)
+        #expect(published.status == 1)
+        #expect(
+            published.standardError.contains(
+                "the manifest's attribution-voices names com.example.bob, which is not a voice of the pack"),
+            "\(published.standardError)")
+    }
+
     @Test("manifest sets, shows and removes keys, written the one way; info shows it")
     func manifestRoundTrip() throws {
         try makePack(at: bank, manifest: [])

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AudioIO
 import SpeechCore
+import Units
 import Voicebank
 
 #if canImport(Glibc)
@@ -11,9 +12,12 @@ import Voicebank
 
 /// tools/align-takes, running: pocketsphinx 5's forced alignment in a long-lived Python process, asked one take at a
 /// time over pipes (a request line, answer lines). Owns the process, which it ends when released.
+///
+/// Each request hands the aligner every word's phones from the English front end (`alignerPhones`), which it uses
+/// for the words CMU's dictionary lacks: espeak-ng's phonemes are mapped to ARPAbet in one place, `EnglishFrontEnd`.
 final class Aligner {
     /// What one take's alignment came to.
-    enum Outcome: Equatable {
+    enum Outcome: Equatable, Sendable {
         /// Words and phones with their times in the aligner's 10 ms frames, and the score.
         case aligned(score: Double, words: [AlignedTake.Segment], phones: [AlignedTake.Segment])
         /// The audio does not match the words: stored as a failed take.
@@ -96,8 +100,9 @@ final class Aligner {
         unlink(scratch)
     }
 
-    /// Aligns a take's samples (mono at 22050 Hz) to its words (lower case, no spaces in a word).
-    func align(_ samples: [Float], words: [String], clipID: Int) throws(AuthoringError) -> Outcome {
+    /// Aligns a take's samples (mono at 22050 Hz) to its words (lower case, no spaces in a word), each with its phones
+    /// (`alignerPhones`).
+    func align(_ samples: [Float], words: [String], phones: [[String]], clipID: Int) throws(AuthoringError) -> Outcome {
         let converted: [Float]
         do throws(AudioIOError) {
             converted = try SampleRateConversion.convert(
@@ -112,7 +117,8 @@ final class Aligner {
         let written = pcm.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
         fclose(file)
         guard written == pcm.count * 2 else { throw .alignerFailed(clipID: clipID, reason: "cannot write \(scratch)") }
-        fputs("\(scratch)\t\(words.joined(separator: " "))\n", input)
+        let phoneList = phones.map { $0.joined(separator: " ") }.joined(separator: ",")
+        fputs("\(scratch)\t\(words.joined(separator: " "))\t\(phoneList)\n", input)
         fflush(input)
         guard let first = Self.line(output) else {
             throw .alignerFailed(clipID: clipID, reason: "the aligner's output ended")
@@ -203,7 +209,9 @@ final class AlignerPool: @unchecked Sendable {
     }
 
     /// Aligns a take on the first aligner free, waiting for one when all are busy.
-    func align(_ samples: [Float], words: [String], clipID: Int) throws(AuthoringError) -> Aligner.Outcome {
+    func align(_ samples: [Float], words: [String], phones: [[String]], clipID: Int) throws(AuthoringError)
+        -> Aligner.Outcome
+    {
         let aligner = lock.locked {
             while idle.isEmpty { lock.wait() }
             return idle.removeLast()
@@ -214,6 +222,20 @@ final class AlignerPool: @unchecked Sendable {
                 lock.broadcast()
             }
         }
-        return try aligner.align(samples, words: words, clipID: clipID)
+        return try aligner.align(samples, words: words, phones: phones, clipID: clipID)
+    }
+}
+
+extension Aligner {
+    /// Each word's ARPAbet phones without stress, as the aligner's dictionary writes them, phonemized on its own as a
+    /// dictionary entry is, in American English as the aligner's acoustic model and dictionary are, whatever the
+    /// voice's own English; none for a word the front end cannot phonemize (the aligner then finds the take unusable,
+    /// unless its dictionary has the word).
+    static func alignerPhones(_ words: [String]) -> [[String]] {
+        let frontEnd = EnglishFrontEnd(language: "en-US")
+        return words.map { word in
+            let phones = (try? frontEnd.phones(for: [word]))?.first ?? []
+            return phones.map(\.symbol)
+        }
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AudioIO
 import SpeechCore
+import Synchronization
 import Tokens
 import Voicebank
 
@@ -51,13 +52,14 @@ extension VoicePack {
         progress: (ImportProgress) -> Void = { _ in }
     ) throws(AuthoringError) -> AlignmentReport {
         var report = AlignmentReport()
-        var pending: [(clip: Clip, words: [String])] = []
+        var pending: [(clip: Clip, words: [String], phones: [[String]])] = []
         do throws(VoicebankError) {
             let voices = if let identifier { [try resolveVoice(identifier)] } else { try voices() }
             let aligned = try alignedClipIDs()
             for voice in voices where voice.isEnglish {
                 for clip in try clips(voice: voice.identifier) where !clip.isFallback && !aligned.contains(clip.id) {
-                    pending.append((clip, Tokenizer.tokens(in: clip.phrase).map { $0.text.lowercased() }))
+                    let words = Tokenizer.tokens(in: clip.phrase).map { $0.text.lowercased() }
+                    pending.append((clip, words, Aligner.alignerPhones(words)))
                 }
             }
         } catch {
@@ -67,10 +69,10 @@ extension VoicePack {
         let pool = try AlignerPool(count: max(1, min(parallelism, pending.count)))
         report.aligner = pool.name
         for start in stride(from: 0, to: pending.count, by: Self.aligningBatch) {
-            var batch: [(clip: Clip, words: [String], samples: [Float])] = []
+            var batch: [(clip: Clip, words: [String], phones: [[String]], samples: [Float])] = []
             for take in pending[start..<min(start + Self.aligningBatch, pending.count)] {
                 do throws(VoicebankError) {
-                    batch.append((take.clip, take.words, try wholeConversion(clipID: take.clip.id)))
+                    batch.append((take.clip, take.words, take.phones, try wholeConversion(clipID: take.clip.id)))
                 } catch {
                     throw .store(error)
                 }
@@ -78,7 +80,8 @@ extension VoicePack {
             let takes = batch
             let pipeline = PreparationPipeline(count: takes.count, workerCount: pool.count) { index in
                 Result { () throws(AuthoringError) in
-                    try pool.align(takes[index].samples, words: takes[index].words, clipID: takes[index].clip.id)
+                    let take = takes[index]
+                    return try pool.align(take.samples, words: take.words, phones: take.phones, clipID: take.clip.id)
                 }
             }
             defer { pipeline.finish() }
@@ -167,9 +170,95 @@ extension VoicePack {
     }
 }
 
+/// A take read from its pack to be aligned away from it (`VoicePack.takeToAlign`), so that the pack is not held while
+/// the aligner works: what the studio aligns behind each take it keeps.
+public struct TakeToAlign: Sendable {
+    public let clip: Clip
+    let words: [String]
+    let phones: [[String]]
+    /// Its whole conversion at 22050 Hz, untrimmed: what alignment frames count in.
+    let samples: [Float]
+}
+
+/// What aligning one take came to, to be stored in its pack (`VoicePack.storeAlignment`).
+public struct TakeAlignmentOutcome: Sendable {
+    public let clip: Clip
+    let aligner: String
+    let outcome: Aligner.Outcome
+}
+
+/// One aligner kept for takes that come one at a time, each aligned away from its pack: started by the first take
+/// it is given, and ended when released. What it could not start with is the answer for every take after.
+public final class TakeAligner: Sendable {
+    private let pool = Mutex<Result<AlignerPool, AuthoringError>?>(nil)
+
+    public init() {}
+
+    /// Aligns a take read from its pack.
+    ///
+    /// - Throws: `.alignerUnavailable` when the aligner does not start, `.alignerFailed`.
+    public func align(_ take: TakeToAlign) throws(AuthoringError) -> TakeAlignmentOutcome {
+        let started = pool.withLock { started in
+            if started == nil {
+                do throws(AuthoringError) { started = .success(try AlignerPool(count: 1)) } catch {
+                    started = .failure(error)
+                }
+            }
+            return started!
+        }
+        let pool = try started.get()
+        let outcome = try pool.align(take.samples, words: take.words, phones: take.phones, clipID: take.clip.id)
+        return TakeAlignmentOutcome(clip: take.clip, aligner: pool.name, outcome: outcome)
+    }
+}
+
+extension VoicePack {
+    /// A take to align on its own (`TakeAligner`), read from the pack; `nil` for one `alignTakes` would not align: a
+    /// fallback clip, a take of a voice that is not English, a take with an alignment already.
+    ///
+    /// - Throws: `.unknownClip`, `.sqlite`.
+    public func takeToAlign(clipID: Int) throws(VoicebankError) -> TakeToAlign? {
+        let clip = try clip(id: clipID)
+        guard !clip.isFallback, try resolveVoice(clip.voice, isChecked: false).isEnglish, !(try hasAlignment(clipID))
+        else { return nil }
+        let words = Tokenizer.tokens(in: clip.phrase).map { $0.text.lowercased() }
+        return TakeToAlign(
+            clip: clip, words: words, phones: Aligner.alignerPhones(words), samples: try wholeConversion(clipID: clipID)
+        )
+    }
+
+    /// Stores what aligning a take came to, in one transaction, as `alignTakes` stores each of its takes; nothing
+    /// when the take was removed, or aligned, meanwhile.
+    ///
+    /// - Returns: the take among the report's aligned, failed or unusable takes, or in none.
+    /// - Throws: `.sqlite`.
+    public func storeAlignment(_ aligned: TakeAlignmentOutcome) throws(VoicebankError) -> AlignmentReport {
+        var report = AlignmentReport()
+        report.aligner = aligned.aligner
+        try database.transaction { () throws(VoicebankError) in
+            let exists = try database.prepare("SELECT 1 FROM clip WHERE id = ?").bind(.integer(aligned.clip.id))
+            guard try exists.step(), !(try hasAlignment(aligned.clip.id)) else { return }
+            try store(aligned.outcome, of: aligned.clip, by: aligned.aligner, in: &report)
+        }
+        return report
+    }
+
+    /// Whether a clip has an alignment row, aligned or failed.
+    private func hasAlignment(_ clipID: Int) throws(VoicebankError) -> Bool {
+        try database.prepare("SELECT 1 FROM alignment WHERE clip_id = ?").bind(.integer(clipID)).step()
+    }
+}
+
 extension Voice {
-    /// Whether the voice speaks English first: a primary language `en` or `en-…`.
+    /// Whether the voice speaks English first: a primary language `en` or `en-…`. Its takes are aligned, and the
+    /// units fallback has a front end for it.
     public var isEnglish: Bool {
         primaryLanguages.contains { $0.lowercased() == "en" || $0.lowercased().hasPrefix("en-") }
     }
+
+    /// The fallback mode a new voice starts in: `units` for an English voice, whose takes are aligned as they are
+    /// imported, so that the words no clip covers are cut from its own takes as soon as it has some (and spoken by the
+    /// fallback voice, espeak-ng matched to its clips, until then); `clip` for the others, whose language has no
+    /// aligner.
+    public var newVoiceFallbackMode: FallbackMode { isEnglish ? .units : .clip }
 }

@@ -221,7 +221,7 @@ extension VoicePack {
                 ]
                     + voice.primaryLanguages.map { "--language \(shellQuoted($0))" }
                     + extra.map { "--supported-language \(shellQuoted($0))" }
-                    + ["--normal-rate \(voice.normalRate)"]).joined(separator: " "))
+                    + ["--normal-rate \(voice.normalRate)", "--fallback \(voice.fallbackMode)"]).joined(separator: " "))
             // Trimming and joins before the import, so it trims as the voice did; milliseconds at 22050 Hz give
             // back the same frame counts for the usual settings (2 ms is 44 frames, 30 ms 661).
             let milliseconds = { (frames: Int) in

@@ -27,14 +27,7 @@ extension VoicePack {
         do throws(VoicebankError) { voice = try resolveVoice(identifier, isChecked: false) } catch {
             throw .store(error)
         }
-        if mode.usesFallbackVoice {
-            let language = voice.primaryLanguages.first ?? ""
-            let hasVoice: Bool
-            do throws(AudioIOError) { hasVoice = try EspeakNG.shared.hasVoice(forLanguage: language) } catch {
-                throw .audio(error)
-            }
-            guard hasVoice else { throw .fallbackLanguage(voice: voice.identifier, language: language) }
-        }
+        try Self.checkFallbackMode(mode, of: voice)
         do throws(VoicebankError) {
             try database.transaction { () throws(VoicebankError) in
                 try database.prepare("UPDATE voice SET fallback_mode = ? WHERE identifier = ?")
@@ -44,6 +37,20 @@ extension VoicePack {
         } catch {
             throw .store(error)
         }
+    }
+
+    /// Checks that a voice can speak in `mode`: for `voice` and `units`, that espeak-ng has the voice's language.
+    ///
+    /// - Throws: `AuthoringError.fallbackLanguage` when espeak-ng has no voice for the voice's language, `.audio` when
+    ///   espeak-ng cannot be loaded.
+    public static func checkFallbackMode(_ mode: FallbackMode, of voice: Voice) throws(AuthoringError) {
+        guard mode.usesFallbackVoice else { return }
+        let language = voice.primaryLanguages.first ?? ""
+        let hasVoice: Bool
+        do throws(AudioIOError) { hasVoice = try EspeakNG.shared.hasVoice(forLanguage: language) } catch {
+            throw .audio(error)
+        }
+        guard hasVoice else { throw .fallbackLanguage(voice: voice.identifier, language: language) }
     }
 
     /// Chooses espeak-ng's settings for a voice's fallback voice anew from its clips as they are, in one transaction,

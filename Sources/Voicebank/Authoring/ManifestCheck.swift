@@ -57,6 +57,15 @@ extension PackManifest {
                     "an SPDX license expression such as CC-BY-4.0, MIT OR Apache-2.0, or LicenseRef-my-terms (\(error.reason))"
                 )
             }
+        case .attributionVoices:
+            let identifiers = text.split(separator: ",", omittingEmptySubsequences: false).map {
+                String($0).trimmingSpaces
+            }
+            guard identifiers.allSatisfy(Voice.isReverseDNS) else {
+                throw invalid(
+                    "voice identifiers separated by commas, such as com.example.ann,com.example.ann.whisper")
+            }
+            return identifiers.uniqued.joined(separator: ",")
         case .url:
             let isWeb = text.hasPrefix("https://") || text.hasPrefix("http://")
             guard isWeb, text.count > 8, text.count <= 2048, !text.unicodeScalars.contains(where: isSpaceOrControl)

@@ -21,6 +21,13 @@ extension VoicePack {
     {
         var checked: [(PackManifest.Key, String)] = []
         for (key, value) in setting { checked.append((key, try PackManifest.checked(value, for: key))) }
+        if let (key, value) = checked.last(where: { $0.0 == .attributionVoices }),
+            let (unknown, voices) = try unknownAttributionVoice(value)
+        {
+            throw .invalidManifestValue(
+                key: key.rawValue, value: value,
+                expected: "voices of the pack (\(voices.joined(separator: ", "))), which \(unknown) is not")
+        }
         do throws(VoicebankError) {
             try database.transaction { () throws(VoicebankError) in
                 for key in removing {
@@ -48,6 +55,13 @@ extension VoicePack {
         let manifest: PackManifest
         do throws(VoicebankError) { manifest = try self.manifest() } catch { throw .store(error) }
         try manifest.check(path: path)
+        if let value = manifest[.attributionVoices], let (unknown, voices) = try unknownAttributionVoice(value) {
+            throw .notShareable(
+                path: path,
+                reason:
+                    "the manifest's attribution-voices names \(unknown), which is not a voice of the pack; expected voices of the pack (\(voices.joined(separator: ", ")))"
+            )
+        }
         var warnings: [String] = []
         for (key, example) in [(PackManifest.Key.name, "my-voice"), (.version, "1.0.0")] where manifest[key] == nil {
             throw .notShareable(
@@ -84,6 +98,18 @@ extension VoicePack {
             throw .fileSystem(path: output, reason: String(cString: strerror(errno)))
         }
         return SharedPack(path: output, manifest: manifest, sha256: digest, byteCount: byteCount, warnings: warnings)
+    }
+
+    /// The first voice `attribution-voices` names (`identifiers`, checked already for their form) that is not one of
+    /// the pack's, with the pack's voices; `nil` when each is: an attribution for a voice that is not there credits
+    /// nobody.
+    ///
+    /// - Throws: `.store`.
+    private func unknownAttributionVoice(_ identifiers: String) throws(SharingError) -> (String, [String])? {
+        let voices: [String]
+        do throws(VoicebankError) { voices = try self.voices().map(\.identifier) } catch { throw .store(error) }
+        let unknown = identifiers.split(separator: ",").map(String.init).first { !voices.contains($0) }
+        return unknown.map { ($0, voices) }
     }
 
     /// Removes a database file and the journal files SQLite may have made beside it.

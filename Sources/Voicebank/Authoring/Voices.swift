@@ -25,7 +25,8 @@ extension Loudness {
 
 // Adding voices and changing their settings: what `voicebank create` and `voicebank configure` write.
 extension VoicePack {
-    /// Adds a voice.
+    /// Adds a voice, in its fallback mode (`Voice.newVoiceFallbackMode` is the one a new voice starts in unless its
+    /// maker says otherwise).
     ///
     /// - Throws: `VoicebankError.duplicateVoice` when the identifier is in the pack already.
     public func addVoice(_ voice: Voice) throws(VoicebankError) {
@@ -37,8 +38,8 @@ extension VoicePack {
                 """
                 INSERT INTO voice (identifier, name, primary_languages, supported_languages, normal_rate,
                     trim_threshold_db, trim_pad_frames, edge_fade_frames, crossfade_frames, target_loudness_lufs,
-                    true_peak_ceiling_dbtp)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    true_peak_ceiling_dbtp, fallback_mode)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
             ).bind(
                 .text(voice.identifier), .text(voice.name), .text(voice.primaryLanguages.joined(separator: ",")),
@@ -46,7 +47,8 @@ extension VoicePack {
                 voice.trimming.map { .real($0.thresholdDecibels) },
                 .integer(voice.trimming?.padFrames ?? Trimming.standard.padFrames),
                 .integer(voice.joins.edgeFadeFrames), .integer(voice.joins.crossfadeFrames),
-                voice.loudness.map { .real($0.targetLUFS) }, .real(voice.loudness?.truePeakCeilingDBTP ?? -1)
+                voice.loudness.map { .real($0.targetLUFS) }, .real(voice.loudness?.truePeakCeilingDBTP ?? -1),
+                .text(voice.fallbackMode.rawValue)
             ).run()
         }
     }

@@ -7,7 +7,10 @@
 public struct PackManifest: Equatable, Sendable {
     /// The keys a manifest has, in the order `voicebank manifest` shows them.
     public enum Key: String, CaseIterable, Sendable {
-        case name, version, description, languages, author, speaker, consent, license, attribution, url, date, sample
+        case name, version, description, languages, author, speaker, consent, license, attribution
+        /// The voices the attribution concerns (identifiers, separated by commas); absent, every voice of the pack.
+        case attributionVoices = "attribution-voices"
+        case url, date, sample
     }
 
     /// The values, as stored.
@@ -21,6 +24,14 @@ public struct PackManifest: Equatable, Sendable {
     public var name: String? { values[.name] }
     /// The pack's version, when it parses as a semantic version.
     public var version: SemanticVersion? { values[.version].flatMap(SemanticVersion.init) }
+
+    /// Whom to credit for the voice `identifier`: the attribution, when `attribution-voices` names the voice or is not
+    /// set (a manifest made before that key concerns every voice).
+    public func attribution(ofVoice identifier: String) -> String? {
+        guard let voices = values[.attributionVoices] else { return values[.attribution] }
+        let named = voices.split(separator: ",").map { String($0).trimmingSpaces }
+        return named.contains(identifier) ? values[.attribution] : nil
+    }
 
     /// The longest value a key may hold, in characters: room for a consent statement of a few pages.
     public static let maximumValueLength = 16_384

@@ -105,7 +105,7 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
             + (fallbackMode == .clip ? "" : ", fallback \(fallbackMode)")
     }
 
-    static func isReverseDNS(_ identifier: String) -> Bool {
+    package static func isReverseDNS(_ identifier: String) -> Bool {
         let parts = identifier.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count >= 2
             && parts.allSatisfy { part in

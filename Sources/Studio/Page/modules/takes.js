@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The takes of the prompt on show: keeping the take just recorded, playing, discarding and placing kept takes, and
-// what listening to a kept take heard.
+// what listening to a kept take heard and aligning it came to.
 
 import { current, element, studio } from './state.js';
 import { aTake, formatSeconds, quoted } from './words.js';
@@ -26,7 +26,9 @@ export function renderTakes(prompt) {
     item.append(
       `Take ${number}${take.position ? ` (${take.position})` : ''}: ${formatSeconds(take.seconds)} ` +
         `(${formatSeconds(take.recordedSeconds)} recorded at ${take.sampleRate} Hz)` +
-        (take.hearing?.heard?.length ? `, heard as ${quoted(take.hearing.heard.join(' '))} ` : ' '),
+        (take.hearing?.heard?.length ? `, heard as ${quoted(take.hearing.heard.join(' '))}` : '') +
+        (alignmentWords[take.alignment?.status] ?? '') +
+        ' ',
     );
     item.append(
       button(`Play`, `Play take ${number} of ${quoted(prompt.text)}`, () => playKept(prompt, take, number)),
@@ -39,6 +41,15 @@ export function renderTakes(prompt) {
   });
   list.querySelector(`select[data-take-id="${focusedTake}"]`)?.focus();
 }
+
+// What the list says of a kept take's alignment; nothing for a voice the aligner does not know.
+const alignmentWords = {
+  pending: ', being aligned',
+  aligned: ', aligned',
+  failed: ', not aligned (its audio does not match its phrase)',
+  unusable: ', cannot be aligned',
+  unavailable: ', not aligned yet',
+};
 
 // A kept take's position, changed in the pack as it is chosen: the same choices as the next take's.
 function positionList(prompt, take, number) {
@@ -146,6 +157,29 @@ export async function keep() {
   render();
   announce(`${kept} ${describePrompt()}`);
   followHearing(take, prompt, number);
+  followAlignment(take, number);
+}
+
+// What aligning a kept take to its words and phones came to, asked for until the studio's aligner has done it: the
+// take in the list says it, and why not when it was not aligned (in the region under the meter).
+async function followAlignment(take, number) {
+  try {
+    for (;;) {
+      const alignment = await (await api('GET', `/api/takes/${take.id}/alignment`)).json();
+      if (alignment.status !== 'pending') {
+        for (const each of studio.prompts) {
+          for (const kept of each.takes) if (kept.id === take.id) kept.alignment = alignment;
+        }
+        render();
+        const isNotAligned = alignment.status !== 'aligned' && alignment.status !== 'skipped';
+        element('alignment-text').textContent = isNotAligned ? alignment.message : '';
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } catch (error) {
+    element('alignment-text').textContent = `Whether take ${number} is aligned is not known: ${error.message}`;
+  }
 }
 
 // What listening to a kept take found, asked for until the studio's listener has got to it: said in the region under
