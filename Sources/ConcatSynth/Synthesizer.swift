@@ -108,8 +108,9 @@ public final class Synthesizer {
                 // The unit index is read from the pack when a word first falls back.
                 let units =
                     settings.fallbackMode == .units
-                    ? UnitVoice(lookup: index, audio: index, frontEnd: Self.frontEnd(language: settings.language))
-                    : nil
+                    ? UnitVoice(
+                        lookup: index, audio: index, frontEnd: Self.frontEnd(language: settings.language),
+                        weights: settings.units) : nil
                 return PlannerVoice(
                     voice: settings, lookup: index, fallbacks: fallbacks, fallbackSpeaker: fallbackVoice, units: units)
             }
