@@ -28,7 +28,7 @@ public final class Synthesizer {
     /// The voice that speaks where the request names none.
     public let voice: VoiceSettings
     let pack: VoicePack
-    private let planner: Planner<ClipIndex>
+    let planner: Planner<ClipIndex>
     private let reader = SSMLReader(sampleRate: RenderFormat.sampleRate)
     /// The clips its renderers stretched, kept for the requests that follow.
     package let stretchCache: StretchCache
