@@ -34,9 +34,9 @@ public struct EdgeFeatures: Equatable, Sendable {
     public init(samples: [Float], around frame: Int) {
         let start = frame - Self.windowFrames / 2
         var window = [Float](repeating: 0, count: Self.windowFrames)
-        for index in max(0, start)..<min(samples.count, start + Self.windowFrames) {
-            window[index - start] = samples[index]
-        }
+        let first = max(0, start)
+        let end = min(samples.count, start + Self.windowFrames)
+        if end > first { for index in first..<end { window[index - start] = samples[index] } }
         self.init(samples: window)
     }
 
