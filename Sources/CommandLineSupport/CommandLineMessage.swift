@@ -113,6 +113,8 @@ public struct CommandLineMessage: Error, CustomStringConvertible {
         case "selection_pitch_weight": return "--pitch-weight W"
         case "selection_energy_weight": return "--energy-weight W"
         case "selection_spectrum_weight": return "--spectrum-weight W"
+        case let units where units.hasPrefix("unit_") && units.hasSuffix("_weight"):
+            return "--" + String(units.map { $0 == "_" ? "-" : $0 }) + " W"
         case "target_loudness_lufs": return "--target-loudness LUFS"
         case "true_peak_ceiling_dbtp": return "--true-peak-ceiling DBTP"
         // The fallback mode and the fallback voice's settings, which `--fallback` chooses again.

@@ -28,7 +28,7 @@ public final class Synthesizer {
     /// The voice that speaks where the request names none.
     public let voice: VoiceSettings
     let pack: VoicePack
-    private let planner: Planner<ClipIndex>
+    let planner: Planner<ClipIndex>
     private let reader = SSMLReader(sampleRate: RenderFormat.sampleRate)
     /// The clips its renderers stretched, kept for the requests that follow.
     package let stretchCache: StretchCache
@@ -108,8 +108,9 @@ public final class Synthesizer {
                 // The unit index is read from the pack when a word first falls back.
                 let units =
                     settings.fallbackMode == .units
-                    ? UnitVoice(lookup: index, audio: index, frontEnd: Self.frontEnd(language: settings.language))
-                    : nil
+                    ? UnitVoice(
+                        lookup: index, audio: index, frontEnd: Self.frontEnd(language: settings.language),
+                        weights: settings.units) : nil
                 return PlannerVoice(
                     voice: settings, lookup: index, fallbacks: fallbacks, fallbackSpeaker: fallbackVoice, units: units)
             }

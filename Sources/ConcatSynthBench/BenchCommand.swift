@@ -34,7 +34,8 @@ struct BenchCommand: ParsableCommand {
             rates (passband, aliasing and imaging, SNR of a sine and of speech, speed) and a render's cost at each \
             rate. Item 19 soaks one serve process (HTTP and Wyoming) in mixed traffic and faults from 20 clients for \
             --soak-minutes (10 by default), and checks its answers, its log and its memory, descriptors and threads. \
-            --smoke runs every item in a few seconds with tiny packs, for the test suite.
+            Item 20 measures the units fallback with --pack's English voice (its takes aligned): first audio, a long \
+            render's speed and a render's peak memory against the fallback voice's. --smoke runs every item in a few seconds with tiny packs, for the test suite.
             """)
 
     @Flag(help: "Run every item once, with tiny packs and short texts, in a few seconds (the test suite's check).")
@@ -61,7 +62,7 @@ struct BenchCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The pack whose English voice items 17, 22 and 23 measure; the default pack by default.",
+            "The pack whose English voice items 17, 20, 22 and 23 speak with; the default pack by default.",
             valueName: "path"))
     var pack: String?
 
@@ -89,7 +90,7 @@ struct BenchCommand: ParsableCommand {
     var only: [Int] = []
 
     /// The items, in the order they run.
-    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 22, 23]
+    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22, 23]
 
     /// `--espeak-first-audio FILE RUNS VOICE RATE PITCH RANGE TEXT` times espeak-ng's own first audio for item 12
     /// (`EspeakFirstAudio`).
@@ -301,6 +302,12 @@ struct BenchCommand: ParsableCommand {
             results += try SoakBench(
                 pack: soakPack, clients: 20,
                 seconds: smoke ? 6 : Int(soakMinutes * 60), sampleSeconds: smoke ? 1 : 10, work: work
+            ).run()
+        }
+
+        if items.contains(20) {
+            results += try UnitsBench(
+                runs: inProcessRuns, pack: pack ?? Locations.defaultPack, voice: "org.concatsynth.en", work: work
             ).run()
         }
 

@@ -122,7 +122,7 @@ struct FallbackFirstAudioBench {
 }
 
 /// Seconds from `text`'s request to its first filled pull of `buffer`, made `pause` seconds after the last request.
-private func firstAudio(
+func firstAudio(
     _ text: String, _ synthesizer: Synthesizer, pause: Double, into buffer: UnsafeMutableBufferPointer<Float>
 ) throws -> Double {
     if pause > 0 { usleep(UInt32(pause * 1e6)) }
@@ -134,7 +134,7 @@ private func firstAudio(
 }
 
 /// `firstAudio` of `rounds` requests after three that are not measured.
-private func firstAudio(
+func firstAudio(
     _ text: String, _ synthesizer: Synthesizer, pause: Double, rounds: Int,
     into buffer: UnsafeMutableBufferPointer<Float>
 ) throws -> Samples {

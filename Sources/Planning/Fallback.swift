@@ -15,10 +15,22 @@ protocol FallbackStrategy: AnyObject {
 
     /// Speaks `run`: places its segments through `output` in order as it makes them, and hands any part it cannot
     /// speak to the next strategy (`output.decline(_:reason:)`) where that part stands, so that the run's order holds.
+    /// A strategy that chooses a run's words one at a time places the first and leaves the rest to
+    /// `output.continueLater(_:)`, so that the first plays while the rest are chosen.
     ///
     /// - Throws: `PlanningError.noFallbackClip` when the fallback clip must speak and the voice has none; what a
     ///   look-up throws.
     func speak(_ run: UncoveredRun, to output: FallbackOutput) throws
+}
+
+/// What is left of a run that a strategy speaks a part at a time: the planner asks for the next part when the output
+/// needs more than has been placed, and places nothing after the run until it is whole.
+protocol FallbackRemainder: AnyObject {
+    /// Speaks the next part of the run (a word, or the words one take says whole), placing it through the output the
+    /// strategy was given; `true` once the run is spoken whole.
+    ///
+    /// - Throws: as `FallbackStrategy.speak(_:to:)`.
+    func speakNext() throws -> Bool
 }
 
 /// A run of words no phrase of its voice covers, with what a fallback strategy needs to speak it: its tokens (each
@@ -62,6 +74,13 @@ struct FallbackOutput {
     ) -> PlanSegment {
         chains.placement.segment(
             kind, frameCount: frameCount, text: text, sourceRange, spoken, pitchShift: pitchShift, fallback: fallback)
+    }
+
+    /// Leaves the rest of the run being spoken to `remainder`, which speaks it a part at a time when the output needs
+    /// more; what is handed on meanwhile waits behind it.
+    func continueLater(_ remainder: any FallbackRemainder) {
+        precondition(chains.unfinished == nil, "one run at a time is spoken a part at a time")
+        chains.unfinished = remainder
     }
 
     /// Hands `run` (the whole run or a part of it) to the next strategy of the chain.
@@ -110,8 +129,15 @@ final class FallbackChain {
 /// covers through its voice's chain of fallback strategies.
 ///
 /// Holds each voice's chain for the request once its first run falls back; the strategies hold only what they speak
-/// with, and nothing across runs.
+/// with, and nothing across runs. While a strategy speaks a run a part at a time, it holds the rest of that run and
+/// the matches handed on behind it (a few at most: matching goes on only once the run is whole), and lets them go as
+/// they are spoken.
 final class FallbackChains {
+    /// The rest of the run a strategy speaks a part at a time; `nil` when none is.
+    fileprivate var unfinished: (any FallbackRemainder)?
+    /// The matches handed on while `unfinished` is being spoken, in order.
+    private var waiting: [(match: Match, spoken: Spoken)] = []
+
     /// Makes the chain of the voice at an index.
     private let makeChain: (Int) -> FallbackChain
     /// Each voice's chain, by voice index; made when the request's first run falls back, as most requests of a
@@ -160,9 +186,29 @@ final class FallbackChains {
         }
     }
 
+    /// Whether a run is being spoken a part at a time: nothing new is matched until `speakOn()` has spoken it whole.
+    var isSpeakingRun: Bool { unfinished != nil }
+
+    /// Speaks the next part of the run being spoken a part at a time, and once it is whole, hands on what waited
+    /// behind it.
+    ///
+    /// - Throws: as `take(_:_:)`.
+    func speakOn() throws {
+        if let run = unfinished, try run.speakNext() { unfinished = nil }
+        while unfinished == nil, !waiting.isEmpty {
+            let next = waiting.removeFirst()
+            try take(next.match, next.spoken)
+        }
+    }
+
     /// Hands `match` on: a phrase to the take selection, the first of its takes standing in until one is chosen;
-    /// words no phrase covers to the first strategy of their voice's chain.
+    /// words no phrase covers to the first strategy of their voice's chain. While a run is spoken a part at a time,
+    /// the match waits behind it.
     func take(_ match: Match, _ spoken: Spoken) throws {
+        guard unfinished == nil else {
+            waiting.append((match, spoken))
+            return
+        }
         guard let first = match.tokens.first, let last = match.tokens.last else { return }
         guard match.takes.isEmpty else {
             let sourceRange =

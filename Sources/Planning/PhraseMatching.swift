@@ -67,6 +67,11 @@ struct PhraseMatching<Lookup: PhraseLookup> {
         let placed = placement.placedCount
         let lookup = lookup(cursor.spoken.speaker)
         while placement.placedCount == placed {
+            // A run spoken a word at a time goes on before anything after it is matched.
+            if fallback.isSpeakingRun {
+                try fallback.speakOn()
+                continue
+            }
             let isComplete = !cursor.hasMoreText && !cursor.isContinued
             let isEmpty = cursor.head == cursor.window.count
             let search =
@@ -81,7 +86,7 @@ struct PhraseMatching<Lookup: PhraseLookup> {
                 }
             case .none where isEmpty:
                 try handUnmatched(of: &cursor)
-                return .ended
+                if !fallback.isSpeakingRun { return .ended }
             case .none:
                 cursor.unmatched.append(cursor.window[cursor.head])
                 cursor.head += 1

@@ -5,8 +5,9 @@ import SpeechCore
 /// Where each segment of a request lands in the output: the one place that works out output lengths (after
 /// time-stretching), crossfades and markers. The planner appends segments; the renderer takes them placed.
 ///
-/// It moves through the request with a window of one clip: a clip is held until the next sounding segment
-/// says whether the two crossfade, with the points (marks, sentence starts and ends) that follow it.
+/// It moves through the request with a window of one clip: a clip of a voice that crossfades is held until the next
+/// sounding segment says whether the two crossfade, with the points (marks, sentence starts and ends) that follow
+/// it; a clip that crossfades with nothing is placed at once, so that it can play while the next is chosen.
 ///
 /// The fallback voice's speech that arrives while it plays (`SynthesizedSpeech.arrivesWhilePlaying`) is placed at
 /// once, at its start, with no length (`PlanSegment.isArriving`), and crossfades with nothing. What is appended after
@@ -86,7 +87,13 @@ public struct Timeline {
                 previous.overlapWithNext = overlap
                 release(previous)
             }
-            held = TimedSegment(segment: segment, frame: position, frameCount: frameCount, overlapWithPrevious: overlap)
+            let timed = TimedSegment(
+                segment: segment, frame: position, frameCount: frameCount, overlapWithPrevious: overlap)
+            if segment.crossfadeFrames == 0 {
+                release(timed)
+            } else {
+                held = timed
+            }
         } else if segment.isSounding {
             if let previous = held { release(previous) }
             place(TimedSegment(segment: segment, frame: position, frameCount: frameCount))

@@ -10,7 +10,9 @@ import Units
 /// when the voice has no units, goes to the next strategy (the fallback voice), with the words next to it that also
 /// cannot be built, and is reported.
 ///
-/// Holds nothing across runs: the unit index and what was measured of the takes are the voice's (`UnitVoice`).
+/// A run is spoken a word (or a take's words) at a time (`UnitsRun`): the first is placed as soon as it is chosen, and
+/// the rest are chosen while it plays. Holds nothing across runs: the unit index and what was measured of the takes
+/// are the voice's (`UnitVoice`).
 final class UnitsFallback: FallbackStrategy {
     /// The voice's identifier, for the warning.
     let voice: String
@@ -33,71 +35,111 @@ final class UnitsFallback: FallbackStrategy {
             try output.decline(run, reason: "the voice has no aligned takes (voicebank align)")
             return
         }
-        let words = run.tokens.map(\.text)
-        let endsSentence = (run.tokens.last?.punctuationAfter).map { $0 >= .fullStop } ?? false
-        var phones: [[Phone]]?
-        var declined: [Token] = []
-        var reasons: [String] = []
-        func handOn() throws {
-            guard !declined.isEmpty else { return }
-            let rest = UncoveredRun(
-                tokens: declined, spoken: run.spoken, startsSentence: run.startsSentence && declined[0] == run.tokens[0]
+        let words = UnitsRun(run, voice: voice, units: units, index: index, output: output)
+        if try !words.speakNext() { output.continueLater(words) }
+    }
+}
+
+/// One run of the units fallback on its way out, a word (or the words one take says whole) at a time: where it has got
+/// to, and the words before it that could not be built, held until the next word that can (or the run's end) so that
+/// they go to the fallback voice together.
+final class UnitsRun: FallbackRemainder {
+    private let run: UncoveredRun
+    private let voice: String
+    private let units: UnitVoice
+    private let index: UnitIndex
+    private let words: [String]
+    private let endsSentence: Bool
+    /// Each word's phones, from the front end, for the run whole (a word is pronounced in its context), asked when
+    /// the first word no take says whole is searched.
+    private var phones: [[Phone]]?
+    private var isPhonemized = false
+    private let output: FallbackOutput
+    private var position = 0
+    private var declined: [Token] = []
+    private var reasons: [String] = []
+
+    init(_ run: UncoveredRun, voice: String, units: UnitVoice, index: UnitIndex, output: FallbackOutput) {
+        self.run = run
+        self.voice = voice
+        self.units = units
+        self.index = index
+        self.output = output
+        words = run.tokens.map(\.text)
+        endsSentence = (run.tokens.last?.punctuationAfter).map { $0 >= .fullStop } ?? false
+    }
+
+    func speakNext() throws -> Bool {
+        guard position < words.count else {
+            try handOn()
+            return true
+        }
+        if let span = index.longestSpan(
+            of: words, from: position, startsSentence: run.startsSentence, endsSentence: endsSentence)
+        {
+            try handOn()
+            let tokens = run.tokens[position..<position + span.count]
+            let slice = try units.slice(ofWords: span.word..<span.word + span.count, inTake: span.take, in: index)
+            output.note(
+                run,
+                "\"\(Tokenizer.displayText(tokens))\" from take #\(slice.clipID) \(slice.firstFrame)..<\(slice.firstFrame + slice.frameCount)"
             )
-            output.warn(
-                "the units of \(voice) cannot build \"\(rest.words)\" (\(reasons.joined(separator: "; "))); the "
-                    + "fallback voice speaks it")
-            declined.removeAll()
-            reasons.removeAll()
-            try output.decline(rest, reason: "no units")
+            place(.slice(slice), frameCount: slice.frameCount, tokens)
+            position += span.count
+            return try finishIfSpoken()
         }
-        var position = 0
-        while position < words.count {
-            if let span = index.longestSpan(
-                of: words, from: position, startsSentence: run.startsSentence, endsSentence: endsSentence)
-            {
-                try handOn()
-                let tokens = run.tokens[position..<position + span.count]
-                let slice = try units.slice(ofWords: span.word..<span.word + span.count, inTake: span.take, in: index)
-                output.note(
-                    run,
-                    "\"\(Tokenizer.displayText(tokens))\" from take #\(slice.clipID) \(slice.firstFrame)..<\(slice.firstFrame + slice.frameCount)"
-                )
-                place(.slice(slice), frameCount: slice.frameCount, tokens, run, output)
-                position += span.count
-                continue
-            }
-            if phones == nil { phones = try? units.frontEnd!.phones(for: words) }
-            let wordPhones = phones?[position] ?? []
-            let before = position > 0 ? phones?[position - 1].last : nil
-            let after = position + 1 < words.count ? phones?[position + 1].first : nil
-            // Words that cannot be built go on before this one is searched, so that their speech does not wait for it.
-            if units.missingUnit(of: wordPhones, in: index) == nil { try handOn() }
-            switch try units.choose(word: wordPhones, before: before, after: after, in: index) {
-            case .built(let choice):
-                try handOn()
-                let samples = try units.samples(of: choice, in: index)
-                let tokens = run.tokens[position..<position + 1]
-                output.note(
-                    run,
-                    "\"\(words[position])\" from \(choice.pieces.reduce(0) { $0 + $1.unitCount }) units in "
-                        + "\(choice.pieces.count) \(choice.pieces.count == 1 ? "piece" : "pieces"): "
-                        + choice.pieces.map { "#\(index.takes[$0.take].aligned.clipID) \($0.frames)" }.joined(
-                            separator: ", "))
-                place(.synthesized(SynthesizedSpeech(samples: samples)), frameCount: samples.count, tokens, run, output)
-            case .missing(let what):
-                declined.append(run.tokens[position])
-                reasons.append("\"\(words[position])\": \(what == "no phones" ? "no phones" : "no take has \(what)")")
-            }
-            position += 1
+        if !isPhonemized {
+            phones = try? units.frontEnd?.phones(for: words)
+            isPhonemized = true
         }
+        let wordPhones = phones?[position] ?? []
+        let before = position > 0 ? phones?[position - 1].last : nil
+        let after = position + 1 < words.count ? phones?[position + 1].first : nil
+        // Words that cannot be built go on before this one is searched, so that their speech does not wait for it.
+        if units.missingUnit(of: wordPhones, in: index) == nil { try handOn() }
+        switch try units.choose(word: wordPhones, before: before, after: after, in: index) {
+        case .built(let choice):
+            try handOn()
+            let samples = try units.samples(of: choice, in: index)
+            output.note(
+                run,
+                "\"\(words[position])\" from \(choice.pieces.reduce(0) { $0 + $1.unitCount }) units in "
+                    + "\(choice.pieces.count) \(choice.pieces.count == 1 ? "piece" : "pieces"): "
+                    + choice.pieces.map { "#\(index.takes[$0.take].aligned.clipID) \($0.frames)" }.joined(
+                        separator: ", "))
+            place(
+                .synthesized(SynthesizedSpeech(samples: samples)), frameCount: samples.count,
+                run.tokens[position..<position + 1])
+        case .missing(let what):
+            declined.append(run.tokens[position])
+            reasons.append("\"\(words[position])\": \(what == "no phones" ? "no phones" : "no take has \(what)")")
+        }
+        position += 1
+        return try finishIfSpoken()
+    }
+
+    /// At the run's end, hands on the words held as declined; whether the run is spoken whole.
+    private func finishIfSpoken() throws -> Bool {
+        guard position == words.count else { return false }
         try handOn()
+        return true
+    }
+
+    /// Hands the words held as declined on to the next strategy, with a warning naming why.
+    private func handOn() throws {
+        guard !declined.isEmpty else { return }
+        let rest = UncoveredRun(
+            tokens: declined, spoken: run.spoken, startsSentence: run.startsSentence && declined[0] == run.tokens[0])
+        output.warn(
+            "the units of \(voice) cannot build \"\(rest.words)\" (\(reasons.joined(separator: "; "))); the "
+                + "fallback voice speaks it")
+        declined.removeAll()
+        reasons.removeAll()
+        try output.decline(rest, reason: "no units")
     }
 
     /// Places what speaks `tokens`, reported as units for those words.
-    private func place(
-        _ kind: PlanSegment.Kind, frameCount: Int, _ tokens: ArraySlice<Token>, _ run: UncoveredRun,
-        _ output: FallbackOutput
-    ) {
+    private func place(_ kind: PlanSegment.Kind, frameCount: Int, _ tokens: ArraySlice<Token>) {
         let text = Tokenizer.displayText(tokens)
         let range =
             tokens.first!.sourceRange

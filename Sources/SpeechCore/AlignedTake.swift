@@ -37,11 +37,23 @@ public struct AlignedTake: Equatable, Sendable {
     public var clipID: Int
     public var words: [Segment]
     public var phones: [Segment]
+    /// What a join compares at the middle of each phone, as measured when the take was aligned; `nil` where the look-up
+    /// has none (a pack from before they were kept, read as it is), and the units fallback measures them from the
+    /// take's audio.
+    public var joinFeatures: JoinFeatures?
+    /// The gain in dB the take plays at (`Audio.levelDecibels`), where the look-up reads it with the alignment; `nil`
+    /// where it does not, and the units fallback asks `UnitLookup.audio(clipID:)`.
+    public var levelDecibels: Double?
 
-    public init(clipID: Int, words: [Segment], phones: [Segment]) {
+    public init(
+        clipID: Int, words: [Segment], phones: [Segment], joinFeatures: JoinFeatures? = nil,
+        levelDecibels: Double? = nil
+    ) {
         self.clipID = clipID
         self.words = words
         self.phones = phones
+        self.joinFeatures = joinFeatures
+        self.levelDecibels = levelDecibels
     }
 
     /// The part of the take between two of its frames, at the take's level: a slice the renderer plays like a clip.
@@ -54,7 +66,7 @@ public struct AlignedTake: Equatable, Sendable {
 /// reads them from the voice pack; tests answer from arrays.
 public protocol UnitLookup: AnyObject {
     /// The voice's takes that were aligned (not those whose alignment failed, nor fallback clips), first imported
-    /// first.
+    /// first, with their join features and level where the look-up keeps them.
     func alignedTakes() throws -> [AlignedTake]
     /// A clip's level and length, asked only of the takes units are cut from: reading them walks the clip's audio in
     /// the store, which the index, built from the alignments alone, never does.

@@ -21,11 +21,14 @@ public struct VoiceSettings: Equatable, Hashable, Sendable, CustomStringConverti
     public var fallbackVoice: FallbackVoiceSettings
     /// How the best takes of a sentence are chosen.
     public var selection: SelectionWeights
+    /// How the units fallback weighs its choice of units, in `FallbackMode.units`.
+    public var units: UnitWeights
 
     public init(
         identifier: String, name: String = "", primaryLanguages: [String] = [], supportedLanguages: [String]? = nil,
         normalRate: Double = 1, joins: Joins = .standard, fallbackMode: FallbackMode = .clip,
-        fallbackVoice: FallbackVoiceSettings = .standard, selection: SelectionWeights = .standard
+        fallbackVoice: FallbackVoiceSettings = .standard, selection: SelectionWeights = .standard,
+        units: UnitWeights = .standard
     ) {
         self.identifier = identifier
         self.name = name.isEmpty ? identifier : name
@@ -36,6 +39,7 @@ public struct VoiceSettings: Equatable, Hashable, Sendable, CustomStringConverti
         self.fallbackMode = fallbackMode
         self.fallbackVoice = fallbackVoice
         self.selection = selection
+        self.units = units
     }
 
     /// The language numbers, dates and times are read in: the first primary language.

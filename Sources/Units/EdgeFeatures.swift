@@ -6,9 +6,10 @@ import SpeechCore
 #endif
 
 /// What a join compares at a unit's edge: the spectrum (a mel-spaced cepstrum), F0 and energy of the few
-/// milliseconds around one frame of a take.
+/// milliseconds around one frame of a take. A take's are measured once, at the middle of each phone, when it is
+/// aligned, and kept as its `JoinFeatures`.
 public struct EdgeFeatures: Equatable, Sendable {
-    /// Cepstral coefficients 1…12 of the log band energies.
+    /// Cepstral coefficients 1…`JoinFeatures.cepstrumCount` of the log band energies.
     public var cepstrum: [Double]
     /// F0 in Hz; `nil` where the frame is not voiced.
     public var f0: Double?
@@ -29,13 +30,38 @@ public struct EdgeFeatures: Equatable, Sendable {
     /// Below it a frame counts as silence, and has no F0.
     static let silenceDecibels = -55.0
 
-    /// How far apart two edges sound, by `weights`.
-    public func distance(to other: EdgeFeatures, weights: UnitWeights) -> Double {
+    /// The features of the `windowFrames` frames of `samples` centred on `frame`, zeros where they fall outside.
+    public init(samples: [Float], around frame: Int) {
+        let start = frame - Self.windowFrames / 2
+        var window = [Float](repeating: 0, count: Self.windowFrames)
+        let first = max(0, start)
+        let end = min(samples.count, start + Self.windowFrames)
+        if end > first { for index in first..<end { window[index - start] = samples[index] } }
+        self.init(samples: window)
+    }
+
+    /// The features as one phone's `JoinFeatures` values: the cepstrum, F0 (0 where unvoiced), energy.
+    public var joinValues: [Float] {
+        cepstrum.map(Float.init) + [Float(f0 ?? 0), Float(energyDecibels)]
+    }
+
+    /// How far apart two edges sound, by `weights`: `left` and `right` are a phone's `JoinFeatures` values each, with
+    /// the levels their takes play at.
+    public static func distance(
+        _ left: ArraySlice<Float>, levelDecibels leftLevel: Double, _ right: ArraySlice<Float>,
+        levelDecibels rightLevel: Double, weights: UnitWeights
+    ) -> Double {
         var spectral = 0.0
-        for (a, b) in zip(cepstrum, other.cepstrum) { spectral += (a - b) * (a - b) }
+        for (a, b) in zip(left.prefix(JoinFeatures.cepstrumCount), right.prefix(JoinFeatures.cepstrumCount)) {
+            spectral += (Double(a) - Double(b)) * (Double(a) - Double(b))
+        }
         var cost = weights.spectrum * spectral.squareRoot()
-        cost += weights.energy * abs(energyDecibels - other.energyDecibels)
-        if let f0, let other = other.f0 { cost += weights.pitch * abs(12 * log2(f0 / other)) }
+        let leftEnergy = Double(left[left.startIndex + JoinFeatures.energyOffset]) + leftLevel
+        let rightEnergy = Double(right[right.startIndex + JoinFeatures.energyOffset]) + rightLevel
+        cost += weights.energy * abs(leftEnergy - rightEnergy)
+        let leftF0 = Double(left[left.startIndex + JoinFeatures.f0Offset])
+        let rightF0 = Double(right[right.startIndex + JoinFeatures.f0Offset])
+        if leftF0 > 0, rightF0 > 0 { cost += weights.pitch * abs(12 * log2(leftF0 / rightF0)) }
         return cost
     }
 
@@ -44,7 +70,7 @@ public struct EdgeFeatures: Equatable, Sendable {
     // libfftw3f, which the speaking executables do not load; 256 frames cost little at a join's few frames.
     private static let dftFrames = 256
     private static let bandCount = 20
-    private static let cepstrumCount = 12
+    private static let cepstrumCount = JoinFeatures.cepstrumCount
 
     private static let window: [Double] = (0..<dftFrames).map {
         0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(dftFrames - 1))
@@ -118,5 +144,16 @@ public struct EdgeFeatures: Equatable, Sendable {
             if correlation > best.correlation { best = (lag, correlation) }
         }
         return best.correlation >= 0.5 ? rate / Double(best.lag) : nil
+    }
+}
+
+extension JoinFeatures {
+    /// Measures a take's join features: `EdgeFeatures` at the middle of each of `phones`, in `samples`, its whole
+    /// conversion at 22050 Hz (which alignment frames count in).
+    public static func measure(samples: [Float], phones: [AlignedTake.Segment]) -> JoinFeatures {
+        JoinFeatures(
+            values: phones.flatMap {
+                EdgeFeatures(samples: samples, around: ($0.frames.lowerBound + $0.frames.upperBound) / 2).joinValues
+            })
     }
 }

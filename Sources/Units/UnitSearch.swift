@@ -75,17 +75,18 @@ extension UnitVoice {
             }
             slots.append(kept)
         }
-        // The edges every join may compare, measured take by take in frame order: reads of one take follow each other,
-        // and the store walks each take's pages once rather than once a join.
-        var edges: [(take: Int, frame: Int)] = []
+        // Takes without stored join features (a pack from before they were kept) have the edges every join may compare
+        // measured from their audio take by take in frame order: reads of one take follow each other, and the store
+        // walks each take's pages once rather than once a join.
+        var edges: [(take: Int, phone: Int)] = []
         for (number, slot) in slots.enumerated() {
-            for candidate in slot {
-                if number > 0 { edges.append((candidate.take, index.frame(of: candidate.start))) }
-                if number < slots.count - 1 { edges.append((candidate.take, index.frame(of: candidate.end))) }
+            for candidate in slot where index.takes[candidate.take].aligned.joinFeatures == nil {
+                if number > 0 { edges.append((candidate.take, candidate.start.phone)) }
+                if number < slots.count - 1 { edges.append((candidate.take, candidate.end.phone)) }
             }
         }
-        edges.sort { ($0.take, $0.frame) < ($1.take, $1.frame) }
-        for edge in edges { _ = try edgeFeatures(take: index.takes[edge.take].aligned, frame: edge.frame) }
+        edges.sort { ($0.take, $0.phone) < ($1.take, $1.phone) }
+        for edge in edges { _ = try joinFeatures(take: edge.take, phone: edge.phone, in: index) }
         return .built(try viterbi(slots, in: index))
     }
 
@@ -184,9 +185,12 @@ extension UnitVoice {
     /// How far apart two units' edges sound; nothing for units that follow each other in one take.
     private func joinCost(_ left: Candidate, _ right: Candidate, in index: UnitIndex) throws -> Double {
         if left.end == right.start { return 0 }
-        let leftFeatures = try edgeFeatures(take: index.takes[left.take].aligned, frame: index.frame(of: left.end))
-        let rightFeatures = try edgeFeatures(take: index.takes[right.take].aligned, frame: index.frame(of: right.start))
-        return leftFeatures.distance(to: rightFeatures, weights: weights)
+        // Units meet only at a phone's middle (a unit's end within a word, the next unit's start).
+        let leftEdge = try joinFeatures(take: left.take, phone: left.end.phone, in: index)
+        let rightEdge = try joinFeatures(take: right.take, phone: right.start.phone, in: index)
+        return EdgeFeatures.distance(
+            leftEdge.values, levelDecibels: leftEdge.levelDecibels, rightEdge.values,
+            levelDecibels: rightEdge.levelDecibels, weights: weights)
     }
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import SpeechCore
 
-/// What the units fallback speaks with for one voice: its aligned takes (read once into a `UnitIndex`), their audio,
-/// its language's front end and the costs' weights; and what it has measured of the takes (edge features, stress),
-/// kept while the pack is unchanged.
+/// What the units fallback speaks with for one voice: its aligned takes (read once into a `UnitIndex`, with their join
+/// features), their audio, its language's front end and the costs' weights; and what it has worked out of the takes
+/// (stress, and the join features of takes the look-up has none for), kept while the pack is unchanged.
 ///
 /// Used by one request at a time, like the clip index it reads through.
 public final class UnitVoice {
@@ -13,13 +13,14 @@ public final class UnitVoice {
     public let frontEnd: (any PhoneticFrontEnd)?
     public let weights: UnitWeights
     private var built: (index: UnitIndex, version: UInt64?)?
-    private var features: [FeatureKey: EdgeFeatures] = [:]
+    /// Join features measured from the audio of takes that have none stored, by take and phone in the index.
+    private var measured: [FeatureKey: [Float]] = [:]
     private var stresses: [Int: [Int?]] = [:]
     private var audios: [Int: AlignedTake.Audio] = [:]
 
     private struct FeatureKey: Hashable {
-        var clipID: Int
-        var frame: Int
+        var take: Int
+        var phone: Int
     }
 
     public init(
@@ -40,7 +41,7 @@ public final class UnitVoice {
         if let built, version != nil, built.version == version { return built.index }
         let index = UnitIndex(takes: try lookup.alignedTakes())
         built = (index, version)
-        features.removeAll()
+        measured.removeAll()
         stresses.removeAll()
         audios.removeAll()
         return index
@@ -76,7 +77,7 @@ public final class UnitVoice {
     }
 
     /// The gain in dB a take plays at.
-    func level(of take: AlignedTake) throws -> Double { try audio(of: take).levelDecibels }
+    func level(of take: AlignedTake) throws -> Double { try take.levelDecibels ?? audio(of: take).levelDecibels }
 
     /// Words `words` of a take of `index`, cut at their aligned boundaries and within the frames the take plays, at
     /// the take's level.
@@ -90,18 +91,28 @@ public final class UnitVoice {
         return aligned.slice(played.isEmpty ? frames : played, levelDecibels: audio.levelDecibels)
     }
 
-    /// The edge features of a take's audio around `frame` (a frame of its whole samples).
+    /// The join features at the middle of a phone of a take of `index` (`JoinFeatures`' values for one phone), and
+    /// the level its take plays at: as the look-up keeps them with the take, or, for a take it has none for (a pack
+    /// from before they were kept, read as it is), measured from the take's audio the first time a join asks.
     ///
     /// - Throws: what reading the audio throws.
-    func edgeFeatures(take: AlignedTake, frame: Int) throws -> EdgeFeatures {
-        let key = FeatureKey(clipID: take.clipID, frame: frame)
-        if let known = features[key] { return known }
-        var measured = EdgeFeatures(
-            samples: try samples(of: take, frame - EdgeFeatures.windowFrames / 2, EdgeFeatures.windowFrames))
-        // Energy as the take plays, at its level.
-        measured.energyDecibels += try level(of: take)
-        features[key] = measured
-        return measured
+    func joinFeatures(take: Int, phone: Int, in index: UnitIndex) throws -> (
+        values: ArraySlice<Float>, levelDecibels: Double
+    ) {
+        let aligned = index.takes[take].aligned
+        let level = try level(of: aligned)
+        if let stored = aligned.joinFeatures {
+            let start = phone * JoinFeatures.valuesPerPhone
+            return (stored.values[start..<start + JoinFeatures.valuesPerPhone], level)
+        }
+        let key = FeatureKey(take: take, phone: phone)
+        if let known = measured[key] { return (known[...], level) }
+        let frame = index.frame(of: UnitIndex.Cut(take: take, phone: phone, point: .middle))
+        let values = EdgeFeatures(
+            samples: try samples(of: aligned, frame - EdgeFeatures.windowFrames / 2, EdgeFeatures.windowFrames)
+        ).joinValues
+        measured[key] = values
+        return (values[...], level)
     }
 
     /// `count` frames of a take's whole samples from `start` on, as stored (not at its level); zeros where they fall

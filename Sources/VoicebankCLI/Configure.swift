@@ -139,16 +139,60 @@ extension VoicebankCommand {
                 valueName: "w"))
         var spectrumWeight: Double?
 
+        @Option(
+            help: ArgumentHelp("Units: what a neighbour phone unlike the word's costs (1 by default).", valueName: "w"))
+        var unitContextWeight: Double?
+
+        @Option(help: ArgumentHelp("Units: what a vowel of other stress costs (1 by default).", valueName: "w"))
+        var unitStressWeight: Double?
+
+        @Option(
+            help: ArgumentHelp(
+                "Units: what a unit from another place in its word costs (0.5 by default).", valueName: "w"))
+        var unitWordPlaceWeight: Double?
+
+        @Option(
+            help: ArgumentHelp(
+                "Units: what a unit from beside a pause where the word has none, or the reverse, costs (0.5 by default).",
+                valueName: "w"))
+        var unitPhrasePlaceWeight: Double?
+
+        @Option(
+            help: ArgumentHelp(
+                "Units: what a unit of another length than its phones' mean costs, per unit of |ln ratio| (1 by default).",
+                valueName: "w"))
+        var unitDurationWeight: Double?
+
+        @Option(
+            help: ArgumentHelp(
+                "Units: what a unit of cepstral distance at a join costs (0.5 by default).", valueName: "w"))
+        var unitSpectrumWeight: Double?
+
+        @Option(
+            help: ArgumentHelp("Units: what a semitone of F0 jump at a join costs (0.25 by default).", valueName: "w"))
+        var unitPitchWeight: Double?
+
+        @Option(help: ArgumentHelp("Units: what a dB of level jump at a join costs (0.05 by default).", valueName: "w"))
+        var unitEnergyWeight: Double?
+
         private var weights: [Double?] { [positionWeight, pitchWeight, energyWeight, spectrumWeight] }
+
+        /// In the order of `UnitWeights.names`.
+        private var unitWeights: [Double?] {
+            [
+                unitContextWeight, unitStressWeight, unitWordPlaceWeight, unitPhrasePlaceWeight, unitDurationWeight,
+                unitSpectrumWeight, unitPitchWeight, unitEnergyWeight,
+            ]
+        }
 
         func validate() throws {
             if normalRate == nil && trimThreshold == nil && trimPad == nil && !noTrim && edgeFade == nil
                 && crossfade == nil
                 && targetLoudness == nil && truePeakCeiling == nil && !noLoudnessTarget && fallback == nil
-                && weights.allSatisfy({ $0 == nil })
+                && weights.allSatisfy({ $0 == nil }) && unitWeights.allSatisfy({ $0 == nil })
             {
                 throw ValidationError(
-                    "Nothing to change: give --normal-rate, --trim-threshold, --trim-pad, --no-trim, --edge-fade, --crossfade, --target-loudness, --true-peak-ceiling, --no-loudness-target, --fallback or a selection weight (--position-weight, --pitch-weight, --energy-weight, --spectrum-weight)."
+                    "Nothing to change: give --normal-rate, --trim-threshold, --trim-pad, --no-trim, --edge-fade, --crossfade, --target-loudness, --true-peak-ceiling, --no-loudness-target, --fallback, a selection weight (--position-weight, --pitch-weight, --energy-weight, --spectrum-weight) or a units weight (--unit-context-weight, …)."
                 )
             }
             if noLoudnessTarget && (targetLoudness != nil || truePeakCeiling != nil) {
@@ -210,6 +254,11 @@ extension VoicebankCommand {
                     SelectionWeights(
                         position: positionWeight ?? current.position, pitch: pitchWeight ?? current.pitch,
                         energy: energyWeight ?? current.energy, spectrum: spectrumWeight ?? current.spectrum),
+                    voice: target.identifier)
+            }
+            if unitWeights.contains(where: { $0 != nil }) {
+                try pack.setUnitWeights(
+                    UnitWeights(values: zip(unitWeights, target.units.values).map { $0 ?? $1 }),
                     voice: target.identifier)
             }
             let configured = try pack.resolveVoice(target.identifier)

@@ -68,6 +68,7 @@ extension VoicebankCommand {
                 }
                 print("  positions: \(positionLine(voice))")
                 print("  take selection: \(voice.voice.selection)")
+                print("  units' weights: \(voice.voice.units)")
                 if voice.unmeasuredClipCount > 0 {
                     print(
                         "  take features: not measured for \(voice.unmeasuredClipCount) clip"
@@ -145,6 +146,9 @@ struct InfoJSON: Encodable {
         var unmeasuredTakeFeatures: Int
         /// How the voice's take selection weighs places and joins: `position`, `pitch`, `energy`, `spectrum`.
         var selectionWeights: SelectionWeights
+        /// How the voice's units fallback weighs its choice of units: `context`, `stress`, `wordPlace`, `phrasePlace`,
+        /// `duration`, `spectrum`, `pitch`, `energy`.
+        var unitWeights: UnitWeights
     }
     /// espeak-ng's settings for the fallback voice.
     struct FallbackVoice: Encodable {
@@ -202,7 +206,7 @@ struct InfoJSON: Encodable {
                     uniqueKeysWithValues: TakePosition.allCases.map { ($0.rawValue, voice.takesByPosition[$0] ?? 0) }
                         + [("untagged", voice.untaggedTakeCount)]),
                 unmeasuredTakeFeatures: voice.unmeasuredClipCount,
-                selectionWeights: voice.voice.selection)
+                selectionWeights: voice.voice.selection, unitWeights: voice.voice.units)
         }
     }
 }

@@ -64,6 +64,18 @@ import VoicebankAuthoring
         return (samples, markers.takeReady())
     }
 
+    @Test("the units choose with the voice's weights, as configured")
+    func weights() throws {
+        let pack = try pack()
+        let weights = UnitWeights(context: 2, duration: 0.5, spectrum: 1)
+        try pack.setUnitWeights(weights, voice: Self.voice)
+
+        let synthesizer = try Synthesizer(pack: pack)
+
+        #expect(synthesizer.voice.units == weights)
+        #expect(synthesizer.planner.voices.map { $0.units?.weights } == [weights])
+    }
+
     @Test("words a take says play from it, the rest from espeak-ng; markers and the plan dump say units")
     func units() throws {
         let synthesizer = try Synthesizer(pack: pack())

@@ -169,3 +169,42 @@ extension UnitsFallbackTests {
         #expect(plan.warnings.contains { $0.contains("\"qxz\": no phones") })
     }
 }
+
+extension UnitsFallbackTests {
+    @Test("the weights change a choice: a heavy duration weight prefers units of the phones' usual length")
+    func weights() throws {
+        // "time" said quickly (phones of 500 frames), "stymie" slowly (2,500): T and AY last 1,500 frames on average.
+        let takes = [
+            AlignedTakes.take(1, [("time", ["T", "AY", "M"])], phoneFrames: 500),
+            AlignedTakes.take(2, [("stymie", ["S", "T", "AY", "M", "IY"])], phoneFrames: 2_500),
+        ]
+        final class Lookup: UnitLookup {
+            let takes: [AlignedTake]
+            init(_ takes: [AlignedTake]) { self.takes = takes }
+            func alignedTakes() throws -> [AlignedTake] { takes }
+            func audio(clipID: Int) throws -> AlignedTake.Audio {
+                AlignedTake.Audio(
+                    levelDecibels: 0, wholeFrameCount: AlignedTakes.wholeFrameCount(of: takes[clipID - 1]))
+            }
+        }
+        let clips = MemoryClips(
+            Dictionary(
+                uniqueKeysWithValues: takes.map {
+                    ($0.clipID, AlignedTakes.samples(of: $0, frequencies: Self.frequencies))
+                }))
+        func chosenTakes(_ weights: UnitWeights) throws -> [Int] {
+            let units = UnitVoice(
+                lookup: Lookup(takes), audio: clips, frontEnd: EnglishFrontEnd(source: Self.phonemes), weights: weights)
+            let index = try units.index()
+            guard
+                case .built(let choice) = try units.choose(
+                    word: [Phone("T"), Phone("AY", stress: 1)], before: nil, after: nil, in: index)
+            else { return [] }
+            return choice.pieces.map { index.takes[$0.take].aligned.clipID }
+        }
+
+        // Weighing length not at all, the take whose T starts it, as the word's does; weighing it heavily, the other.
+        #expect(try chosenTakes(UnitWeights(duration: 0)) == [1])
+        #expect(try chosenTakes(UnitWeights(duration: 10)) == [2])
+    }
+}

@@ -325,7 +325,9 @@ import Testing
                 "fallback_mode", "median_f0_hz", "median_loudness_lufs", "fallback_variant", "fallback_pitch",
                 "fallback_pitch_range", "fallback_words_per_minute", "fallback_pitch_shift",
                 "selection_position_weight", "selection_pitch_weight", "selection_energy_weight",
-                "selection_spectrum_weight", "fallback_spoken_loudness_lufs",
+                "selection_spectrum_weight", "fallback_spoken_loudness_lufs", "unit_context_weight",
+                "unit_stress_weight", "unit_word_place_weight", "unit_phrase_place_weight", "unit_duration_weight",
+                "unit_spectrum_weight", "unit_pitch_weight", "unit_energy_weight",
             ],
             "clip": [
                 "f0_hz", "is_f0_measured", "position", "contour", "first_f0_hz", "last_f0_hz", "first_energy_db",
@@ -335,7 +337,7 @@ import Testing
         ]
         let dropped = later.flatMap { table, columns in columns.map { "ALTER TABLE \(table) DROP COLUMN \($0);" } }
         try execute(
-            "DROP TABLE pitch_marks; DROP TABLE aligned_phone; DROP TABLE aligned_word; DROP TABLE alignment; DROP TABLE manifest; \(dropped.joined()) PRAGMA user_version = 5",
+            "DROP TABLE join_features; DROP INDEX clip_level; DROP TABLE pitch_marks; DROP TABLE aligned_phone; DROP TABLE aligned_word; DROP TABLE alignment; DROP TABLE manifest; \(dropped.joined()) PRAGMA user_version = 5",
             on: published)
         let original = try Data(contentsOf: URL(fileURLWithPath: published))
 

@@ -3,6 +3,7 @@ import AudioIO
 import SpeechCore
 import Synchronization
 import Tokens
+import Units
 import Voicebank
 
 /// What `VoicePack.alignTakes` did.
@@ -81,14 +82,17 @@ extension VoicePack {
             let pipeline = PreparationPipeline(count: takes.count, workerCount: pool.count) { index in
                 Result { () throws(AuthoringError) in
                     let take = takes[index]
-                    return try pool.align(take.samples, words: take.words, phones: take.phones, clipID: take.clip.id)
+                    let outcome = try pool.align(
+                        take.samples, words: take.words, phones: take.phones, clipID: take.clip.id)
+                    return (outcome, Self.joinFeatures(of: outcome, samples: take.samples))
                 }
             }
             defer { pipeline.finish() }
-            var outcomes: [(Clip, Aligner.Outcome)] = []
+            var outcomes: [(Clip, Aligner.Outcome, JoinFeatures?)] = []
             for (offset, take) in takes.enumerated() {
                 report.seconds += Double(take.samples.count) / Double(RenderFormat.sampleRate)
-                outcomes.append((take.clip, try pipeline.next().get()))
+                let (outcome, features) = try pipeline.next().get()
+                outcomes.append((take.clip, outcome, features))
                 progress(
                     ImportProgress(
                         completed: start + offset + 1, total: pending.count,
@@ -96,7 +100,9 @@ extension VoicePack {
             }
             do throws(VoicebankError) {
                 try database.transaction { () throws(VoicebankError) in
-                    for (clip, outcome) in outcomes { try store(outcome, of: clip, by: pool.name, in: &report) }
+                    for (clip, outcome, features) in outcomes {
+                        try store(outcome, features, of: clip, by: pool.name, in: &report)
+                    }
                 }
             } catch {
                 throw .store(error)
@@ -105,9 +111,18 @@ extension VoicePack {
         return report
     }
 
-    /// Stores one take's outcome inside the caller's transaction, and notes it in the report.
+    /// The join features of an aligned take, measured at its phones as they are stored; `nil` for a take that was not
+    /// aligned.
+    private static func joinFeatures(of outcome: Aligner.Outcome, samples: [Float]) -> JoinFeatures? {
+        guard case .aligned(_, _, let phones) = outcome else { return nil }
+        return JoinFeatures.measure(samples: samples, phones: phones.map(storedSegment))
+    }
+
+    /// Stores one take's outcome, with its join features when it was aligned, inside the caller's transaction, and
+    /// notes it in the report.
     private func store(
-        _ outcome: Aligner.Outcome, of clip: Clip, by aligner: String, in report: inout AlignmentReport
+        _ outcome: Aligner.Outcome, _ features: JoinFeatures?, of clip: Clip, by aligner: String,
+        in report: inout AlignmentReport
     ) throws(VoicebankError) {
         let failure: String?
         switch outcome {
@@ -146,12 +161,20 @@ extension VoicePack {
                 .integer(Self.frame(phone.frames.lowerBound)), .integer(Self.frame(phone.frames.upperBound))
             ).run()
         }
+        if let features { try storeJoinFeatures(features, clipID: clip.id) }
         report.aligned.append(clip)
     }
 
     /// An aligner frame (10 ms) as a frame at 22050 Hz.
     private static func frame(_ alignerFrame: Int) -> Int {
         alignerFrame * RenderFormat.sampleRate / Aligner.frameRate
+    }
+
+    /// A segment of the aligner's with its frames at 22050 Hz, as it is stored.
+    private static func storedSegment(_ segment: AlignedTake.Segment) -> AlignedTake.Segment {
+        AlignedTake.Segment(
+            label: segment.label, frames: frame(segment.frames.lowerBound)..<frame(segment.frames.upperBound),
+            word: segment.word)
     }
 
     /// The clips that have an alignment row, aligned or failed.

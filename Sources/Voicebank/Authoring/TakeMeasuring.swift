@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AudioFeatures
 import SpeechCore
+import Units
 import Voicebank
 
 /// What `VoicePack.migrate(path:)` did.
@@ -24,8 +25,8 @@ public struct MigrationReport: Equatable, Sendable {
 // pack from before schema 8 when it is upgraded.
 extension VoicePack {
     /// Opens a pack to change it: a pack from an older schema is upgraded, and in the same transaction the take
-    /// features and pitch marks of its clips are measured, so that a kill part way leaves it as it was. What `voicebank` opens every
-    /// pack it writes with.
+    /// features and pitch marks of its clips and the join features of its aligned takes are measured, so that a kill
+    /// part way leaves it as it was. What `voicebank` opens every pack it writes with.
     ///
     /// ```swift
     /// let pack = try VoicePack.openForChanges(path: "my.sqlite")
@@ -36,6 +37,7 @@ extension VoicePack {
         try VoicePack(path: path, access: access) { pack, _ throws(VoicebankError) in
             _ = try pack.measureTakeFeatures(voice: nil)
             _ = try pack.measurePitchMarks(voice: nil)
+            _ = try pack.measureJoinFeatures(voice: nil)
             try pack.measureSpokenLoudness()
         }
     }
@@ -58,6 +60,7 @@ extension VoicePack {
             fromVersion = version
             measured = try pack.measureTakeFeatures(voice: nil, progress: progress)
             _ = try pack.measurePitchMarks(voice: nil)
+            _ = try pack.measureJoinFeatures(voice: nil)
             try pack.measureSpokenLoudness()
         }
         let version = try pack.schemaVersion
@@ -65,6 +68,7 @@ extension VoicePack {
             measured = try pack.database.transaction { () throws(VoicebankError) in
                 let measured = try pack.measureTakeFeatures(voice: nil, progress: progress)
                 _ = try pack.measurePitchMarks(voice: nil)
+                _ = try pack.measureJoinFeatures(voice: nil)
                 try pack.measureSpokenLoudness()
                 return measured
             }
@@ -177,6 +181,50 @@ extension VoicePack {
                 try storePitchMarks(try pipeline.next().get(), clipID: clip.id)
                 measured += 1
                 progress(ImportProgress(completed: measured, total: total, path: "clip #\(clip.id)"))
+            }
+        }
+        return measured
+    }
+
+    /// Measures, inside the caller's transaction, the join features of every aligned take of a voice (`nil`: of every
+    /// voice) that has none (the takes of a pack aligned before schema 12), on `parallelism` threads; returns how many
+    /// it measured.
+    ///
+    /// - Throws: `.sqlite`.
+    package func measureJoinFeatures(
+        voice identifier: String?, parallelism: Int = ProcessorCount.online
+    ) throws(VoicebankError) -> Int {
+        let filter = identifier == nil ? "" : "AND voice_id = (SELECT id FROM voice WHERE identifier = ?1)"
+        let values: [SQLValue?] = identifier.map { [.text($0)] } ?? []
+        let statement = try database.prepare(
+            """
+            SELECT id, pcm FROM clip WHERE id IN (
+                SELECT clip_id FROM alignment
+                WHERE failure IS NULL AND clip_id NOT IN (SELECT clip_id FROM join_features)) \(filter)
+            ORDER BY id
+            """
+        ).bind(values)
+        var measured = 0
+        var isDone = false
+        while !isDone {
+            var batch: [(id: Int, samples: [Float], phones: [AlignedTake.Segment])] = []
+            while batch.count < Self.measuringBatch {
+                guard try statement.step() else {
+                    isDone = true
+                    break
+                }
+                let id = statement.int(0)
+                batch.append((id, statement.floats(1), try alignment(clipID: id)?.phones ?? []))
+            }
+            guard !batch.isEmpty else { break }
+            let takes = batch
+            let pipeline = PreparationPipeline(count: takes.count, workerCount: parallelism) { index in
+                JoinFeatures.measure(samples: takes[index].samples, phones: takes[index].phones)
+            }
+            defer { pipeline.finish() }
+            for take in takes {
+                try storeJoinFeatures(pipeline.next(), clipID: take.id)
+                measured += 1
             }
         }
         return measured

@@ -180,6 +180,23 @@ extension VoicePack {
         }
     }
 
+    /// Sets how a voice's units fallback weighs its choice of units.
+    ///
+    /// - Throws: `VoicebankError.invalidSelectionWeight` naming a weight outside `UnitWeights.weights`
+    ///   (`unit-context`, …); `.unknownVoice`.
+    public func setUnitWeights(_ weights: UnitWeights, voice identifier: String) throws(VoicebankError) {
+        for (name, weight) in zip(UnitWeights.names, weights.values) where !UnitWeights.weights.contains(weight) {
+            throw .invalidSelectionWeight(weight: "unit-\(name)", value: weight)
+        }
+        try database.transaction { () throws(VoicebankError) in
+            let voice = try resolveVoice(identifier, isChecked: false)
+            try database.prepare(
+                "UPDATE voice SET \(Schema.unitWeightColumns.map { "\($0) = ?" }.joined(separator: ", ")) "
+                    + "WHERE identifier = ?"
+            ).bind(weights.values.map { .real($0) } + [.text(voice.identifier)]).run()
+        }
+    }
+
     /// Sets how a voice trims its clips and re-applies it to every clip it has (the whole conversion is kept,
     /// so nothing needs importing again), measuring their loudness and take features anew; `nil` plays clips whole.
     ///

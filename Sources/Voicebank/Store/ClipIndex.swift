@@ -128,25 +128,34 @@ public final class ClipIndex {
     }
 
     /// The voice's takes that were aligned, with their words and phones, first imported first: what the unit index
-    /// is built from. Fallback clips and takes whose alignment failed give none; a pack from before alignments has
-    /// none.
+    /// is built from, with each take's join features and level where the pack keeps them (schema 12 on). Fallback
+    /// clips and takes whose alignment failed give none; a pack from before alignments has none.
     ///
-    /// - Throws: `VoicebankError.damagedClip` for a take whose row does not fit its audio, `.sqlite`.
+    /// - Throws: `VoicebankError.damagedPack` for join features that are not a measurement of the take's phones,
+    ///   `.sqlite`.
     public func alignedTakes() throws(VoicebankError) -> [AlignedTake] {
         guard try pack.hasAlignments else { return [] }
         let aligned = "SELECT clip_id FROM alignment WHERE failure IS NULL"
-        // Only the id and flags, which come before the clip's audio in its row: reading any column after the audio
-        // (even its length) walks the audio's pages, tens of megabytes for a voice of half an hour.
+        let hasJoinFeatures = pack.hasUnitWeights
+        // Only columns the index clip_level holds (schema 12) or the id alone: reading a column of the row after the
+        // clip's audio (its loudness, even the audio's length) walks the audio's pages, tens of megabytes for a voice
+        // of half an hour.
         let rows = try pack.database.prepare(
             """
-            SELECT id FROM clip
+            SELECT id\(hasJoinFeatures ? ", loudness_lufs, true_peak_dbtp" : "") FROM clip
             WHERE voice_id = \(voiceRowID) AND is_fallback = 0 AND id IN (\(aligned)) ORDER BY id
             """)
         var takes: [AlignedTake] = []
         var positions: [Int: Int] = [:]
         while try rows.step() {
             positions[rows.int(0)] = takes.count
-            takes.append(AlignedTake(clipID: rows.int(0), words: [], phones: []))
+            var take = AlignedTake(clipID: rows.int(0), words: [], phones: [])
+            if hasJoinFeatures {
+                take.levelDecibels =
+                    voice.loudness?.gainDecibels(loudness: rows.optionalDouble(1), truePeak: rows.optionalDouble(2))
+                    ?? 0
+            }
+            takes.append(take)
         }
         for (table, order) in [("aligned_word", "word_index"), ("aligned_phone", "phone_index")] {
             let segments = try pack.database.prepare(
@@ -165,6 +174,17 @@ public final class ClipIndex {
                     takes[position].phones.append(segment)
                 }
             }
+        }
+        guard hasJoinFeatures else { return takes }
+        let features = try pack.database.prepare(
+            """
+            SELECT clip_id, features FROM join_features
+            WHERE clip_id IN (SELECT id FROM clip WHERE voice_id = \(voiceRowID)) ORDER BY clip_id
+            """)
+        while try features.step() {
+            guard let position = positions[features.int(0)] else { continue }
+            takes[position].joinFeatures = try pack.joinFeatures(
+                features, clipID: features.int(0), phoneCount: takes[position].phones.count)
         }
         return takes
     }

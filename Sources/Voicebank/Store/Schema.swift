@@ -160,6 +160,26 @@ package enum Schema {
             marks BLOB NOT NULL
         ) STRICT;
         """,
+        // 12: units without reading audio. Each aligned take's join features (`JoinFeatures`: the cepstrum, F0 and
+        // energy at the middle of each of its phones, in phone order, as little-endian Float32), which go with its
+        // alignment; measured in the upgrade's transaction for the takes aligned already, and by every alignment
+        // after. An index that answers a take's level (its loudness and true peak) without walking its audio, which
+        // comes before those columns in the row. Each voice's units' weights (`UnitWeights`, whose defaults these are).
+        """
+        CREATE TABLE join_features (
+            clip_id INTEGER PRIMARY KEY REFERENCES alignment(clip_id) ON DELETE CASCADE,
+            features BLOB NOT NULL
+        ) STRICT;
+        CREATE INDEX clip_level ON clip(voice_id, is_fallback, id, loudness_lufs, true_peak_dbtp);
+        ALTER TABLE voice ADD COLUMN unit_context_weight REAL NOT NULL DEFAULT 1.0;
+        ALTER TABLE voice ADD COLUMN unit_stress_weight REAL NOT NULL DEFAULT 1.0;
+        ALTER TABLE voice ADD COLUMN unit_word_place_weight REAL NOT NULL DEFAULT 0.5;
+        ALTER TABLE voice ADD COLUMN unit_phrase_place_weight REAL NOT NULL DEFAULT 0.5;
+        ALTER TABLE voice ADD COLUMN unit_duration_weight REAL NOT NULL DEFAULT 1.0;
+        ALTER TABLE voice ADD COLUMN unit_spectrum_weight REAL NOT NULL DEFAULT 0.5;
+        ALTER TABLE voice ADD COLUMN unit_pitch_weight REAL NOT NULL DEFAULT 0.25;
+        ALTER TABLE voice ADD COLUMN unit_energy_weight REAL NOT NULL DEFAULT 0.05;
+        """,
     ]
 
     /// The first version whose take features (position, contour, edges, cut) a clip row holds, and whose voices hold
@@ -174,6 +194,15 @@ package enum Schema {
 
     /// The first version that holds the takes' pitch marks.
     static let pitchMarksVersion = 11
+
+    /// The first version that holds the aligned takes' join features and the voices' units' weights.
+    static let joinFeaturesVersion = 12
+
+    /// The voice columns of the units' weights, in the order of `UnitWeights.names`.
+    package static let unitWeightColumns = [
+        "unit_context_weight", "unit_stress_weight", "unit_word_place_weight", "unit_phrase_place_weight",
+        "unit_duration_weight", "unit_spectrum_weight", "unit_pitch_weight", "unit_energy_weight",
+    ]
 
     /// The oldest version a read-only open reads as it is, writing nothing: the readers' queries need the columns of
     /// schema 7 and read the take features only from a pack that has them (`VoicePack.hasTakeFeatures`). An older
@@ -238,6 +267,7 @@ package enum Schema {
         [.table("alignment"), .table("aligned_word"), .table("aligned_phone")],
         // An INTEGER PRIMARY KEY is the rowid: no index row.
         [.table("pitch_marks")],
+        [.table("join_features"), .index("clip_level", on: "clip")],
     ]
 
     /// The `sqlite_schema` rows a pack of schema `version` holds, in the order the steps make them.
@@ -252,12 +282,14 @@ package enum Schema {
         let tables = columns.filter { table in
             (version >= alignmentVersion || !alignmentTables.contains(table.table))
                 && (version >= pitchMarksVersion || table.table != "pitch_marks")
+                && (version >= joinFeaturesVersion || table.table != "join_features")
         }
         return tables.map { table in
             switch (table.table, version) {
             case ("clip", ..<takeFeaturesVersion): (table.table, clipColumnsBeforeTakeFeatures)
             case ("voice", ..<takeFeaturesVersion): (table.table, voiceColumnsBeforeTakeFeatures)
             case ("voice", ..<spokenLoudnessVersion): (table.table, voiceColumnsOfTakeFeatures)
+            case ("voice", ..<joinFeaturesVersion): (table.table, voiceColumnsOfSpokenLoudness)
             default: table
             }
         }
@@ -284,15 +316,19 @@ package enum Schema {
         voiceColumnsBeforeTakeFeatures
         + ", selection_position_weight, selection_pitch_weight, selection_energy_weight, selection_spectrum_weight"
 
+    /// The voice columns of schema 9 to 11, before step 12 added the units' weights.
+    private static let voiceColumnsOfSpokenLoudness = voiceColumnsOfTakeFeatures + ", fallback_spoken_loudness_lufs"
+
     /// Every column of the current version, table by table.
     static let columns: [(table: String, columns: String)] = [
-        ("voice", voiceColumnsOfTakeFeatures + ", fallback_spoken_loudness_lufs"),
+        ("voice", voiceColumnsOfSpokenLoudness + ", " + unitWeightColumns.joined(separator: ", ")),
         ("clip", clipColumnsBeforeTakeFeatures + ", " + StoredTakeFeatures.columns),
         ("manifest", "key, value"),
         ("alignment", "clip_id, aligner, score, failure"),
         ("aligned_word", "clip_id, word_index, label, start_frame, end_frame"),
         ("aligned_phone", "clip_id, phone_index, word_index, label, start_frame, end_frame"),
         ("pitch_marks", "clip_id, marks"),
+        ("join_features", "clip_id, features"),
     ]
 
     /// The tables step 10 made, which a pack of an older version read as it is does not have.

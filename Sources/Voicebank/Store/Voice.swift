@@ -32,6 +32,8 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
     public var medianLoudnessLUFS: Double?
     /// How selection weighs a take's place against its joins (`voicebank configure --position-weight …`).
     public var selection: SelectionWeights = .standard
+    /// How the units fallback weighs its choice of units (`voicebank configure --unit-context-weight …`).
+    public var units: UnitWeights = .standard
 
     /// Normal rates a voice can have: SSML's rates from a twentieth to twenty times the default.
     public static let normalRates: ClosedRange<Double> = 0.05...20
@@ -94,7 +96,7 @@ public struct Voice: Equatable, Sendable, CustomStringConvertible {
         return VoiceSettings(
             identifier: identifier, name: name, primaryLanguages: primaryLanguages,
             supportedLanguages: supportedLanguages, normalRate: normalRate, joins: joins, fallbackMode: fallbackMode,
-            fallbackVoice: fallbackVoice, selection: selection)
+            fallbackVoice: fallbackVoice, selection: selection, units: units)
     }
 
     public var description: String {

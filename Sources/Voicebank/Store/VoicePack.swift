@@ -39,6 +39,8 @@ public final class VoicePack {
     package private(set) var hasTakeFeatures = false
     /// Whether the pack's voices hold how loud their fallback voice speaks (schema 9 on).
     package private(set) var hasSpokenLoudness = false
+    /// Whether the pack's voices hold their units' weights and its aligned takes their join features (schema 12 on).
+    package private(set) var hasUnitWeights = false
 
     /// What an upgrade does beyond its SQL, inside its transaction, once the new columns are there: given the pack
     /// and the version it had. VoicebankAuthoring's measures the take features a pack from before schema 8 lacks.
@@ -73,6 +75,7 @@ public final class VoicePack {
             let version = try schemaVersion
             hasTakeFeatures = version >= Schema.takeFeaturesVersion
             hasSpokenLoudness = version >= Schema.spokenLoudnessVersion
+            hasUnitWeights = version >= Schema.joinFeaturesVersion
         } catch {
             if case .sqlite(_, _, let message) = error, message.contains("not a database") {
                 throw .notAVoicePack(path: path, reason: "it is not an SQLite database")
@@ -165,6 +168,7 @@ public final class VoicePack {
             }
             hasTakeFeatures = true
             hasSpokenLoudness = true
+            hasUnitWeights = true
             try completingMigration(self, lockedVersion)
             try database.execute("PRAGMA application_id = \(Schema.applicationID)")
             try database.execute("PRAGMA user_version = \(Schema.currentVersion)")
@@ -260,7 +264,8 @@ public final class VoicePack {
                 fallback_pitch_range, fallback_words_per_minute, fallback_pitch_shift\(
                     hasTakeFeatures
                     ? ", selection_position_weight, selection_pitch_weight, selection_energy_weight, "
-                        + "selection_spectrum_weight" : "")\(hasSpokenLoudness ? ", fallback_spoken_loudness_lufs" : "")
+                        + "selection_spectrum_weight" : "")\(hasSpokenLoudness ? ", fallback_spoken_loudness_lufs" : "")\(
+                    hasUnitWeights ? ", " + Schema.unitWeightColumns.joined(separator: ", ") : "")
             FROM voice ORDER BY id
             """)
         var rows: [(id: Int, voice: Voice)] = []
@@ -287,6 +292,7 @@ public final class VoicePack {
                     spectrum: statement.double(23))
             }
             if hasSpokenLoudness { voice.fallbackVoice.spokenLoudnessLUFS = statement.optionalDouble(24) }
+            if hasUnitWeights { voice.units = UnitWeights(values: (25..<33).map { statement.double(Int32($0)) }) }
             if isChecked {
                 guard mode != nil else {
                     throw .damagedVoice(
@@ -343,6 +349,10 @@ public final class VoicePack {
         ]
         for (field, weight) in weights where !SelectionWeights.weights.contains(weight) {
             throw damage(field, "\(weight)", SelectionWeights.accepted)
+        }
+        for (field, weight) in zip(Schema.unitWeightColumns, voice.units.values)
+        where !UnitWeights.weights.contains(weight) {
+            throw damage(field, "\(weight)", UnitWeights.accepted)
         }
         if let loudness = voice.loudness {
             guard LoudnessTarget.targets.contains(loudness.targetLUFS) else {

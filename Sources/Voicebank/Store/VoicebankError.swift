@@ -32,8 +32,8 @@ public enum VoicebankError: Error, Equatable, Sendable, CustomStringConvertible 
     case noLanguage
     case invalidNormalRate(Double)
     case invalidJoins(Joins)
-    /// A selection weight outside `SelectionWeights.weights`: `weight` is its name (position, pitch, energy or
-    /// spectrum).
+    /// A selection or units weight outside `SelectionWeights.weights`: `weight` is its name as `voicebank configure`
+    /// takes it (position, pitch, energy or spectrum; unit-context, unit-stress, … for `UnitWeights`).
     case invalidSelectionWeight(weight: String, value: Double)
     case invalidLoudnessTarget(LoudnessTarget)
     case duplicateVoice(identifier: String, path: String)
