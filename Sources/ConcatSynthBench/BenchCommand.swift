@@ -31,6 +31,9 @@ struct BenchCommand: ParsableCommand {
             rates (passband, aliasing and imaging, SNR of a sine and of speech, speed) and a render's cost at each \
             rate. Item 19 soaks one serve process (HTTP and Wyoming) in mixed traffic and faults from 20 clients for \
             --soak-minutes (10 by default), and checks its answers, its log and its memory, descriptors and threads. \
+            Item 21 speaks the everyday sentences' words that units build from the English voice of --pack (the \
+            default pack by default) as recorded and shaped: F0 jumps at joins, F0 at a word's end, and the pitch \
+            shifter against libsonic's. \
             --smoke runs every item in a few seconds with tiny packs, for the test suite.
             """)
 
@@ -81,7 +84,7 @@ struct BenchCommand: ParsableCommand {
     var only: [Int] = []
 
     /// The items, in the order they run.
-    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]
+    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 21]
 
     /// `--espeak-first-audio FILE RUNS VOICE RATE PITCH RANGE TEXT` times espeak-ng's own first audio for item 12
     /// (`EspeakFirstAudio`).
@@ -293,6 +296,10 @@ struct BenchCommand: ParsableCommand {
                 pack: soakPack, clients: 20,
                 seconds: smoke ? 6 : Int(soakMinutes * 60), sampleSeconds: smoke ? 1 : 10, work: work
             ).run()
+        }
+
+        if items.contains(21) {
+            results += try UnitsProsodyBench(pack: pack ?? Locations.defaultPack, smoke: smoke, work: work).run()
         }
 
         var targets = Table(

@@ -38,8 +38,11 @@ final class UnitsFallback: FallbackStrategy {
         var phones: [[Phone]]?
         var declined: [Token] = []
         var reasons: [String] = []
+        // The F0 the word placed last ended on, which a unit-built word right after it starts from.
+        var endFrequency: Double?
         func handOn() throws {
             guard !declined.isEmpty else { return }
+            endFrequency = nil
             let rest = UncoveredRun(
                 tokens: declined, spoken: run.spoken, startsSentence: run.startsSentence && declined[0] == run.tokens[0]
             )
@@ -63,6 +66,8 @@ final class UnitsFallback: FallbackStrategy {
                     "\"\(Tokenizer.displayText(tokens))\" from take #\(slice.clipID) \(slice.firstFrame)..<\(slice.firstFrame + slice.frameCount)"
                 )
                 place(.slice(slice), frameCount: slice.frameCount, tokens, run, output)
+                endFrequency = try units.endFrequency(
+                    ofWords: span.word..<span.word + span.count, inTake: span.take, in: index)
                 position += span.count
                 continue
             }
@@ -75,7 +80,12 @@ final class UnitsFallback: FallbackStrategy {
             switch try units.choose(word: wordPhones, before: before, after: after, in: index) {
             case .built(let choice):
                 try handOn()
-                let samples = try units.samples(of: choice, in: index)
+                let spoken = try units.speak(
+                    choice, in: index,
+                    contour: WordContour(
+                        startFrequency: endFrequency, ending: Self.ending(after: run.tokens[position])))
+                let samples = spoken.samples
+                endFrequency = spoken.endFrequency
                 let tokens = run.tokens[position..<position + 1]
                 output.note(
                     run,
@@ -91,6 +101,15 @@ final class UnitsFallback: FallbackStrategy {
             position += 1
         }
         try handOn()
+    }
+
+    /// Where a word stands at its sentence's end, from the punctuation after it.
+    static func ending(after token: Token) -> WordContour.Ending {
+        switch token.punctuationAfter {
+        case .question: .question
+        case .fullStop, .exclamation: .statement
+        case .comma, nil: .continuing
+        }
     }
 
     /// Places what speaks `tokens`, reported as units for those words.
