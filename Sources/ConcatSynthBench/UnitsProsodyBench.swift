@@ -256,25 +256,24 @@ struct UnitsProsodyBench {
         return output + [Float](repeating: 0, count: samples.count - output.count)
     }
 
-    /// Signal to error in dB of `output` against `input`, at the lag within ±10 ms that correlates best over the
-    /// middle 8192 frames.
+    /// Signal to error in dB of `output` against `input`, at the lag within ±10 ms with the least error over the middle
+    /// 8192 frames (the smallest lag among equals: a periodic signal matches itself a period on).
     static func signalToError(_ input: [Float], _ output: [Float]) -> Double {
         let middle = max(0, input.count / 2 - 4_096)..<min(input.count, input.count / 2 + 4_096)
         func shifted(_ index: Int, _ lag: Int) -> Double {
             index + lag >= 0 && index + lag < output.count ? Double(output[index + lag]) : 0
         }
-        var best = (lag: 0, product: -Double.infinity)
-        for lag in -220...220 {
-            let product = middle.reduce(0.0) { $0 + Double(input[$1]) * shifted($1, lag) }
-            if product > best.product { best = (lag, product) }
+        func error(_ frames: Range<Int>, _ lag: Int) -> Double {
+            frames.reduce(0.0) { sum, index in
+                let difference = Double(input[index]) - shifted(index, lag)
+                return sum + difference * difference
+            }
         }
-        var signal = 0.0
-        var error = 0.0
-        for index in input.indices {
-            signal += Double(input[index]) * Double(input[index])
-            error +=
-                (Double(input[index]) - shifted(index, best.lag)) * (Double(input[index]) - shifted(index, best.lag))
-        }
-        return error == 0 ? 200 : 10 * log10(signal / error)
+        let lags = (-220...220).sorted { abs($0) < abs($1) }
+        let errors = lags.map { error(middle, $0) }
+        let lag = lags[errors.indices.min { errors[$0] < errors[$1] }!]
+        let signal = input.reduce(0.0) { $0 + Double($1) * Double($1) }
+        let total = error(0..<input.count, lag)
+        return total == 0 ? 200 : 10 * log10(signal / total)
     }
 }

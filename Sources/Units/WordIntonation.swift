@@ -15,8 +15,9 @@ public enum UnitProsody: Sendable {
 
 /// The F0 a unit-built word is brought to, from its place in its run and its sentence.
 ///
-/// Each piece of the word keeps half of its own F0 movement around its own median, and that movement rides on one line
-/// for the whole word: so there is no step where two pieces join, whatever their takes' registers. The line starts at
+/// Each piece of the word keeps half of its own F0 movement around its own median (none at the very end of a
+/// sentence), and that movement rides on one line for the whole word: so there is no step where two pieces join,
+/// whatever their takes' registers. The line starts at
 /// the F0 the word before ended on, when a word of the same run was said right before it (within
 /// `largestStartStep` of the word's own median), else at the word's own median; it falls by the sentence's
 /// declination; and over the last `endingSeconds` of voice of a sentence's last word it falls (a statement) or rises
@@ -77,8 +78,11 @@ public struct WordContour: Equatable, Sendable {
             guard let semitones = own[index] else { return nil }
             let time = Double(marks[index]) / rate
             var target = level + Self.declinationSemitonesPerSecond * (time - first)
-            target += Self.keptMovement * (semitones - pieceMedians[pieces[index]]!)
             let ending = min(max((time - (end - Self.endingSeconds)) / Self.endingSeconds, 0), 1)
+            // At a sentence's end the sentence's tune takes over from the piece's own: a piece cut from the end of a
+            // statement falls, which a question must not.
+            let kept = self.ending == .continuing ? Self.keptMovement : Self.keptMovement * (1 - ending)
+            target += kept * (semitones - pieceMedians[pieces[index]]!)
             switch self.ending {
             case .continuing: break
             case .statement: target += Self.statementFallSemitones * ending
