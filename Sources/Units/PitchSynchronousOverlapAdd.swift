@@ -34,7 +34,9 @@ public enum PitchSynchronousOverlapAdd {
     /// Where the periods of `shift(_:marks:ratio:)`'s output are: the marks of its grains as laid down again.
     public static func shiftedMarks(_ marks: [Int], ratio: (Int) -> Double) -> [Int] {
         stretches(marks).flatMap { stretch in
-            stretch.count >= 2 ? placements(marks, stretch: stretch, ratio: ratio).map(\.at) : Array(marks[stretch])
+            stretch.count >= 2
+                ? placements(marks, stretch: stretch, ratio: ratio).map { Int($0.time.rounded()) }
+                : Array(marks[stretch])
         }
     }
 
@@ -64,15 +66,27 @@ public enum PitchSynchronousOverlapAdd {
         let placed = placements(marks, stretch: stretch, ratio: ratio)
         func sample(_ frame: Int) -> Float { frame >= 0 && frame < samples.count ? samples[frame] : 0 }
         let start = max(0, marks[first] - left(first))
-        let end = min(output.count, placed.last!.at + right(placed.last!.grain))
+        let lastAt = Int(placed.last!.time.rounded())
+        let end = min(output.count, lastAt + right(placed.last!.grain))
         for frame in start..<end { output[frame] = 0 }
-        for (at, grain) in placed {
+        // A grain goes where its new period puts it, between frames too: its samples are read a fraction of a frame
+        // off (linearly between two), so that periods do not alternate by a frame where the new one is fractional.
+        for (time, grain) in placed {
+            let at = Int(time.rounded())
+            let fraction = time - Double(at)
             let before = left(grain)
             let after = right(grain)
             for offset in -before..<after {
                 let target = at + offset
                 guard target >= 0, target < output.count else { continue }
-                output[target] += sample(marks[grain] + offset) * window(offset, before: before, after: after)
+                let position = Double(offset) - fraction
+                let lower = Int(position.rounded(.down))
+                let share = Float(position - Double(lower))
+                let value =
+                    share == 0
+                    ? sample(marks[grain] + lower)
+                    : sample(marks[grain] + lower) * (1 - share) + sample(marks[grain] + lower + 1) * share
+                output[target] += value * window(position, before: before, after: after)
             }
         }
         // Around the stretch, the recording fades in under the first grain's rise and out under the last's fall.
@@ -80,38 +94,39 @@ public enum PitchSynchronousOverlapAdd {
         for offset in -firstBefore..<0 where marks[first] + offset >= 0 {
             output[marks[first] + offset] +=
                 samples[marks[first] + offset]
-                * (1 - window(offset, before: firstBefore, after: 1))
+                * (1 - window(Double(offset), before: firstBefore, after: 1))
         }
-        let lastAt = placed.last!.at
         let lastAfter = right(placed.last!.grain)
         for offset in 0..<lastAfter where lastAt + offset < output.count {
-            output[lastAt + offset] += samples[lastAt + offset] * (1 - window(offset, before: 1, after: lastAfter))
+            output[lastAt + offset] +=
+                samples[lastAt + offset] * (1 - window(Double(offset), before: 1, after: lastAfter))
         }
     }
 
     /// The synthesis marks of a voiced stretch (of at least two marks): from its first mark on, each the new period
     /// after the one before, with the grain of the analysis mark nearest it.
-    static func placements(_ marks: [Int], stretch: Range<Int>, ratio: (Int) -> Double) -> [(at: Int, grain: Int)] {
+    static func placements(_ marks: [Int], stretch: Range<Int>, ratio: (Int) -> Double) -> [(time: Double, grain: Int)]
+    {
         let last = stretch.upperBound - 1
-        var placed: [(at: Int, grain: Int)] = []
+        var placed: [(time: Double, grain: Int)] = []
         var time = Double(marks[stretch.lowerBound])
         var nearest = stretch.lowerBound
         while time <= Double(marks[last]) {
             while nearest < last, abs(Double(marks[nearest + 1]) - time) < abs(Double(marks[nearest]) - time) {
                 nearest += 1
             }
-            placed.append((Int(time.rounded()), nearest))
+            placed.append((time, nearest))
             let period = nearest < last ? marks[nearest + 1] - marks[nearest] : marks[nearest] - marks[nearest - 1]
             time += Double(period) / min(max(ratio(nearest), 0.25), 4)
         }
         return placed
     }
 
-    /// A Hann window rising over `before` frames to 1 at offset 0 and falling over `after`: two neighbouring grains'
-    /// halves add up to 1 over the period between their marks.
+    /// A Hann window rising over `before` frames to 1 at offset 0 and falling over `after`, nothing outside them:
+    /// two neighbouring grains' halves add up to 1 over the period between their marks.
     @inline(__always)
-    static func window(_ offset: Int, before: Int, after: Int) -> Float {
-        let share = offset < 0 ? Double(offset + before) / Double(before) : Double(after - offset) / Double(after)
-        return Float(0.5 - 0.5 * cos(Double.pi * share))
+    static func window(_ offset: Double, before: Int, after: Int) -> Float {
+        let share = offset < 0 ? (offset + Double(before)) / Double(before) : (Double(after) - offset) / Double(after)
+        return Float(0.5 - 0.5 * cos(Double.pi * min(max(share, 0), 1)))
     }
 }
