@@ -53,8 +53,10 @@ public struct WordContour: Equatable, Sendable {
     public static let keptMovement = 0.5
     /// How far the line's start may lie from the word's own median, in semitones.
     public static let largestStartStep = 3.0
-    /// How far any period is moved, in semitones: PSOLA sounds clean within a few semitones.
-    public static let largestShiftSemitones = 6.0
+    /// How far any period is moved, in semitones: enough to lift the last periods of a piece cut from a statement's
+    /// end (often 7 semitones below the word) into a question's rise, and no further, as PSOLA's grains overlap the
+    /// more the higher they go.
+    public static let largestShiftSemitones = 9.0
 
     /// The target F0 in semitones (above 100 Hz) at each mark of `word` that has an F0 of its own (`nil` for the
     /// others), from `own`, the F0 the marks' spacing gives.
