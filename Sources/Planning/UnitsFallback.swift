@@ -6,9 +6,10 @@ import Units
 /// The words cut from the voice's own takes by their alignment (`FallbackMode.units`): left to right, the longest run
 /// of words one take says whole plays from that take, cut at its aligned word boundaries (a `slice`, faded at its
 /// cuts like any clip); a word no take says whole is built from phone-pair units chosen by Viterbi
-/// (`UnitVoice.choose`) and joined where their waveforms meet best. A word with a phone-pair no take has, or any word
-/// when the voice has no units, goes to the next strategy (the fallback voice), with the words next to it that also
-/// cannot be built, and is reported.
+/// (`UnitVoice.choose`), joined at pitch marks where their waveforms meet best, its F0 brought to the sentence's
+/// contour from the F0 the word before it ended on (`UnitVoice.speak`). A word with a phone-pair no take has, or any
+/// word when the voice has no units, goes to the next strategy (the fallback voice), with the words next to it that
+/// also cannot be built, and is reported.
 ///
 /// Holds nothing across runs: the unit index and what was measured of the takes are the voice's (`UnitVoice`).
 final class UnitsFallback: FallbackStrategy {
