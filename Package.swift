@@ -235,7 +235,7 @@ let package = Package(
             dependencies: [
                 "ConcatSynth", "Planning", "Rendering", "SpeechCore", "Voicebank", "VoicebankAuthoring", "AudioIO",
                 "AudioFeatures", "Recognition", "CSQLite", "CSampleRate", "CEspeakNG", "SpeechService",
-                "WyomingService", "Tokens", "Verbalization",
+                "WyomingService", "Tokens", "Verbalization", "Units",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: exportsNoAudioDevice),

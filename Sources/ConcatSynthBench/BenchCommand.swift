@@ -35,7 +35,11 @@ struct BenchCommand: ParsableCommand {
             rate. Item 19 soaks one serve process (HTTP and Wyoming) in mixed traffic and faults from 20 clients for \
             --soak-minutes (10 by default), and checks its answers, its log and its memory, descriptors and threads. \
             Item 20 measures the units fallback with --pack's English voice (its takes aligned): first audio, a long \
-            render's speed and a render's peak memory against the fallback voice's. --smoke runs every item in a few seconds with tiny packs, for the test suite.
+            render's speed and a render's peak memory against the fallback voice's. \
+            Item 21 speaks the everyday sentences' words that units build from the English voice of --pack (the \
+            default pack by default) as recorded and shaped: F0 jumps at joins, F0 at a word's end, and the pitch \
+            shifter against libsonic's. \
+            --smoke runs every item in a few seconds with tiny packs, for the test suite.
             """)
 
     @Flag(help: "Run every item once, with tiny packs and short texts, in a few seconds (the test suite's check).")
@@ -90,7 +94,7 @@ struct BenchCommand: ParsableCommand {
     var only: [Int] = []
 
     /// The items, in the order they run.
-    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22, 23]
+    static let items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23]
 
     /// `--espeak-first-audio FILE RUNS VOICE RATE PITCH RANGE TEXT` times espeak-ng's own first audio for item 12
     /// (`EspeakFirstAudio`).
@@ -309,6 +313,10 @@ struct BenchCommand: ParsableCommand {
             results += try UnitsBench(
                 runs: inProcessRuns, pack: pack ?? Locations.defaultPack, voice: "org.concatsynth.en", work: work
             ).run()
+        }
+
+        if items.contains(21) {
+            results += try UnitsProsodyBench(pack: pack ?? Locations.defaultPack, smoke: smoke, work: work).run()
         }
 
         if items.contains(22) {

@@ -6,9 +6,10 @@ import Units
 /// The words cut from the voice's own takes by their alignment (`FallbackMode.units`): left to right, the longest run
 /// of words one take says whole plays from that take, cut at its aligned word boundaries (a `slice`, faded at its
 /// cuts like any clip); a word no take says whole is built from phone-pair units chosen by Viterbi
-/// (`UnitVoice.choose`) and joined where their waveforms meet best. A word with a phone-pair no take has, or any word
-/// when the voice has no units, goes to the next strategy (the fallback voice), with the words next to it that also
-/// cannot be built, and is reported.
+/// (`UnitVoice.choose`), joined at pitch marks where their waveforms meet best, its F0 brought to the sentence's
+/// contour from the F0 the word before it ended on (`UnitVoice.speak`). A word with a phone-pair no take has, or any
+/// word when the voice has no units, goes to the next strategy (the fallback voice), with the words next to it that
+/// also cannot be built, and is reported.
 ///
 /// A run is spoken a word (or a take's words) at a time (`UnitsRun`): the first is placed as soon as it is chosen, and
 /// the rest are chosen while it plays. Holds nothing across runs: the unit index and what was measured of the takes
@@ -58,6 +59,8 @@ final class UnitsRun: FallbackRemainder {
     private var position = 0
     private var declined: [Token] = []
     private var reasons: [String] = []
+    /// The F0 the word placed last ended on, which a unit-built word right after it starts from.
+    private var endFrequency: Double?
 
     init(_ run: UncoveredRun, voice: String, units: UnitVoice, index: UnitIndex, output: FallbackOutput) {
         self.run = run
@@ -85,6 +88,8 @@ final class UnitsRun: FallbackRemainder {
                 "\"\(Tokenizer.displayText(tokens))\" from take #\(slice.clipID) \(slice.firstFrame)..<\(slice.firstFrame + slice.frameCount)"
             )
             place(.slice(slice), frameCount: slice.frameCount, tokens)
+            endFrequency = try units.endFrequency(
+                ofWords: span.word..<span.word + span.count, inTake: span.take, in: index)
             position += span.count
             return try finishIfSpoken()
         }
@@ -100,7 +105,11 @@ final class UnitsRun: FallbackRemainder {
         switch try units.choose(word: wordPhones, before: before, after: after, in: index) {
         case .built(let choice):
             try handOn()
-            let samples = try units.samples(of: choice, in: index)
+            let spoken = try units.speak(
+                choice, in: index,
+                contour: WordContour(startFrequency: endFrequency, ending: Self.ending(after: run.tokens[position])))
+            let samples = spoken.samples
+            endFrequency = spoken.endFrequency
             output.note(
                 run,
                 "\"\(words[position])\" from \(choice.pieces.reduce(0) { $0 + $1.unitCount }) units in "
@@ -128,6 +137,7 @@ final class UnitsRun: FallbackRemainder {
     /// Hands the words held as declined on to the next strategy, with a warning naming why.
     private func handOn() throws {
         guard !declined.isEmpty else { return }
+        endFrequency = nil
         let rest = UncoveredRun(
             tokens: declined, spoken: run.spoken, startsSentence: run.startsSentence && declined[0] == run.tokens[0])
         output.warn(
@@ -136,6 +146,15 @@ final class UnitsRun: FallbackRemainder {
         declined.removeAll()
         reasons.removeAll()
         try output.decline(rest, reason: "no units")
+    }
+
+    /// Where a word stands at its sentence's end, from the punctuation after it.
+    static func ending(after token: Token) -> WordContour.Ending {
+        switch token.punctuationAfter {
+        case .question: .question
+        case .fullStop, .exclamation: .statement
+        case .comma, nil: .continuing
+        }
     }
 
     /// Places what speaks `tokens`, reported as units for those words.

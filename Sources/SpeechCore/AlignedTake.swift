@@ -71,4 +71,13 @@ public protocol UnitLookup: AnyObject {
     /// A clip's level and length, asked only of the takes units are cut from: reading them walks the clip's audio in
     /// the store, which the index, built from the alignments alone, never does.
     func audio(clipID: Int) throws -> AlignedTake.Audio
+    /// A take's pitch marks (frames of its whole samples, one a period of its voiced stretches, increasing), asked
+    /// only of the takes units are cut from: where their joins are cut and their F0 is changed. Empty when none are
+    /// stored.
+    func pitchMarks(clipID: Int) throws -> [Int]
+}
+
+extension UnitLookup {
+    /// No pitch marks: joins are cut where the alignment cuts them, and F0 stays as the takes said it.
+    public func pitchMarks(clipID: Int) throws -> [Int] { [] }
 }

@@ -12,11 +12,14 @@ public final class UnitVoice {
     /// The voice's language's front end; `nil` for a language that has none yet, whose words the units never build.
     public let frontEnd: (any PhoneticFrontEnd)?
     public let weights: UnitWeights
+    /// Whether joins are cut at pitch marks and F0 is brought to the run's contour, or both left as recorded.
+    public let prosody: UnitProsody
     private var built: (index: UnitIndex, version: UInt64?)?
     /// Join features measured from the audio of takes that have none stored, by take and phone in the index.
     private var measured: [FeatureKey: [Float]] = [:]
     private var stresses: [Int: [Int?]] = [:]
     private var audios: [Int: AlignedTake.Audio] = [:]
+    private var marks: [Int: [Int]] = [:]
 
     private struct FeatureKey: Hashable {
         var take: Int
@@ -25,12 +28,13 @@ public final class UnitVoice {
 
     public init(
         lookup: any UnitLookup, audio: any ClipAudioSource, frontEnd: (any PhoneticFrontEnd)?,
-        weights: UnitWeights = .standard
+        weights: UnitWeights = .standard, prosody: UnitProsody = .shaped
     ) {
         self.lookup = lookup
         self.audio = audio
         self.frontEnd = frontEnd
         self.weights = weights
+        self.prosody = prosody
     }
 
     /// The unit index, built from the look-up on first use and again once the pack has changed.
@@ -44,6 +48,7 @@ public final class UnitVoice {
         measured.removeAll()
         stresses.removeAll()
         audios.removeAll()
+        marks.removeAll()
         return index
     }
 
@@ -74,6 +79,16 @@ public final class UnitVoice {
         let audio = try lookup.audio(clipID: take.clipID)
         audios[take.clipID] = audio
         return audio
+    }
+
+    /// A take's pitch marks, asked of the look-up once.
+    ///
+    /// - Throws: what the look-up throws.
+    func pitchMarks(of take: AlignedTake) throws -> [Int] {
+        if let known = marks[take.clipID] { return known }
+        let measured = try lookup.pitchMarks(clipID: take.clipID)
+        marks[take.clipID] = measured
+        return measured
     }
 
     /// The gain in dB a take plays at.

@@ -98,4 +98,14 @@ import VoicebankAuthoring
             try synthesizer.checkCovered(SpeechRequest(.text("evening")))
         }
     }
+
+    @Test("the units' look-up gives the pitch marks import stored for a take, where joins are cut")
+    func pitchMarks() throws {
+        let pack = try pack()
+        let index = try #require(pack.clipIndexes().first)
+        let stored = try #require(try pack.pitchMarks(clipID: 1))
+        // The take is a 200 Hz tone: a mark every 110 or 111 frames.
+        #expect(stored.count > 150)
+        #expect(try index.pitchMarks(clipID: 1) == stored)
+    }
 }

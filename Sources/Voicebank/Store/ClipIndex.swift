@@ -205,6 +205,11 @@ public final class ClipIndex {
             wholeFrameCount: row.int(2) / MemoryLayout<Float>.size, playedFrames: row.int(3)..<row.int(3) + row.int(4))
     }
 
+    /// A take's pitch marks as import measured them; empty for a take with none stored (a pack before schema 11).
+    ///
+    /// - Throws: `.damagedPack` for marks that are not increasing frames of the clip, `.sqlite`.
+    public func pitchMarks(clipID: Int) throws(VoicebankError) -> [Int] { try pack.pitchMarks(clipID: clipID) ?? [] }
+
     /// The voice's first phrase key (not a fallback's) that is `key` or sorts after it, in UTF-8 byte order.
     public func firstPhraseKey(atOrAfter key: String) throws(VoicebankError) -> String? {
         let statement = try firstKeyAtOrAfter
