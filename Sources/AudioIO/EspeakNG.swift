@@ -18,13 +18,13 @@ import Synchronization
 /// for hours keeps the memory it had: espeak-ng carries state from one synthesis to the next that no call resets (the
 /// phase of its pitch flutter, a static inside a function of its wave generator, and the C library's `rand()` for
 /// breath noise), and keeps memory that no call frees (voices set, and what `espeak_Initialize` allocates), so every
-/// synthesis runs in a process of its own, forked from this one, whose library has been initialised and never given
-/// a voice to speak with: the child gives it the voice and parameters, seeds `rand()`, speaks, sends the samples back
-/// and ends, taking espeak-ng's state and memory with it. Forking and giving the voice are kept off the request's
-/// path: once the caller has dealt with a synthesis's samples, `makeFresh()` forks the next one's process on a thread
-/// of its own, with the voice and parameters just used, to wait for its text. A synthesis forks its own when none is
-/// waiting (two back to back) or when it asks for another voice or other parameters. Syntheses run side by side, each
-/// in its process.
+/// synthesis runs in a process of its own, which gives the library as initialised the voice and parameters, seeds
+/// `rand()`, speaks, sends the samples back and ends, taking espeak-ng's state and memory with it. Those processes
+/// are forked by one process, the spawner, forked once from this one as soon as the library is initialised (see
+/// shim.h's `concat_synth_espeak_start_spawner`). Asking for one is kept off the request's path: once the caller has
+/// dealt with a synthesis's samples, `makeFresh()` asks for the next one's, with the voice and parameters just used,
+/// to wait for its text. A synthesis asks for its own when none is waiting (two back to back) or when it wants another
+/// voice or other parameters. Syntheses run side by side, each in its process.
 ///
 /// ```swift
 /// let samples = try EspeakNG.shared.synthesize("sunny with a high of", language: "en-US")
@@ -34,9 +34,10 @@ public final class EspeakNG: Sendable {
     public static let shared = EspeakNG()
 
     private struct State {
-        /// libespeak-ng as loaded and initialised, from which each synthesis's process is forked; it lists voices and
-        /// phonemizes here, and never synthesizes.
+        /// libespeak-ng as loaded and initialised; it lists voices and phonemizes here, and never synthesizes.
         var library: UnsafePointer<concat_synth_espeak>?
+        /// The socket to the spawner, which forks the synthesis processes from the library as initialised.
+        var spawner: Int32 = -1
         /// Each language asked for and the espeak-ng voice that speaks it (`nil`: none does).
         var voices: [String: String?] = [:]
         /// The voice the library here was last given to phonemize with.
@@ -45,8 +46,6 @@ public final class EspeakNG: Sendable {
         var waiting: SynthesisProcess?
         /// The voice and parameters of the last synthesis: what `makeFresh()` gives the next process.
         var lastPreparation: Preparation?
-        /// Synthesis processes done with (answered, stopped or not needed), not yet reaped.
-        var ended: [pid_t] = []
     }
 
     /// What a synthesis sets before it speaks: the voice by name (`gmw/en-US+f3`) and espeak-ng's parameters.
@@ -103,7 +102,7 @@ public final class EspeakNG: Sendable {
         wordsPerMinute: Int = FallbackVoiceSettings.standard.wordsPerMinute, isCancelled: () -> Bool = { false },
         receive: ([Float]) -> Void
     ) throws(AudioIOError) {
-        var process = try state.withLock { (state) throws(AudioIOError) -> SynthesisProcess in
+        let process = try state.withLock { (state) throws(AudioIOError) -> SynthesisProcess in
             let espeak = try Self.load(&state)
             guard let identifier = try Self.voice(forLanguage: language, espeak, &state) else {
                 throw .espeakLanguage(language: language)
@@ -112,18 +111,14 @@ public final class EspeakNG: Sendable {
                 voiceName: variant.isEmpty ? identifier : "\(identifier)+\(variant)",
                 wordsPerMinute: wordsPerMinute, pitch: pitch, pitchRange: pitchRange)
             state.lastPreparation = preparation
-            state.ended.removeAll { waitpid($0, nil, WNOHANG) != 0 }
             if let waiting = state.waiting {
                 state.waiting = nil
                 if waiting.preparation == preparation { return waiting }
-                state.ended.append(waiting.end())
+                waiting.end()
             }
-            return try SynthesisProcess(espeak, preparation)
+            return try SynthesisProcess(spawner: state.spawner, preparation)
         }
-        defer {
-            let pid = process.end()
-            state.withLock { $0.ended.append(pid) }
-        }
+        defer { process.end() }
         try process.speak(text, isCancelled: isCancelled, receive: receive)
     }
 
@@ -182,14 +177,25 @@ public final class EspeakNG: Sendable {
                     ? "espeak_Initialize failed (its data, espeak-ng-data, may be missing)"
                     : "espeak-ng speaks at \(rate) Hz, not \(RenderFormat.sampleRate) Hz")
         }
+        var sockets: [Int32] = [-1, -1]
+        // Closed on exec: a program another thread starts must not keep the spawner's socket open.
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0
+        else { throw .espeakUnavailable(reason: "socketpair failed with errno \(errno)") }
+        let pid = concat_synth_espeak_start_spawner(espeak, sockets[1])
+        let forkError = errno
+        close(sockets[1])
+        guard pid > 0 else {
+            close(sockets[0])
+            throw .espeakUnavailable(reason: "fork failed with errno \(forkError)")
+        }
         state.library = espeak
+        state.spawner = sockets[0]
         return espeak
     }
 
-    /// Forks the next synthesis's process, given the voice and parameters of the last, on a thread of its own: call it
-    /// once a synthesis's samples are dealt with, so that the work neither delays them nor takes the processor from
-    /// what is done with them. Reaps the processes of syntheses done with. Does nothing before the first synthesis, or
-    /// when a process is waiting already.
+    /// Asks for the next synthesis's process, given the voice and parameters of the last, on a thread of its own: call
+    /// it once a synthesis's samples are dealt with, so that the work neither delays them nor takes the processor from
+    /// what is done with them. Does nothing before the first synthesis, or when a process is waiting already.
     ///
     /// ```swift
     /// let samples = try EspeakNG.shared.synthesize("zebra crossing", language: "en-US")
@@ -198,21 +204,17 @@ public final class EspeakNG: Sendable {
     /// ```
     public func makeFresh() {
         startThread { [self] in
-            let ended = state.withLock { (state) -> [pid_t] in
-                if state.waiting == nil, let preparation = state.lastPreparation, let espeak = state.library {
-                    // Left without: the next synthesis forks its own, and reports what fails then.
-                    state.waiting = try? SynthesisProcess(espeak, preparation)
+            state.withLock { (state) -> Void in
+                guard state.waiting == nil, let preparation = state.lastPreparation, state.library != nil else {
+                    return
                 }
-                let ended = state.ended
-                state.ended = []
-                return ended
+                // Left without: the next synthesis asks for its own, and reports what fails then.
+                state.waiting = try? SynthesisProcess(spawner: state.spawner, preparation)
             }
-            // Each has answered, been stopped or been told there is no text, so it ends at once.
-            for pid in ended { waitpid(pid, nil, 0) }
         }
     }
 
-    /// Whether a synthesis's process is forked and waiting for its text: what `makeFresh()` leaves.
+    /// Whether a synthesis's process is asked for and waiting for its text: what `makeFresh()` leaves.
     var isFresh: Bool {
         state.withLock { $0.waiting != nil }
     }
@@ -253,40 +255,43 @@ public final class EspeakNG: Sendable {
         throw .espeakFailed(call: call, status: Int(status.rawValue))
     }
 
-    /// The process of one synthesis (`concat_synth_espeak_fork`), and the socket to it: forked given its voice and
-    /// parameters, it waits for the text, answers with the samples and ends.
+    /// The process of one synthesis (shim.h's `concat_synth_espeak_synthesize`), through the socket to it: given its
+    /// voice and parameters, it waits for the text, answers with the samples and ends.
     private struct SynthesisProcess: Sendable {
-        var pid: pid_t
         var socket: Int32
         var preparation: Preparation
-        /// Whether the process was sent a text and has not answered it whole: it is stopped rather than left to end.
-        var isSpeaking = false
 
-        init(_ espeak: UnsafePointer<concat_synth_espeak>, _ preparation: Preparation) throws(AudioIOError) {
+        /// Asks the spawner for the process.
+        init(spawner: Int32, _ preparation: Preparation) throws(AudioIOError) {
+            var settings = concat_synth_espeak_preparation()
+            let name = Array(preparation.voiceName.utf8)
+            guard name.count < MemoryLayout.size(ofValue: settings.voice) else {
+                throw .espeakFailed(
+                    call: "espeak_SetVoiceByName(\"\(preparation.voiceName)\")", status: Int(EE_NOT_FOUND.rawValue))
+            }
+            withUnsafeMutableBytes(of: &settings.voice) { $0.copyBytes(from: name) }
+            settings.rate = Int32(preparation.wordsPerMinute)
+            settings.pitch = Int32(preparation.pitch)
+            settings.range = Int32(preparation.pitchRange)
+            settings.volume = 100
+            settings.noise_seed = EspeakNG.noiseSeed
             var sockets: [Int32] = [-1, -1]
-            // Closed on exec: a program another thread starts meanwhile must not keep the child's end open.
+            // Closed on exec: a program another thread starts must not keep the process's end open.
             guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0
             else { throw .espeakFailed(call: "socketpair", status: Int(errno)) }
-            let pid = preparation.voiceName.withCString { voice in
-                var settings = concat_synth_espeak_preparation(
-                    voice: voice, rate: Int32(preparation.wordsPerMinute), pitch: Int32(preparation.pitch),
-                    range: Int32(preparation.pitchRange), volume: 100, noise_seed: EspeakNG.noiseSeed)
-                return concat_synth_espeak_fork(espeak, &settings, sockets[1])
-            }
-            let forkError = errno
+            let sent = concat_synth_espeak_spawn(spawner, &settings, sockets[1])
+            let sendError = errno
             close(sockets[1])
-            guard pid > 0 else {
+            guard sent == 0 else {
                 close(sockets[0])
-                throw .espeakFailed(call: "fork", status: Int(forkError))
+                throw .espeakFailed(call: "sendmsg to the spawner", status: Int(sendError))
             }
-            self.pid = pid
             socket = sockets[0]
             self.preparation = preparation
         }
 
         /// Sends the text, and hands each piece of samples to `receive` as it comes, until the end or `isCancelled`.
-        mutating func speak(_ text: String, isCancelled: () -> Bool, receive: ([Float]) -> Void) throws(AudioIOError) {
-            isSpeaking = true
+        func speak(_ text: String, isCancelled: () -> Bool, receive: ([Float]) -> Void) throws(AudioIOError) {
             var length = Int32(text.utf8.count)
             var sent = concat_synth_espeak_send(socket, &length, 4) == 0
             if sent {
@@ -298,7 +303,6 @@ public final class EspeakNG: Sendable {
                 guard count > 0 else {
                     var end: [Int32] = [0, 0, 0]
                     guard concat_synth_espeak_receive(socket, &end, 12) == 0 else { break }
-                    isSpeaking = false
                     let call: String
                     switch concat_synth_espeak_call(UInt32(end[0])) {
                     case CONCAT_SYNTH_ESPEAK_NONE: return
@@ -321,11 +325,10 @@ public final class EspeakNG: Sendable {
             throw .espeakFailed(call: "espeak_Synth", status: Int(EE_INTERNAL_ERROR.rawValue))
         }
 
-        /// Closes the socket, which ends a process waiting for its text, and stops one still speaking; its id, to reap.
-        func end() -> pid_t {
-            if isSpeaking { kill(pid, SIGKILL) }
+        /// Closes the socket, which ends the process: one waiting for its text at once, one still speaking when it
+        /// next sends a piece.
+        func end() {
             close(socket)
-            return pid
         }
     }
 }
