@@ -11,18 +11,20 @@ import Synchronization
 /// samples (22050 Hz mono Float32, espeak-ng's own rate) out, made in memory through its synthesis callback.
 ///
 /// espeak-ng keeps its voice, its parameters and its callback in global state, so a process has one `EspeakNG`
-/// (`shared`) and every use of the library goes through its one lock: one caller at a time, from any thread.
-/// libespeak-ng is loaded (dlopen) and initialised on the first call, so a process that never falls back to it
-/// never loads it.
+/// (`shared`), and what it asks of the library it keeps goes through its one lock. libespeak-ng is loaded (dlopen) and
+/// initialised on the first call, so a process that never falls back to it never loads it.
 ///
-/// The same text with the same settings gives the same samples, whatever was spoken before: espeak-ng carries state
-/// from one synthesis to the next that no call resets (the phase of its pitch flutter, a static inside a function of
-/// its wave generator, and the C library's `rand()` for breath noise), so every synthesis runs on a library freshly
-/// loaded and given its voice and parameters, and seeds `rand()`. Making one fresh (unload, load, initialise, set the
-/// voice) is kept off the request's path: once the caller has dealt with a synthesis's samples, `makeFresh()`
-/// makes the next one on a thread of its own, with the voice and parameters just used. A synthesis waits for it only
-/// when it comes before that is done (two back to back), and makes one itself when none was asked for or when it
-/// asks for another voice or other parameters.
+/// The same text with the same settings gives the same samples, whatever was spoken before, and a process that speaks
+/// for hours keeps the memory it had: espeak-ng carries state from one synthesis to the next that no call resets (the
+/// phase of its pitch flutter, a static inside a function of its wave generator, and the C library's `rand()` for
+/// breath noise), and keeps memory that no call frees (voices set, and what `espeak_Initialize` allocates), so every
+/// synthesis runs in a process of its own, which gives the library as initialised the voice and parameters, seeds
+/// `rand()`, speaks, sends the samples back and ends, taking espeak-ng's state and memory with it. Those processes
+/// are forked by one process, the spawner, forked once from this one as soon as the library is initialised (see
+/// shim.h's `concat_synth_espeak_start_spawner`). Asking for one is kept off the request's path: once the caller has
+/// dealt with a synthesis's samples, `makeFresh()` asks for the next one's, with the voice and parameters just used,
+/// to wait for its text. A synthesis asks for its own when none is waiting (two back to back) or when it wants another
+/// voice or other parameters. Syntheses run side by side, each in its process.
 ///
 /// ```swift
 /// let samples = try EspeakNG.shared.synthesize("sunny with a high of", language: "en-US")
@@ -32,15 +34,17 @@ public final class EspeakNG: Sendable {
     public static let shared = EspeakNG()
 
     private struct State {
+        /// libespeak-ng as loaded and initialised; it lists voices and phonemizes here, and never synthesizes.
         var library: UnsafePointer<concat_synth_espeak>?
-        /// The voice and parameters the library as loaded was given, if any.
-        var preparation: Preparation?
-        /// Whether the library as loaded has done more than be given its voice and parameters (a synthesis, or a
-        /// listing of voices after them), and so no longer starts from the state a synthesis must start from.
-        var isUsed = false
+        /// The socket to the spawner, which forks the synthesis processes from the library as initialised.
+        var spawner: Int32 = -1
         /// Each language asked for and the espeak-ng voice that speaks it (`nil`: none does).
         var voices: [String: String?] = [:]
-        /// The voice and parameters of the last synthesis: what `makeFresh()` gives the next library.
+        /// The voice the library here was last given to phonemize with.
+        var phonemesVoice: String?
+        /// A synthesis's process forked ahead by `makeFresh()`, waiting for its text.
+        var waiting: SynthesisProcess?
+        /// The voice and parameters of the last synthesis: what `makeFresh()` gives the next process.
         var lastPreparation: Preparation?
     }
 
@@ -98,38 +102,24 @@ public final class EspeakNG: Sendable {
         wordsPerMinute: Int = FallbackVoiceSettings.standard.wordsPerMinute, isCancelled: () -> Bool = { false },
         receive: ([Float]) -> Void
     ) throws(AudioIOError) {
-        try withoutActuallyEscaping(isCancelled) { (isCancelled) throws(AudioIOError) -> Void in
-            try withoutActuallyEscaping(receive) { (receive) throws(AudioIOError) -> Void in
-                let collector = SampleCollector(isCancelled: isCancelled, receive: receive)
-                try state.withLock { (state) throws(AudioIOError) -> Void in
-                    var espeak = try Self.load(&state)
-                    guard let identifier = try Self.voice(forLanguage: language, espeak, &state) else {
-                        throw .espeakLanguage(language: language)
-                    }
-                    let preparation = Preparation(
-                        voiceName: variant.isEmpty ? identifier : "\(identifier)+\(variant)",
-                        wordsPerMinute: wordsPerMinute, pitch: pitch, pitchRange: pitchRange)
-                    // A library given other settings is made afresh rather than given these on top: only one given
-                    // exactly these and nothing else is known to speak as a fresh one does.
-                    if state.isUsed || (state.preparation.map { $0 != preparation } ?? false) {
-                        try Self.unload(&state)
-                        espeak = try Self.load(&state)
-                    }
-                    if state.preparation == nil { try Self.prepare(espeak, preparation, &state) }
-                    state.lastPreparation = preparation
-                    let context = Unmanaged.passUnretained(collector).toOpaque()
-                    srand(Self.noiseSeed)
-                    state.isUsed = true
-                    // The size counts the terminating NUL, as espeak-ng's own programs pass it.
-                    let size = text.utf8.count + 1
-                    let status = text.withCString { text in
-                        espeak.pointee.espeak_Synth(
-                            text, size, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, context)
-                    }
-                    try Self.check(status, "espeak_Synth")
-                }
+        let process = try state.withLock { (state) throws(AudioIOError) -> SynthesisProcess in
+            let espeak = try Self.load(&state)
+            guard let identifier = try Self.voice(forLanguage: language, espeak, &state) else {
+                throw .espeakLanguage(language: language)
             }
+            let preparation = Preparation(
+                voiceName: variant.isEmpty ? identifier : "\(identifier)+\(variant)",
+                wordsPerMinute: wordsPerMinute, pitch: pitch, pitchRange: pitchRange)
+            state.lastPreparation = preparation
+            if let waiting = state.waiting {
+                state.waiting = nil
+                if waiting.preparation == preparation { return waiting }
+                waiting.end()
+            }
+            return try SynthesisProcess(spawner: state.spawner, preparation)
         }
+        defer { process.end() }
+        try process.speak(text, isCancelled: isCancelled, receive: receive)
     }
 
     /// espeak-ng's phonemes for `text` in `language`, as its ASCII mnemonics (`espeak-ng -x`): words apart by
@@ -147,14 +137,14 @@ public final class EspeakNG: Sendable {
             guard let identifier = try Self.voice(forLanguage: language, espeak, &state) else {
                 throw .espeakLanguage(language: language)
             }
-            // Phonemizing moves espeak-ng's translator on, so the next synthesis starts from a library made afresh.
-            if state.preparation?.voiceName != identifier {
-                state.preparation = nil
-                state.isUsed = true
+            // The voice is set here only when the language changes: each voice set keeps a little memory for good.
+            // A synthesis's process sets its own voice, so what is set here never reaches its samples.
+            if state.phonemesVoice != identifier {
+                state.phonemesVoice = nil
                 try Self.check(
                     espeak.pointee.espeak_SetVoiceByName(identifier), "espeak_SetVoiceByName(\"\(identifier)\")")
+                state.phonemesVoice = identifier
             }
-            state.isUsed = true
             let mode = Int32(separator.unicodeScalars.first!.value) << 8
             var clauses: [String] = []
             text.withCString { text in
@@ -187,15 +177,25 @@ public final class EspeakNG: Sendable {
                     ? "espeak_Initialize failed (its data, espeak-ng-data, may be missing)"
                     : "espeak-ng speaks at \(rate) Hz, not \(RenderFormat.sampleRate) Hz")
         }
-        espeak.pointee.espeak_SetSynthCallback(collectSamples)
+        var sockets: [Int32] = [-1, -1]
+        // Closed on exec: a program another thread starts must not keep the spawner's socket open.
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0
+        else { throw .espeakUnavailable(reason: "socketpair failed with errno \(errno)") }
+        let pid = concat_synth_espeak_start_spawner(espeak, sockets[1])
+        let forkError = errno
+        close(sockets[1])
+        guard pid > 0 else {
+            close(sockets[0])
+            throw .espeakUnavailable(reason: "fork failed with errno \(forkError)")
+        }
         state.library = espeak
+        state.spawner = sockets[0]
         return espeak
     }
 
-    /// Makes libespeak-ng fresh for the next synthesis, given the voice and parameters of the last, on a thread of its
-    /// own: call it once a synthesis's samples are dealt with, so that the work neither delays them nor
-    /// takes the processor from what is done with them. Does nothing before the first synthesis, or when the library
-    /// is fresh already.
+    /// Asks for the next synthesis's process, given the voice and parameters of the last, on a thread of its own: call
+    /// it once a synthesis's samples are dealt with, so that the work neither delays them nor takes the processor from
+    /// what is done with them. Does nothing before the first synthesis, or when a process is waiting already.
     ///
     /// ```swift
     /// let samples = try EspeakNG.shared.synthesize("zebra crossing", language: "en-US")
@@ -205,56 +205,18 @@ public final class EspeakNG: Sendable {
     public func makeFresh() {
         startThread { [self] in
             state.withLock { (state) -> Void in
-                guard let preparation = state.lastPreparation,
-                    state.library == nil || state.isUsed || state.preparation == nil
-                else { return }
-                do throws(AudioIOError) {
-                    if state.isUsed { try Self.unload(&state) }
-                    try Self.prepare(try Self.load(&state), preparation, &state)
-                } catch {
-                    // Left unloaded: the next synthesis loads the library itself, and reports what fails then.
-                    try? Self.unload(&state)
+                guard state.waiting == nil, let preparation = state.lastPreparation, state.library != nil else {
+                    return
                 }
+                // Left without: the next synthesis asks for its own, and reports what fails then.
+                state.waiting = try? SynthesisProcess(spawner: state.spawner, preparation)
             }
         }
     }
 
-    /// Whether the library is loaded, given a voice and parameters, and unused since: what `makeFresh()` leaves.
+    /// Whether a synthesis's process is asked for and waiting for its text: what `makeFresh()` leaves.
     var isFresh: Bool {
-        state.withLock { $0.library != nil && !$0.isUsed && $0.preparation != nil }
-    }
-
-    /// Gives a fresh library the voice and parameters of a synthesis.
-    private static func prepare(
-        _ espeak: UnsafePointer<concat_synth_espeak>, _ preparation: Preparation, _ state: inout State
-    ) throws(AudioIOError) {
-        // Used until every call has succeeded: a voice half set is no fresh start.
-        state.isUsed = true
-        let name = preparation.voiceName
-        try check(espeak.pointee.espeak_SetVoiceByName(name), "espeak_SetVoiceByName(\"\(name)\")")
-        // Set every time: a voice brings its own defaults.
-        for (parameter, value) in [
-            (espeakRATE, preparation.wordsPerMinute), (espeakPITCH, preparation.pitch),
-            (espeakRANGE, preparation.pitchRange), (espeakVOLUME, 100),
-        ] {
-            try check(
-                espeak.pointee.espeak_SetParameter(parameter, Int32(value), 0),
-                "espeak_SetParameter(\(parameter.rawValue), \(value))")
-        }
-        state.isUsed = false
-        state.preparation = preparation
-    }
-
-    /// Terminates espeak-ng and unloads its library, so that the next `load` starts it afresh.
-    private static func unload(_ state: inout State) throws(AudioIOError) {
-        guard let espeak = state.library else { return }
-        state.library = nil
-        state.preparation = nil
-        state.isUsed = false
-        try check(espeak.pointee.espeak_Terminate(), "espeak_Terminate")
-        guard concat_synth_espeak_unload() == 0 else {
-            throw .espeakUnavailable(reason: "dlclose of libespeak-ng.so.1 failed: \(String(cString: dlerror()))")
-        }
+        state.withLock { $0.waiting != nil }
     }
 
     /// How much speech espeak-ng hands the callback at a time, in ms: how soon a cancelled synthesis stops.
@@ -271,9 +233,6 @@ public final class EspeakNG: Sendable {
         let tag = language.lowercased()
         if let known = state.voices[tag] { return known }
         var found: String?
-        // Listing voices reads espeak-ng's voice files into its own state; on a library already given its voice,
-        // the next synthesis makes a fresh one rather than find out whether that matters.
-        if state.preparation != nil { state.isUsed = true }
         tag.withCString { tag in
             var specification = espeak_VOICE()
             specification.languages = tag
@@ -291,9 +250,86 @@ public final class EspeakNG: Sendable {
         return found
     }
 
-    private static func check(_ status: espeak_ERROR, _ call: String) throws(AudioIOError) {
+    fileprivate static func check(_ status: espeak_ERROR, _ call: String) throws(AudioIOError) {
         guard status != EE_OK else { return }
         throw .espeakFailed(call: call, status: Int(status.rawValue))
+    }
+
+    /// The process of one synthesis (shim.h's `concat_synth_espeak_synthesize`), through the socket to it: given its
+    /// voice and parameters, it waits for the text, answers with the samples and ends.
+    private struct SynthesisProcess: Sendable {
+        var socket: Int32
+        var preparation: Preparation
+
+        /// Asks the spawner for the process.
+        init(spawner: Int32, _ preparation: Preparation) throws(AudioIOError) {
+            var settings = concat_synth_espeak_preparation()
+            let name = Array(preparation.voiceName.utf8)
+            guard name.count < MemoryLayout.size(ofValue: settings.voice) else {
+                throw .espeakFailed(
+                    call: "espeak_SetVoiceByName(\"\(preparation.voiceName)\")", status: Int(EE_NOT_FOUND.rawValue))
+            }
+            withUnsafeMutableBytes(of: &settings.voice) { $0.copyBytes(from: name) }
+            settings.rate = Int32(preparation.wordsPerMinute)
+            settings.pitch = Int32(preparation.pitch)
+            settings.range = Int32(preparation.pitchRange)
+            settings.volume = 100
+            settings.noise_seed = EspeakNG.noiseSeed
+            var sockets: [Int32] = [-1, -1]
+            // Closed on exec: a program another thread starts must not keep the process's end open.
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0
+            else { throw .espeakFailed(call: "socketpair", status: Int(errno)) }
+            let sent = concat_synth_espeak_spawn(spawner, &settings, sockets[1])
+            let sendError = errno
+            close(sockets[1])
+            guard sent == 0 else {
+                close(sockets[0])
+                throw .espeakFailed(call: "sendmsg to the spawner", status: Int(sendError))
+            }
+            socket = sockets[0]
+            self.preparation = preparation
+        }
+
+        /// Sends the text, and hands each piece of samples to `receive` as it comes, until the end or `isCancelled`.
+        func speak(_ text: String, isCancelled: () -> Bool, receive: ([Float]) -> Void) throws(AudioIOError) {
+            var length = Int32(text.utf8.count)
+            var sent = concat_synth_espeak_send(socket, &length, 4) == 0
+            if sent {
+                sent = text.withCString { concat_synth_espeak_send(socket, $0, text.utf8.count) == 0 }
+            }
+            while sent {
+                var count: Int32 = 0
+                guard concat_synth_espeak_receive(socket, &count, 4) == 0 else { break }
+                guard count > 0 else {
+                    var end: [Int32] = [0, 0, 0]
+                    guard concat_synth_espeak_receive(socket, &end, 12) == 0 else { break }
+                    let call: String
+                    switch concat_synth_espeak_call(UInt32(end[0])) {
+                    case CONCAT_SYNTH_ESPEAK_NONE: return
+                    case CONCAT_SYNTH_ESPEAK_SET_VOICE: call = "espeak_SetVoiceByName(\"\(preparation.voiceName)\")"
+                    case CONCAT_SYNTH_ESPEAK_SET_PARAMETER: call = "espeak_SetParameter(\(end[2]))"
+                    default: call = "espeak_Synth"
+                    }
+                    try EspeakNG.check(espeak_ERROR(Int32(end[1])), call)
+                    return
+                }
+                var pieces = [Int16](repeating: 0, count: Int(count))
+                guard
+                    (pieces.withUnsafeMutableBytes { concat_synth_espeak_receive(socket, $0.baseAddress!, $0.count) })
+                        == 0
+                else { break }
+                receive(pieces.map(PCM16.value))
+                if isCancelled() { return }
+            }
+            // The process ended without its answer.
+            throw .espeakFailed(call: "espeak_Synth", status: Int(EE_INTERNAL_ERROR.rawValue))
+        }
+
+        /// Closes the socket, which ends the process: one waiting for its text at once, one still speaking when it
+        /// next sends a piece.
+        func end() {
+            close(socket)
+        }
     }
 }
 
@@ -302,33 +338,6 @@ extension String {
     fileprivate var trimmingSpaces: String {
         String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
-}
-
-/// The samples of one synthesis, gathered by the callback; `isCancelled` stops it.
-///
-/// @unchecked Sendable: it goes into the lock's closure, but only one thread ever touches it, the caller's, to which
-/// espeak-ng hands the samples inside `espeak_Synth` (synchronous mode).
-private final class SampleCollector: @unchecked Sendable {
-    let isCancelled: () -> Bool
-    let receive: ([Float]) -> Void
-
-    init(isCancelled: @escaping () -> Bool, receive: @escaping ([Float]) -> Void) {
-        self.isCancelled = isCancelled
-        self.receive = receive
-    }
-}
-
-/// espeak-ng's synthesis callback: each piece of 16-bit audio, with events whose `user_data` is the collector the
-/// synthesis passed. Returns 1, which stops espeak-ng, once the synthesis is cancelled.
-private func collectSamples(
-    _ samples: UnsafeMutablePointer<Int16>?, _ count: Int32, _ events: UnsafeMutablePointer<espeak_EVENT>?
-) -> Int32 {
-    guard let context = events?.pointee.user_data else { return 0 }
-    let collector = Unmanaged<SampleCollector>.fromOpaque(context).takeUnretainedValue()
-    if let samples, count > 0 {
-        collector.receive(UnsafeBufferPointer(start: samples, count: Int(count)).map(PCM16.value))
-    }
-    return collector.isCancelled() ? 1 : 0
 }
 
 /// pcaudiolib's `create_audio_device_object`, which libespeak-ng 1.51 calls when it initialises, in every output mode:

@@ -14,12 +14,16 @@ import SpeechCore
 #endif
 
 /// Item 19: one `concat-synth serve` with both the HTTP and the Wyoming server under mixed traffic over loopback for
-/// a while (Fixtures/http_driver.py's `soak`: speech in every format, streamed `pcm`, the voice lists, MaryTTS, Wyoming,
-/// with hang-ups, slow senders, oversized bodies and heads, malformed JSON, SSML and HTTP, unknown voices and
+/// a while (Fixtures/http_driver.py's `soak`: speech in every format, streamed `pcm`, the voice lists, MaryTTS,
+/// Wyoming, with hang-ups, slow senders, oversized bodies and heads, malformed JSON, SSML and HTTP, unknown voices and
 /// pipelined requests mixed in). It checks that no good request failed and every fault was answered as the API says,
 /// that the first answer of each request is `concat-synth render`'s bytes (and every later one the same), that the
 /// log has one line a request, and that the process's memory, descriptors and threads stay flat after the first
 /// minute.
+///
+/// The same traffic runs a second time, as a control, on a copy of the pack whose voice falls back to its fallback
+/// clip, so that espeak-ng is never loaded: the two runs side by side tell a rise that is espeak-ng's (the fallback
+/// voice's, and the phonemes of the units) from one that is the server's own.
 struct SoakBench {
     var pack: String
     var clients: Int
@@ -58,10 +62,95 @@ struct SoakBench {
         var threads: Int
     }
 
+    /// What one soak found.
+    struct Soak {
+        var traffic: Traffic
+        var samples: [ProcessSample]
+        /// The distinct requests rendered by `concat-synth render`, and those whose answers were its bytes.
+        var rendered: Int
+        var equal: Int
+        var different: [String]
+        var requestLines: Int
+        var flatness: Flatness?
+    }
+
     func run() throws -> [TargetResult] {
+        let configured = try soak(pack, named: "soak")
+        let control = try soak(
+            packCopy(fallback: "clip", named: "soak-clip.sqlite", work: work, from: pack), named: "soak-clip")
+        let runs = [("as configured", configured), ("`clip` control", control)]
+
+        var kinds = Table(
+            "19. Soak: one serve process, HTTP and Wyoming, \(clients) clients for \(Self.duration(seconds)) over "
+                + "loopback (client: Fixtures/http_driver.py soak), the pack as configured and its `clip` control",
+            columns: ["request"] + runs.map { "sent, \($0.0)" })
+        kinds.printHeader()
+        let kindNames = Set(runs.flatMap { $0.1.traffic.counts.keys }).sorted()
+        for kind in kindNames { kinds.add([kind] + runs.map { "\($0.1.traffic.counts[kind] ?? 0)" }) }
+        kinds.add(["all, as the server logs them"] + runs.map { "\($0.1.traffic.requests)" })
+        for (name, soak) in runs {
+            for failure in soak.traffic.failures { print("note (\(name)): \(failure)") }
+        }
+
+        let figures = ["RSS (MB)", "of it anonymous (MB)", "of it files (MB)", "open descriptors", "threads"]
+        var process = Table(
+            "19b. Soak: the server process each \(sampleSeconds) s (/proc/PID/status and /proc/PID/fd), as configured "
+                + "and in the `clip` control",
+            columns: ["time (s)"] + figures.map { "\($0), as configured" } + figures.map { "\($0), `clip`" })
+        process.printHeader()
+        for index in 0..<runs.map({ $0.1.samples.count }).max()! {
+            let row = runs.map { $0.1.samples.indices.contains(index) ? $0.1.samples[index] : nil }
+            let time = row.compactMap { $0 }.first.map { decimal($0.seconds, places: 0) } ?? ""
+            process.add(
+                [time]
+                    + row.flatMap { sample in
+                        sample.map {
+                            [
+                                decimal($0.residentMegabytes, places: 1), decimal($0.anonymousMegabytes, places: 1),
+                                decimal($0.fileMegabytes, places: 1), "\($0.descriptors)", "\($0.threads)",
+                            ]
+                        } ?? Array(repeating: "", count: figures.count)
+                    })
+        }
+
+        if let first = configured.flatness, let second = control.flatness {
+            var flat = Table(
+                "19c. Soak: each figure's peak in the first \(decimal(first.window, places: 0)) s → its peak in the "
+                    + "last as long, and the slope a minute after the first",
+                columns: ["figure"] + runs.map(\.0))
+            flat.printHeader()
+            for (mine, theirs) in zip(first.figures, second.figures) { flat.add([mine.name, mine.said, theirs.said]) }
+        }
+
+        return runs.flatMap { name, soak in
+            [
+                TargetResult(
+                    target: "Soak (\(name)): no failed good request, every fault answered as the API says",
+                    measured: "\(soak.traffic.failure_count) failed of \(soak.traffic.requests)",
+                    isMet: soak.traffic.failure_count == 0),
+                TargetResult(
+                    target: "Soak (\(name)): answers byte-equal to concat-synth render (the first of each request; "
+                        + "later ones equal it)",
+                    measured: "\(soak.equal) of \(soak.rendered)"
+                        + (soak.different.isEmpty
+                            ? "" : "; differ: \(soak.different.prefix(3).joined(separator: ", "))"),
+                    isMet: soak.rendered > 0 && soak.equal == soak.rendered),
+                TargetResult(
+                    target: "Soak (\(name)): the server's log has one line a request",
+                    measured: "\(soak.requestLines) lines, \(soak.traffic.requests) requests",
+                    isMet: soak.requestLines == soak.traffic.requests),
+                TargetResult(
+                    target: "Soak (\(name)): RSS, open descriptors and threads flat after the first minute",
+                    measured: soak.flatness?.measured ?? "too few samples", isMet: soak.flatness?.isFlat),
+            ]
+        }
+    }
+
+    /// One soak of one server on `pack`, its files named after `name` in the work directory.
+    func soak(_ pack: String, named name: String) throws -> Soak {
         let python = try pythonEnvironment(work: work)
         let driver = Locations.repository + "/Tests/SpeechServiceTests/Fixtures/http_driver.py"
-        let log = work.file("serve-soak.log")
+        let log = work.file("serve-\(name).log")
         // A short request timeout, so that the slow senders among the faults hold a client for seconds, not ten.
         let server = try ServeProcess(
             [
@@ -74,8 +163,8 @@ struct SoakBench {
                 .dropFirst(wyomingPrefix.count).split(separator: " ").first
         else { throw BenchError(description: "the soak's server printed no Wyoming address: \(log)") }
 
-        let answers = try work.subdirectory("soak")
-        let output = work.file("soak.json")
+        let answers = try work.subdirectory(name)
+        let output = work.file("\(name).json")
         let traffic = try spawnBackground(
             python,
             [
@@ -107,7 +196,7 @@ struct SoakBench {
         var equal = 0
         var different: [String] = []
         for sample in result.samples {
-            let reference = work.file("soak-render-\(sample.file).\(Self.fileExtension(sample))")
+            let reference = work.file("\(name)-render-\(sample.file).\(Self.fileExtension(sample))")
             _ = try capture(
                 work: work, Locations.binaries + "/concat-synth",
                 ["render", "--bank", pack, "--voice", sample.voice, "-o", reference] + Self.renderOptions(sample)
@@ -124,50 +213,9 @@ struct SoakBench {
         let requestLines = try readText(log).split(separator: "\n").filter {
             $0.hasPrefix("client ") && !$0.contains(" closed: idle for ")
         }.count
-
-        var kinds = Table(
-            "19. Soak: one serve process, HTTP and Wyoming, \(clients) clients for \(Self.duration(seconds)) over "
-                + "loopback (client: Fixtures/http_driver.py soak)",
-            columns: ["request", "sent"])
-        kinds.printHeader()
-        for (kind, count) in result.counts.sorted(by: { $0.key < $1.key }) { kinds.add([kind, "\(count)"]) }
-        kinds.add(["all, as the server logs them", "\(result.requests)"])
-        for failure in result.failures { print("note: \(failure)") }
-
-        var process = Table(
-            "19b. Soak: the server process each \(sampleSeconds) s (/proc/PID/status and /proc/PID/fd)",
-            columns: [
-                "time (s)", "RSS (MB)", "of it anonymous (MB)", "of it files (MB)", "open descriptors", "threads",
-            ])
-        process.printHeader()
-        for sample in samples {
-            process.add([
-                decimal(sample.seconds, places: 0), decimal(sample.residentMegabytes, places: 1),
-                decimal(sample.anonymousMegabytes, places: 1), decimal(sample.fileMegabytes, places: 1),
-                "\(sample.descriptors)", "\(sample.threads)",
-            ])
-        }
-        let flat = Flatness(samples, firstWindow: min(60, Double(seconds) / 3))
-        if let flat { print("\n" + flat.summary) }
-
-        return [
-            TargetResult(
-                target: "Soak: no failed good request, every fault answered as the API says",
-                measured: "\(result.failure_count) failed of \(result.requests)", isMet: result.failure_count == 0),
-            TargetResult(
-                target:
-                    "Soak: answers byte-equal to concat-synth render (the first of each request; later ones equal it)",
-                measured: "\(equal) of \(rendered)"
-                    + (different.isEmpty ? "" : "; differ: \(different.prefix(3).joined(separator: ", "))"),
-                isMet: rendered > 0 && equal == rendered),
-            TargetResult(
-                target: "Soak: the server's log has one line a request",
-                measured: "\(requestLines) lines, \(result.requests) requests",
-                isMet: requestLines == result.requests),
-            TargetResult(
-                target: "Soak: RSS, open descriptors and threads flat after the first minute",
-                measured: flat?.measured ?? "too few samples", isMet: flat?.isFlat),
-        ]
+        return Soak(
+            traffic: result, samples: samples, rendered: rendered, equal: equal, different: different,
+            requestLines: requestLines, flatness: Flatness(samples, firstWindow: min(60, Double(seconds) / 3)))
     }
 
     /// The process's resident memory, open descriptors and threads, or nil once it has gone.
@@ -215,7 +263,15 @@ struct SoakBench {
 /// does not), with the least-squares slope of the samples after the first window, per minute, said beside. Flat when
 /// the last peak is at most a tenth above the first (for descriptors and threads, a tenth and two).
 struct Flatness {
-    var summary: String
+    /// One figure: its name, and its peaks and slope as said (`85.8 → 144.6, slope 6.60/min`).
+    struct Figure {
+        var name: String
+        var said: String
+    }
+
+    /// The first window, in seconds.
+    var window: Double
+    var figures: [Figure]
     var measured: String
     var isFlat: Bool
 
@@ -233,8 +289,8 @@ struct Flatness {
             let variance = times.map { ($0 - meanTime) * ($0 - meanTime) }.reduce(0, +)
             return variance > 0 ? covariance / variance * 60 : 0
         }
-        var lines: [String] = []
-        var figures: [String] = []
+        var figures: [Figure] = []
+        var measured: [String] = []
         var isFlat = true
         // RSS's two parts are said, to tell a heap that grows from files mapped further, but RSS itself is the target.
         let series:
@@ -253,13 +309,12 @@ struct Flatness {
             let said =
                 "\(decimal(firstPeak, places: figure.places)) → \(decimal(lastPeak, places: figure.places)), "
                 + "slope \(decimal(rise, places: 2))/min"
-            lines.append("- \(figure.name): peak in the first window → peak in the last, \(said)")
-            if figure.isTarget { figures.append("\(figure.name) \(said)") }
+            figures.append(Figure(name: figure.name, said: said))
+            if figure.isTarget { measured.append("\(figure.name) \(said)") }
         }
-        summary =
-            "The server process, its first \(decimal(firstWindow, places: 0)) s against its last "
-            + "(the slope over the samples after the first):\n" + lines.joined(separator: "\n")
-        measured = figures.joined(separator: "; ")
+        window = firstWindow
+        self.figures = figures
+        self.measured = measured.joined(separator: "; ")
         self.isFlat = isFlat
     }
 }

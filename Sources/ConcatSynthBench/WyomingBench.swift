@@ -82,7 +82,8 @@ struct WyomingBench {
 
         var table = Table(
             title
-                ?? "9. Wyoming server over loopback, \(pack.label)-clip pack, \"\(text)\" (real client: wyoming from PyPI)",
+                ?? "9. Wyoming server over loopback, \(pack.label)-clip pack, \"\(text)\" "
+                + "(real client: wyoming from PyPI)",
             columns: ["clients", "requests", "errors", "time to first chunk (ms, median (min–max))", "requests/s"])
         table.printHeader()
         var oneClientFirstChunk: Double?
@@ -142,10 +143,12 @@ struct WyomingFallbackBench {
         }
         let runs = try synthesizer.renderPlan(Self.text).fallbacks.compactMap(\.fallback?.words)
         _ = try WyomingBench(
-            pack: BenchPack(clipCount: 0, path: Locations.screenReaderPack), text: Self.text, requestCount: requestCount,
+            pack: BenchPack(clipCount: 0, path: Locations.screenReaderPack), text: Self.text,
+            requestCount: requestCount,
             work: work,
             title:
-                "13. Wyoming server over loopback, requests that need the fallback voice: default pack (`voice` mode), \"\(Self.text)\"",
+                "13. Wyoming server over loopback, requests that need the fallback voice: default pack (`voice` mode), "
+                + "\"\(Self.text)\"",
             hasTarget: false
         ).run()
         // The same load with the fallback clip in place of the fallback voice: what the voice, serialized, costs.
