@@ -55,10 +55,13 @@ import Testing
         let targets = targetRows.filter {
             $0.hasPrefix("| ") && ($0.hasSuffix("| met |") || $0.hasSuffix("| NOT met |") || $0.hasSuffix("| n/a |"))
         }
-        #expect(targets.count == 40, "forty targets with a verdict:\n\(output)")
-        let soak = targets.filter { $0.hasPrefix("| Soak: ") }
-        // Seconds of traffic tell whether the requests were served, not whether the process stays flat.
-        #expect(soak.count == 4 && soak.prefix(3).allSatisfy { $0.hasSuffix("| met |") }, "\(soak)")
+        #expect(targets.count == 43, "forty-three targets with a verdict:\n\(output)")
+        // Two soaks, as configured and the `clip` control, four targets each. Seconds of traffic tell whether the
+        // requests were served, not whether the process stays flat.
+        let soak = targets.filter { $0.hasPrefix("| Soak (") }
+        #expect(
+            soak.count == 8 && soak.filter { !$0.contains(" flat ") }.allSatisfy { $0.hasSuffix("| met |") },
+            "\(soak)")
         // The studio kept its takes and served its page.
         #expect(rows.contains { $0.hasPrefix("| voice with a fallback clip, no texts |") && !$0.contains("n/a") })
         #expect(rows.contains { $0.hasPrefix("| first load |") })

@@ -113,7 +113,7 @@ extension VoicePack {
 
     /// The join features of an aligned take, measured at its phones as they are stored; `nil` for a take that was not
     /// aligned.
-    private static func joinFeatures(of outcome: Aligner.Outcome, samples: [Float]) -> JoinFeatures? {
+    fileprivate static func joinFeatures(of outcome: Aligner.Outcome, samples: [Float]) -> JoinFeatures? {
         guard case .aligned(_, _, let phones) = outcome else { return nil }
         return JoinFeatures.measure(samples: samples, phones: phones.map(storedSegment))
     }
@@ -208,6 +208,8 @@ public struct TakeAlignmentOutcome: Sendable {
     public let clip: Clip
     let aligner: String
     let outcome: Aligner.Outcome
+    /// Measured at its phones with the alignment, away from the pack as well.
+    let features: JoinFeatures?
 }
 
 /// One aligner kept for takes that come one at a time, each aligned away from its pack: started by the first take
@@ -231,7 +233,9 @@ public final class TakeAligner: Sendable {
         }
         let pool = try started.get()
         let outcome = try pool.align(take.samples, words: take.words, phones: take.phones, clipID: take.clip.id)
-        return TakeAlignmentOutcome(clip: take.clip, aligner: pool.name, outcome: outcome)
+        return TakeAlignmentOutcome(
+            clip: take.clip, aligner: pool.name, outcome: outcome,
+            features: VoicePack.joinFeatures(of: outcome, samples: take.samples))
     }
 }
 
@@ -261,7 +265,7 @@ extension VoicePack {
         try database.transaction { () throws(VoicebankError) in
             let exists = try database.prepare("SELECT 1 FROM clip WHERE id = ?").bind(.integer(aligned.clip.id))
             guard try exists.step(), !(try hasAlignment(aligned.clip.id)) else { return }
-            try store(aligned.outcome, of: aligned.clip, by: aligned.aligner, in: &report)
+            try store(aligned.outcome, aligned.features, of: aligned.clip, by: aligned.aligner, in: &report)
         }
         return report
     }
