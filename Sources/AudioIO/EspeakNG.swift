@@ -24,7 +24,9 @@ import Synchronization
 /// shim.h's `concat_synth_espeak_start_spawner`). Asking for one is kept off the request's path: once the caller has
 /// dealt with a synthesis's samples, `makeFresh()` asks for the next one's, with the voice and parameters just used,
 /// to wait for its text. A synthesis asks for its own when none is waiting (two back to back) or when it wants another
-/// voice or other parameters. Syntheses run side by side, each in its process.
+/// voice or other parameters. Syntheses run side by side, each in its process. A spawner that has ended (killed, out of
+/// memory) or cannot fork is replaced by another, forked the same way, and the synthesis that found it so asks the new
+/// one once: otherwise one death would take the fallback voice from the process for good.
 ///
 /// ```swift
 /// let samples = try EspeakNG.shared.synthesize("sunny with a high of", language: "en-US")
@@ -38,6 +40,11 @@ public final class EspeakNG: Sendable {
         var library: UnsafePointer<concat_synth_espeak>?
         /// The socket to the spawner, which forks the synthesis processes from the library as initialised.
         var spawner: Int32 = -1
+        /// The spawner's process id, to reap it when another takes its place; 0 while there is none.
+        var spawnerProcess: pid_t = 0
+        /// How many spawners have been started: a synthesis whose spawner failed starts another only if no other
+        /// synthesis has since.
+        var spawnerCount = 0
         /// Each language asked for and the espeak-ng voice that speaks it (`nil`: none does).
         var voices: [String: String?] = [:]
         /// The voice the library here was last given to phonemize with.
@@ -102,7 +109,7 @@ public final class EspeakNG: Sendable {
         wordsPerMinute: Int = FallbackVoiceSettings.standard.wordsPerMinute, isCancelled: () -> Bool = { false },
         receive: ([Float]) -> Void
     ) throws(AudioIOError) {
-        let process = try state.withLock { (state) throws(AudioIOError) -> SynthesisProcess in
+        var process = try state.withLock { (state) throws(AudioIOError) -> SynthesisProcess in
             let espeak = try Self.load(&state)
             guard let identifier = try Self.voice(forLanguage: language, espeak, &state) else {
                 throw .espeakLanguage(language: language)
@@ -116,10 +123,30 @@ public final class EspeakNG: Sendable {
                 if waiting.preparation == preparation { return waiting }
                 waiting.end()
             }
-            return try SynthesisProcess(spawner: state.spawner, preparation)
+            return try Self.spawn(preparation, &state)
         }
         defer { process.end() }
-        try process.speak(text, isCancelled: isCancelled, receive: receive)
+        var isHandedOn = false
+        var ending = try process.speak(text, isCancelled: isCancelled) {
+            isHandedOn = true
+            receive($0)
+        }
+        // Asked again only while nothing is handed on: the samples of a process that ended mid-speech are part of
+        // the request already.
+        if ending != .answered, !isHandedOn,
+            let replacement = try state.withLock({ (state) throws(AudioIOError) -> SynthesisProcess? in
+                try Self.replacement(for: process, ending, &state)
+            })
+        {
+            process.end()
+            process = replacement
+            ending = try process.speak(text, isCancelled: isCancelled, receive: receive)
+        }
+        switch ending {
+        case .answered: return
+        case .notForked(let status): throw .espeakFailed(call: "fork in the spawner", status: status)
+        case .cutOff: throw .espeakFailed(call: "espeak_Synth", status: Int(EE_INTERNAL_ERROR.rawValue))
+        }
     }
 
     /// espeak-ng's phonemes for `text` in `language`, as its ASCII mnemonics (`espeak-ng -x`): words apart by
@@ -177,6 +204,16 @@ public final class EspeakNG: Sendable {
                     ? "espeak_Initialize failed (its data, espeak-ng-data, may be missing)"
                     : "espeak-ng speaks at \(rate) Hz, not \(RenderFormat.sampleRate) Hz")
         }
+        try startSpawner(espeak, &state)
+        state.library = espeak
+        return espeak
+    }
+
+    /// Forks the spawner from the library here (shim.h's `concat_synth_espeak_start_spawner`), under the lock, so
+    /// that no other thread uses the library meanwhile.
+    private static func startSpawner(
+        _ espeak: UnsafePointer<concat_synth_espeak>, _ state: inout State
+    ) throws(AudioIOError) {
         var sockets: [Int32] = [-1, -1]
         // Closed on exec: a program another thread starts must not keep the spawner's socket open.
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0
@@ -188,9 +225,57 @@ public final class EspeakNG: Sendable {
             close(sockets[0])
             throw .espeakUnavailable(reason: "fork failed with errno \(forkError)")
         }
-        state.library = espeak
         state.spawner = sockets[0]
-        return espeak
+        state.spawnerProcess = pid
+        state.spawnerCount += 1
+    }
+
+    /// Ends and reaps the spawner, which has ended or cannot fork, and starts another in its place. The library here
+    /// has only listed voices and phonemized since it was initialised, and a synthesis's process sets its voice and
+    /// every parameter afresh, so the new spawner's processes speak as the first's did.
+    private static func restartSpawner(_ state: inout State) throws(AudioIOError) {
+        close(state.spawner)
+        state.spawner = -1
+        // None when the last restart could not fork: kill(0) would end this whole process group.
+        if state.spawnerProcess > 0 {
+            // Killed in case it lives on unable to fork; a spawner that has ended is only reaped.
+            kill(state.spawnerProcess, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(state.spawnerProcess, &status, 0) < 0 && errno == EINTR {}
+            state.spawnerProcess = 0
+        }
+        try startSpawner(state.library!, &state)
+    }
+
+    /// Asks the spawner for a synthesis's process given `preparation`; when the spawner cannot be asked (it has
+    /// ended), starts another and asks it once.
+    private static func spawn(_ preparation: Preparation, _ state: inout State) throws(AudioIOError)
+        -> SynthesisProcess
+    {
+        do throws(AudioIOError) {
+            return try SynthesisProcess(spawner: state.spawner, number: state.spawnerCount, preparation)
+        } catch .espeakFailed(call: SynthesisProcess.askingCall, status: _) {
+            try restartSpawner(&state)
+            return try SynthesisProcess(spawner: state.spawner, number: state.spawnerCount, preparation)
+        }
+    }
+
+    /// A process from a new spawner, for a synthesis whose own never spoke because its spawner failed: could not fork
+    /// it, or ended before it did. `nil` when the spawner is well, and so the process itself failed.
+    private static func replacement(
+        for process: SynthesisProcess, _ ending: SynthesisProcess.Ending, _ state: inout State
+    ) throws(AudioIOError) -> SynthesisProcess? {
+        // Unless another synthesis has replaced that spawner already.
+        if process.spawnerNumber == state.spawnerCount {
+            if ending == .cutOff {
+                // The spawner's end of its socket closes before what it was sent is dropped, so a process that never
+                // came from a spawner that has ended always finds the socket hung up.
+                var control = pollfd(fd: state.spawner, events: 0, revents: 0)
+                guard poll(&control, 1, 0) == 1, control.revents & Int16(POLLHUP | POLLERR) != 0 else { return nil }
+            }
+            try restartSpawner(&state)
+        }
+        return try SynthesisProcess(spawner: state.spawner, number: state.spawnerCount, process.preparation)
     }
 
     /// Asks for the next synthesis's process, given the voice and parameters of the last, on a thread of its own: call
@@ -209,7 +294,7 @@ public final class EspeakNG: Sendable {
                     return
                 }
                 // Left without: the next synthesis asks for its own, and reports what fails then.
-                state.waiting = try? SynthesisProcess(spawner: state.spawner, preparation)
+                state.waiting = try? Self.spawn(preparation, &state)
             }
         }
     }
@@ -217,6 +302,11 @@ public final class EspeakNG: Sendable {
     /// Whether a synthesis's process is asked for and waiting for its text: what `makeFresh()` leaves.
     var isFresh: Bool {
         state.withLock { $0.waiting != nil }
+    }
+
+    /// The spawner's process id (0 while there is none), for tests that end it.
+    var spawnerProcess: pid_t {
+        state.withLock { $0.spawnerProcess }
     }
 
     /// How much speech espeak-ng hands the callback at a time, in ms: how soon a cancelled synthesis stops.
@@ -260,9 +350,24 @@ public final class EspeakNG: Sendable {
     private struct SynthesisProcess: Sendable {
         var socket: Int32
         var preparation: Preparation
+        /// Which spawner it was asked of (`State.spawnerCount` then).
+        var spawnerNumber: Int
 
-        /// Asks the spawner for the process.
-        init(spawner: Int32, _ preparation: Preparation) throws(AudioIOError) {
+        /// How a process's answer ended, short of an error espeak-ng reported.
+        enum Ending: Equatable {
+            /// With its end, or cancelled by the caller: nothing is left to ask of it.
+            case answered
+            /// Without its end: the process ended, or its spawner did before forking it.
+            case cutOff
+            /// The spawner could not fork it (fork's errno).
+            case notForked(status: Int)
+        }
+
+        /// The call named when the spawner cannot be asked.
+        static let askingCall = "sendmsg to the spawner"
+
+        /// Asks spawner `number`, on socket `spawner`, for the process.
+        init(spawner: Int32, number: Int, _ preparation: Preparation) throws(AudioIOError) {
             var settings = concat_synth_espeak_preparation()
             let name = Array(preparation.voiceName.utf8)
             guard name.count < MemoryLayout.size(ofValue: settings.voice) else {
@@ -284,20 +389,21 @@ public final class EspeakNG: Sendable {
             close(sockets[1])
             guard sent == 0 else {
                 close(sockets[0])
-                throw .espeakFailed(call: "sendmsg to the spawner", status: Int(sendError))
+                throw .espeakFailed(call: Self.askingCall, status: Int(sendError))
             }
             socket = sockets[0]
             self.preparation = preparation
+            spawnerNumber = number
         }
 
         /// Sends the text, and hands each piece of samples to `receive` as it comes, until the end or `isCancelled`.
-        func speak(_ text: String, isCancelled: () -> Bool, receive: ([Float]) -> Void) throws(AudioIOError) {
+        func speak(_ text: String, isCancelled: () -> Bool, receive: ([Float]) -> Void) throws(AudioIOError) -> Ending {
             var length = Int32(text.utf8.count)
-            var sent = concat_synth_espeak_send(socket, &length, 4) == 0
-            if sent {
-                sent = text.withCString { concat_synth_espeak_send(socket, $0, text.utf8.count) == 0 }
+            // What fails to send is left to the answer: a spawner that could not fork answers and closes at once.
+            if concat_synth_espeak_send(socket, &length, 4) == 0 {
+                _ = text.withCString { concat_synth_espeak_send(socket, $0, text.utf8.count) }
             }
-            while sent {
+            while true {
                 var count: Int32 = 0
                 guard concat_synth_espeak_receive(socket, &count, 4) == 0 else { break }
                 guard count > 0 else {
@@ -305,13 +411,14 @@ public final class EspeakNG: Sendable {
                     guard concat_synth_espeak_receive(socket, &end, 12) == 0 else { break }
                     let call: String
                     switch concat_synth_espeak_call(UInt32(end[0])) {
-                    case CONCAT_SYNTH_ESPEAK_NONE: return
+                    case CONCAT_SYNTH_ESPEAK_NONE: return .answered
+                    case CONCAT_SYNTH_ESPEAK_FORK: return .notForked(status: Int(end[1]))
                     case CONCAT_SYNTH_ESPEAK_SET_VOICE: call = "espeak_SetVoiceByName(\"\(preparation.voiceName)\")"
                     case CONCAT_SYNTH_ESPEAK_SET_PARAMETER: call = "espeak_SetParameter(\(end[2]))"
                     default: call = "espeak_Synth"
                     }
                     try EspeakNG.check(espeak_ERROR(Int32(end[1])), call)
-                    return
+                    return .answered
                 }
                 var pieces = [Int16](repeating: 0, count: Int(count))
                 guard
@@ -319,10 +426,9 @@ public final class EspeakNG: Sendable {
                         == 0
                 else { break }
                 receive(pieces.map(PCM16.value))
-                if isCancelled() { return }
+                if isCancelled() { return .answered }
             }
-            // The process ended without its answer.
-            throw .espeakFailed(call: "espeak_Synth", status: Int(EE_INTERNAL_ERROR.rawValue))
+            return .cutOff
         }
 
         /// Closes the socket, which ends the process: one waiting for its text at once, one still speaking when it

@@ -85,11 +85,14 @@ static inline const struct concat_synth_espeak *_Nullable concat_synth_espeak_lo
 // callback, as the count (int32_t, more than 0) and that many int16_t, then an end: 0 (int32_t), the call that
 // failed (enum concat_synth_espeak_call, CONCAT_SYNTH_ESPEAK_NONE when none did), its status (int32_t, espeak_ERROR)
 // and, for espeak_SetParameter, the parameter (int32_t, espeak_PARAMETER). The caller cancels by closing its end.
+// When the spawner cannot fork the process, it answers in its stead with that end alone: CONCAT_SYNTH_ESPEAK_FORK
+// and fork's errno as the status.
 enum concat_synth_espeak_call {
     CONCAT_SYNTH_ESPEAK_NONE,
     CONCAT_SYNTH_ESPEAK_SET_VOICE,
     CONCAT_SYNTH_ESPEAK_SET_PARAMETER,
     CONCAT_SYNTH_ESPEAK_SYNTH,
+    CONCAT_SYNTH_ESPEAK_FORK,
 };
 
 // What the caller asks the spawner for, with the socket of the synthesis's process (SCM_RIGHTS): a process given
@@ -217,10 +220,16 @@ static inline pid_t concat_synth_espeak_start_spawner(const struct concat_synth_
         int socket;
         memcpy(&socket, CMSG_DATA(header), sizeof socket);
         preparation.voice[sizeof preparation.voice - 1] = 0;
-        if (fork() == 0) {
+        pid_t process = fork();
+        if (process == 0) {
             concat_synth_espeak_close_others(socket);
             signal(SIGCHLD, SIG_DFL);
             concat_synth_espeak_synthesize(espeak, &preparation, socket);
+        }
+        if (process < 0) {
+            // Said, not just closed: the caller then knows the spawner failed, not the text, and starts another.
+            int32_t end[] = {0, CONCAT_SYNTH_ESPEAK_FORK, errno, 0};
+            concat_synth_espeak_send(socket, end, sizeof end);
         }
         close(socket);
     }

@@ -103,6 +103,51 @@ import Testing
         }
     }
 
+    @Test("a spawner that was killed is replaced, and the same words give the same samples")
+    func spawnerKilled() async {
+        // In a process of its own: the spawner killed is the process's, which the other tests share.
+        await #expect(processExitsWith: .success) {
+            /// Kills the spawner and waits until it has ended (a zombie, as nothing reaps it but EspeakNG).
+            func killSpawner() {
+                let spawner = EspeakNG.shared.spawnerProcess
+                guard spawner > 0, kill(spawner, SIGKILL) == 0 else { exit(2) }
+                while true {
+                    let stat = (try? String(contentsOfFile: "/proc/\(spawner)/stat", encoding: .utf8)) ?? ""
+                    // The state follows the command's closing parenthesis; no file once it is reaped.
+                    if stat.isEmpty || stat.split(separator: ")").last?.dropFirst().first == "Z" { break }
+                    usleep(1_000)
+                }
+            }
+            func speak() -> [Float] {
+                (try? EspeakNG.shared.synthesize("zebra crossing ahead", language: "en-US", pitch: 40)) ?? []
+            }
+            // As the suite's waitUntilFresh(), which the exit test cannot reach; without a spawner nothing waits.
+            func waitUntilFresh() {
+                var waitedMilliseconds = 0
+                while !EspeakNG.shared.isFresh && waitedMilliseconds < 10_000 {
+                    usleep(1_000)
+                    waitedMilliseconds += 1
+                }
+            }
+            let before = speak()
+            // The library here phonemizes in another language before the new spawner is forked from it.
+            _ = try? EspeakNG.shared.phonemes("guten Morgen", language: "de-DE")
+            killSpawner()
+            let afterKill = speak()
+            guard before.count > 11_025, afterKill == before else { exit(1) }
+            // Killed with a process made fresh aside waiting for its text, and killed before one is asked for.
+            EspeakNG.shared.makeFresh()
+            waitUntilFresh()
+            killSpawner()
+            let afterKillWithWaiting = speak()
+            killSpawner()
+            EspeakNG.shared.makeFresh()
+            waitUntilFresh()
+            let afterMadeFresh = speak()
+            exit(afterKillWithWaiting == before && afterMadeFresh == before ? 0 : 1)
+        }
+    }
+
     /// Waits until a library made fresh aside is ready, as the pause between two requests lets it be. Another test's
     /// synthesis may use it meanwhile, so this waits a while at most and asserts nothing: the samples must be the same
     /// either way.
